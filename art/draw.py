@@ -1,0 +1,658 @@
+"""Vector drawing primitives, suit signs, court figures and trump emblems.
+
+Everything is drawn with Pillow's ImageDraw at twice the final size; shapes are
+described in local coordinates and placed with a :class:`Pen` (centre, scale,
+rotation), so one suit sign can be drawn large on an ace or small in an index.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from PIL import ImageDraw
+
+Colour = tuple[int, int, int, int]
+Pt = tuple[float, float]
+
+# Colours of the traditional pack: red, blue, yellow-ochre, flesh, on cream, black lines.
+INK: Colour = (30, 24, 22, 255)
+CREAM: Colour = (250, 244, 226, 255)
+WHITE: Colour = (255, 253, 246, 255)
+RED: Colour = (192, 38, 34, 255)
+DARK_RED: Colour = (130, 24, 26, 255)
+BLUE: Colour = (40, 82, 158, 255)
+PALE_BLUE: Colour = (200, 220, 236, 255)
+OCHRE: Colour = (228, 172, 52, 255)
+PALE_OCHRE: Colour = (244, 218, 150, 255)
+FLESH: Colour = (247, 208, 172, 255)
+GREEN: Colour = (58, 128, 72, 255)
+DARK_GREEN: Colour = (30, 84, 48, 255)
+BROWN: Colour = (142, 90, 46, 255)
+STEEL: Colour = (112, 150, 196, 255)
+STEEL_DARK: Colour = (54, 86, 132, 255)
+GREY: Colour = (150, 146, 140, 255)
+BLACK: Colour = (20, 18, 18, 255)
+
+LW = 5  # standard outline width at 2x
+
+
+class Pen:
+    """Draws local-coordinate shapes at a centre, scale and rotation (radians)."""
+
+    def __init__(self, d: ImageDraw.ImageDraw, cx: float, cy: float, s: float,
+                 ang: float = 0.0, flip: bool = False) -> None:
+        self.d, self.cx, self.cy, self.s = d, cx, cy, s
+        self.ca, self.sa = math.cos(ang), math.sin(ang)
+        self.flip = flip
+
+    def pt(self, x: float, y: float) -> Pt:
+        if self.flip:
+            x = -x
+        return (self.cx + self.s * (x * self.ca - y * self.sa),
+                self.cy + self.s * (x * self.sa + y * self.ca))
+
+    def pts(self, pts: Sequence[Pt]) -> list[Pt]:
+        return [self.pt(x, y) for x, y in pts]
+
+    def w(self, width: float) -> int:
+        return max(1, round(width))
+
+    def poly(self, pts: Sequence[Pt], fill: Colour | None, outline: Colour | None = INK,
+             width: float = LW) -> None:
+        self.d.polygon(self.pts(pts), fill=fill, outline=outline, width=self.w(width))
+
+    def line(self, pts: Sequence[Pt], fill: Colour = INK, width: float = LW) -> None:
+        self.d.line(self.pts(pts), fill=fill, width=self.w(width), joint="curve")
+
+    def ellipse(self, x: float, y: float, rx: float, ry: float, fill: Colour | None,
+                outline: Colour | None = INK, width: float = LW, n: int = 48) -> None:
+        self.poly(ellipse_pts(x, y, rx, ry, n), fill, outline, width)
+
+    def circle(self, x: float, y: float, r: float, fill: Colour | None,
+               outline: Colour | None = INK, width: float = LW) -> None:
+        cx, cy = self.pt(x, y)
+        rr = r * self.s
+        self.d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=fill, outline=outline,
+                       width=self.w(width) if outline else 0)
+
+    def rect(self, x0: float, y0: float, x1: float, y1: float, fill: Colour | None,
+             outline: Colour | None = INK, width: float = LW) -> None:
+        self.poly([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], fill, outline, width)
+
+    def sub(self, x: float, y: float, s: float, ang: float = 0.0) -> Pen:
+        """A pen for a child shape placed at local (x, y), scaled and rotated."""
+        cx, cy = self.pt(x, y)
+        base = math.atan2(self.sa, self.ca)
+        return Pen(self.d, cx, cy, self.s * s, base + ang, self.flip)
+
+
+def ellipse_pts(x: float, y: float, rx: float, ry: float, n: int = 48,
+                a0: float = 0.0, a1: float = 2 * math.pi) -> list[Pt]:
+    return [(x + rx * math.cos(a0 + (a1 - a0) * i / n), y + ry * math.sin(a0 + (a1 - a0) * i / n))
+            for i in range(n + (0 if a1 - a0 >= 2 * math.pi else 1))]
+
+
+def bezier(p0: Pt, c: Pt, p1: Pt, n: int = 32) -> list[Pt]:
+    out = []
+    for i in range(n + 1):
+        t = i / n
+        u = 1 - t
+        out.append((u * u * p0[0] + 2 * u * t * c[0] + t * t * p1[0],
+                    u * u * p0[1] + 2 * u * t * c[1] + t * t * p1[1]))
+    return out
+
+
+def ribbon(path: Sequence[Pt], widths: Sequence[float]) -> list[Pt]:
+    """Outline polygon of a stroke along ``path`` with a half-width per point."""
+    left, right = [], []
+    n = len(path)
+    for i, (x, y) in enumerate(path):
+        a = path[max(0, i - 1)]
+        b = path[min(n - 1, i + 1)]
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        ln = math.hypot(dx, dy) or 1.0
+        nx, ny = -dy / ln, dx / ln
+        w = widths[i]
+        left.append((x + nx * w, y + ny * w))
+        right.append((x - nx * w, y - ny * w))
+    return left + right[::-1]
+
+
+def star_pts(x: float, y: float, r0: float, r1: float, k: int, rot: float = -math.pi / 2) -> list[Pt]:
+    out = []
+    for i in range(2 * k):
+        r = r0 if i % 2 == 0 else r1
+        a = rot + math.pi * i / k
+        out.append((x + r * math.cos(a), y + r * math.sin(a)))
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Suit signs, in a unit box of about [-1, 1] x [-1, 1]
+# --------------------------------------------------------------------------------------
+
+def cup(p: Pen, body: Colour = RED, lw: float = LW) -> None:
+    """A chalice: bowl, rim, knotted stem and foot."""
+    bowl = ellipse_pts(0, -0.55, 0.62, 0.72, 24, 0, math.pi)
+    p.poly([(-0.62, -0.55)] + bowl + [(0.62, -0.55)], body, INK, lw)
+    p.poly([(-0.5, -0.3), (0.5, -0.3), (0.42, -0.15), (-0.42, -0.15)], OCHRE, INK, lw * 0.6)
+    p.ellipse(0, -0.6, 0.68, 0.13, OCHRE, INK, lw)
+    p.ellipse(0, -0.6, 0.5, 0.07, DARK_RED, None, 0)
+    p.rect(-0.08, 0.15, 0.08, 0.62, OCHRE, INK, lw * 0.8)
+    p.ellipse(0, 0.35, 0.2, 0.1, body, INK, lw * 0.8)
+    p.poly([(-0.1, 0.6), (0.1, 0.6), (0.48, 0.9), (-0.48, 0.9)], body, INK, lw)
+    p.ellipse(0, 0.9, 0.5, 0.09, OCHRE, INK, lw * 0.8)
+
+
+def coin(p: Pen, lw: float = LW, rich: bool = False) -> None:
+    """An ornate disc: rim, ring of beads, red field with an ochre rosette."""
+    p.circle(0, 0, 1.0, OCHRE, INK, lw)
+    p.circle(0, 0, 0.8, PALE_OCHRE, INK, lw * 0.6)
+    for i in range(16 if rich else 12):
+        a = 2 * math.pi * i / (16 if rich else 12)
+        p.circle(0.9 * math.cos(a), 0.9 * math.sin(a), 0.055, DARK_RED, None, 0)
+    p.circle(0, 0, 0.66, RED, INK, lw * 0.6)
+    for i in range(8):
+        a = 2 * math.pi * i / 8
+        petal = ellipse_pts(0.34, 0, 0.3, 0.12, 16)
+        ca, sa = math.cos(a), math.sin(a)
+        p.poly([(x * ca - y * sa, x * sa + y * ca) for x, y in petal], OCHRE, INK, lw * 0.5)
+    p.circle(0, 0, 0.16, BLUE, INK, lw * 0.6)
+    p.circle(0, 0, 0.06, PALE_OCHRE, None, 0)
+
+
+def sword_straight(p: Pen, length: float = 2.0, lw: float = LW) -> None:
+    """A straight sword, hilt up, centred on the origin, blade along +y."""
+    top = -length / 2
+    blade = [(-0.09, top + 0.42), (0.09, top + 0.42), (0.07, length / 2 - 0.12),
+             (0, length / 2), (-0.07, length / 2 - 0.12)]
+    p.poly(blade, STEEL, INK, lw)
+    p.line([(0, top + 0.5), (0, length / 2 - 0.15)], STEEL_DARK, lw * 0.6)
+    p.poly([(-0.32, top + 0.32), (0.32, top + 0.32), (0.36, top + 0.42), (-0.36, top + 0.42)],
+           OCHRE, INK, lw)
+    p.rect(-0.06, top + 0.1, 0.06, top + 0.32, RED, INK, lw * 0.8)
+    p.circle(0, top + 0.06, 0.09, OCHRE, INK, lw * 0.8)
+
+
+def curved_sword(p: Pen, hilt: Pt, tip: Pt, bulge: float, width: float, lw: float = LW) -> None:
+    """A curved sabre from ``hilt`` to ``tip``; ``bulge`` displaces its middle sideways."""
+    mx, my = (hilt[0] + tip[0]) / 2, (hilt[1] + tip[1]) / 2
+    dx, dy = tip[0] - hilt[0], tip[1] - hilt[1]
+    ln = math.hypot(dx, dy)
+    nx, ny = -dy / ln, dx / ln
+    c = (mx + nx * 2 * bulge, my + ny * 2 * bulge)
+    path = bezier(hilt, c, tip, 40)
+    widths = [width * (1.0 - 0.75 * (i / 40) ** 1.6) for i in range(41)]
+    widths[-1] = 0.5
+    p.poly(ribbon(path, widths), STEEL, INK, lw)
+    p.line(path[2:-4], STEEL_DARK, lw * 0.5)
+    # guard, grip and pommel, perpendicular to the blade at the hilt
+    ux, uy = path[1][0] - path[0][0], path[1][1] - path[0][1]
+    ul = math.hypot(ux, uy)
+    ux, uy = ux / ul, uy / ul
+    vx, vy = -uy, ux
+    g = width * 2.6
+    hx, hy = hilt
+    p.poly([(hx + vx * g, hy + vy * g), (hx + vx * g + ux * width * 0.7, hy + vy * g + uy * width * 0.7),
+            (hx - vx * g + ux * width * 0.7, hy - vy * g + uy * width * 0.7),
+            (hx - vx * g, hy - vy * g)], OCHRE, INK, lw)
+    gl = width * 3.2
+    gw = width * 0.55
+    p.poly([(hx + vx * gw, hy + vy * gw), (hx - vx * gw, hy - vy * gw),
+            (hx - vx * gw - ux * gl, hy - vy * gw - uy * gl),
+            (hx + vx * gw - ux * gl, hy + vy * gw - uy * gl)], RED, INK, lw * 0.8)
+    p.circle(hx - ux * (gl + width * 0.5), hy - uy * (gl + width * 0.5), width * 0.8, OCHRE, INK,
+             lw * 0.8)
+
+
+def baton(p: Pen, length: float = 2.0, lw: float = LW) -> None:
+    """A straight stave along y, centred: brown wood, ochre caps, green bindings."""
+    h = length / 2
+    p.poly([(-0.11, -h + 0.1), (0.11, -h + 0.1), (0.09, h - 0.1), (-0.09, h - 0.1)], BROWN, INK, lw)
+    p.line([(-0.03, -h + 0.15), (-0.03, h - 0.15)], (176, 122, 70, 255), lw * 0.7)
+    for y in (-h + 0.28, 0.0, h - 0.28):
+        p.rect(-0.12, y - 0.05, 0.12, y + 0.05, GREEN, INK, lw * 0.6)
+    p.ellipse(0, -h + 0.08, 0.16, 0.1, OCHRE, INK, lw * 0.8)
+    p.ellipse(0, h - 0.08, 0.14, 0.09, OCHRE, INK, lw * 0.8)
+
+
+def club(p: Pen, lw: float = LW) -> None:
+    """A single knotty club, as held by the court figures of Batons."""
+    p.poly([(-0.1, 0.95), (0.1, 0.95), (0.22, -0.7), (0.0, -0.98), (-0.22, -0.7)], BROWN, INK, lw)
+    p.line([(0.0, 0.9), (0.05, -0.8)], (176, 122, 70, 255), lw * 0.7)
+    for y, side in ((-0.45, 1), (-0.05, -1), (0.35, 1)):
+        p.poly([(0.12 * side, y), (0.3 * side, y - 0.15), (0.36 * side, y - 0.05), (0.14 * side, y + 0.08)],
+               GREEN, INK, lw * 0.6)
+    p.rect(-0.12, 0.72, 0.12, 0.8, OCHRE, INK, lw * 0.6)
+
+
+def suit_sign(p: Pen, suit: str, lw: float = LW) -> None:
+    """The compact sign of a suit in a unit box (used in indices and by figures)."""
+    if suit == "C":
+        cup(p, RED, lw)
+    elif suit == "D":
+        coin(p, lw)
+    elif suit == "S":
+        sword_straight(p.sub(0, 0, 1.0, math.radians(25)), 2.1, lw)
+    elif suit == "B":
+        club(p.sub(0, 0, 1.0, math.radians(-20)), lw)
+    else:  # pragma: no cover - guarded by callers
+        raise ValueError(suit)
+
+
+def index_sign(p: Pen, suit: str, lw: float = LW) -> None:
+    """A bolder, simplified suit sign for the corner index (readable when small)."""
+    if suit == "C":
+        p.poly([(-0.8, -0.75)] + ellipse_pts(0, -0.75, 0.8, 0.85, 20, 0, math.pi) + [(0.8, -0.75)],
+               RED, INK, lw)
+        p.rect(-0.12, 0.05, 0.12, 0.7, RED, INK, lw)
+        p.poly([(-0.15, 0.6), (0.15, 0.6), (0.62, 0.95), (-0.62, 0.95)], RED, INK, lw)
+    elif suit == "D":
+        p.circle(0, 0, 0.95, OCHRE, INK, lw)
+        p.circle(0, 0, 0.52, RED, INK, lw * 0.8)
+        p.circle(0, 0, 0.18, OCHRE, None, 0)
+    elif suit == "S":
+        q = p.sub(0, 0, 1.0, math.radians(35))
+        q.poly([(-0.16, -0.55), (0.16, -0.55), (0.12, 0.75), (0, 1.05), (-0.12, 0.75)], STEEL_DARK,
+               INK, lw)
+        q.poly([(-0.5, -0.72), (0.5, -0.72), (0.5, -0.55), (-0.5, -0.55)], OCHRE, INK, lw)
+        q.rect(-0.1, -1.0, 0.1, -0.72, INK, INK, lw * 0.5)
+    elif suit == "B":
+        for ang in (-30, 30):
+            q = p.sub(0, 0, 1.0, math.radians(ang))
+            q.poly([(-0.17, -1.0), (0.17, -1.0), (0.13, 1.0), (-0.13, 1.0)], GREEN, INK, lw)
+            q.rect(-0.19, -1.0, 0.19, -0.82, BROWN, INK, lw * 0.6)
+    elif suit == "T":  # trumps: a small red-and-blue lozenge with a star
+        p.poly([(0, -1), (0.8, 0), (0, 1), (-0.8, 0)], BLUE, INK, lw)
+        p.poly(star_pts(0, 0, 0.55, 0.22, 5), OCHRE, INK, lw * 0.5)
+    elif suit == "M":  # the Matto: a jester's bell
+        p.poly([(-0.7, 0.55)] + ellipse_pts(0, 0.1, 0.62, 0.85, 20, math.pi, 2 * math.pi)
+               + [(0.7, 0.55)], OCHRE, INK, lw)
+        p.rect(-0.82, 0.5, 0.82, 0.68, OCHRE, INK, lw)
+        p.circle(0, 0.85, 0.18, DARK_GREEN, INK, lw * 0.6)
+
+
+# --------------------------------------------------------------------------------------
+# Court figures (upper half, mirrored by the caller), on a 640 x 592 half canvas
+# --------------------------------------------------------------------------------------
+
+ROBES = {  # (robe, sleeve/cape, trim) per suit, alternating red and blue
+    "S": (BLUE, RED, OCHRE),
+    "B": (GREEN, RED, OCHRE),
+    "C": (RED, BLUE, OCHRE),
+    "D": (BLUE, OCHRE, RED),
+}
+
+
+def face(p: Pen, x: float, y: float, r: float, beard: Colour | None = None,
+         hair: Colour = BROWN, long_hair: bool = False) -> None:
+    if long_hair:
+        p.poly([(x - r * 1.2, y - r * 0.4), (x + r * 1.2, y - r * 0.4), (x + r * 1.35, y + r * 2.0),
+                (x - r * 1.35, y + r * 2.0)], hair, INK, LW)
+    p.rect(x - r * 0.35, y + r * 0.8, x + r * 0.35, y + r * 1.5, FLESH, INK, LW)
+    p.ellipse(x, y, r * 0.95, r * 1.15, FLESH, INK, LW)
+    p.poly(ellipse_pts(x, y - r * 0.2, r * 1.0, r * 1.0, 20, math.pi, 2 * math.pi), hair, INK, LW)
+    for sx in (-1, 1):
+        p.ellipse(x + sx * r * 0.36, y + r * 0.05, r * 0.14, r * 0.08, WHITE, INK, 3)
+        p.circle(x + sx * r * 0.36, y + r * 0.05, r * 0.055, BLUE, None, 0)
+        p.line([(x + sx * r * 0.2, y - r * 0.22), (x + sx * r * 0.55, y - r * 0.2)], INK, 4)
+    p.line([(x, y + r * 0.05), (x - r * 0.1, y + r * 0.45), (x + r * 0.05, y + r * 0.5)], INK, 3)
+    p.circle(x - r * 0.55, y + r * 0.45, r * 0.14, (240, 160, 140, 255), None, 0)
+    p.circle(x + r * 0.55, y + r * 0.45, r * 0.14, (240, 160, 140, 255), None, 0)
+    if beard is not None:
+        p.poly([(x - r * 0.9, y + r * 0.2), (x - r * 0.55, y + r * 0.7), (x - r * 0.25, y + r * 0.6),
+                (x + r * 0.25, y + r * 0.6), (x + r * 0.55, y + r * 0.7), (x + r * 0.9, y + r * 0.2),
+                (x + r * 0.7, y + r * 1.25), (x, y + r * 1.6), (x - r * 0.7, y + r * 1.25)],
+               beard, INK, LW)
+        p.line([(x - r * 0.25, y + r * 0.8), (x + r * 0.25, y + r * 0.8)], DARK_RED, 4)
+    else:
+        p.line([(x - r * 0.2, y + r * 0.75), (x + r * 0.2, y + r * 0.75)], DARK_RED, 5)
+
+
+def crown(p: Pen, x: float, y: float, w: float, h: float, pts: int = 5) -> None:
+    top = []
+    for i in range(2 * pts - 1):
+        tx = x - w + 2 * w * i / (2 * pts - 2)
+        top.append((tx, y - h if i % 2 == 0 else y - h * 0.45))
+    p.poly([(x - w, y)] + top + [(x + w, y)], OCHRE, INK, LW)
+    p.rect(x - w, y - h * 0.25, x + w, y + h * 0.08, OCHRE, INK, LW)
+    for i in range(pts):
+        tx = x - w + 2 * w * i / (pts - 1)
+        p.circle(tx, y - h - 6, 8, RED, INK, 3)
+    p.circle(x, y - h * 0.08, 9, BLUE, INK, 3)
+
+
+def torso(p: Pen, x: float, top: float, half: float, robe: Colour, cape: Colour,
+          trim: Colour, bottom: float = 592) -> None:
+    p.poly([(x - half, top), (x + half, top), (x + half * 1.55, bottom), (x - half * 1.55, bottom)],
+           robe, INK, LW)
+    p.poly([(x - half * 1.05, top), (x - half * 0.2, top), (x - half * 0.55, bottom),
+            (x - half * 1.6, bottom)], cape, INK, LW)
+    p.poly([(x - half * 0.12, top), (x + half * 0.12, top), (x + half * 0.2, bottom),
+            (x - half * 0.2, bottom)], trim, INK, LW)
+    p.ellipse(x, top + 4, half * 0.95, 28, trim, INK, LW)
+    for i in range(3):
+        p.circle(x, top + 70 + 80 * i, 9, RED if trim != RED else BLUE, INK, 3)
+
+
+def hand(p: Pen, x: float, y: float, r: float = 24) -> None:
+    p.ellipse(x, y, r, r * 0.85, FLESH, INK, LW)
+
+
+def court(p: Pen, rank: str, suit: str) -> None:
+    """Upper half of a court card: Re, Donna, Cavallo or Fante holding the suit sign."""
+    robe, cape, trim = ROBES[suit]
+    cx = 330
+    if rank == "K":
+        # throne back
+        p.poly([(170, 592), (170, 250)] + ellipse_pts(330, 250, 160, 110, 20, math.pi, 2 * math.pi)
+               + [(490, 250), (490, 592)], PALE_OCHRE, INK, LW)
+        torso(p, cx, 360, 95, robe, cape, trim)
+        face(p, cx, 255, 62, beard=(236, 236, 230, 255), hair=(230, 228, 220, 255))
+        crown(p, cx, 200, 70, 72)
+        sign_at, sign_r = (490, 300), 78
+        p.line([(cx + 60, 420), (445, 360)], robe, 40)
+        hand(p, 455, 355)
+        p.line([(cx - 40, 420), (230, 520)], cape, 40)
+        hand(p, 222, 525)
+    elif rank == "Q":
+        torso(p, cx, 365, 85, robe, cape, trim)
+        face(p, cx, 262, 58, hair=OCHRE, long_hair=True)
+        p.poly([(cx - 78, 215), (cx + 78, 215), (cx + 100, 330), (cx - 100, 330)], None, INK, 0)
+        crown(p, cx, 205, 55, 48, 3)
+        sign_at, sign_r = (460, 420), 70
+        p.line([(cx + 50, 430), (430, 470)], robe, 38)
+        hand(p, 428, 470)
+        p.line([(cx - 50, 430), (cx - 10, 500)], cape, 38)
+        hand(p, cx - 5, 500)
+    elif rank == "J":
+        torso(p, cx, 380, 80, robe, cape, trim)
+        face(p, cx, 280, 56, hair=(190, 120, 60, 255))
+        # broad-brimmed cap with a feather
+        p.ellipse(cx, 226, 92, 26, cape, INK, LW)
+        p.poly(ellipse_pts(cx, 226, 62, 62, 16, math.pi, 2 * math.pi), robe, INK, LW)
+        p.poly(bezier((cx + 40, 200), (cx + 130, 120), (cx + 150, 190), 12)
+               + bezier((cx + 150, 190), (cx + 110, 170), (cx + 50, 215), 12), WHITE, INK, 4)
+        sign_at, sign_r = (470, 290), 72
+        p.line([(cx + 55, 440), (455, 360)], robe, 36)
+        hand(p, 460, 355)
+    else:  # Knight: rider on a horse
+        # horse neck and head, facing left
+        neck = [(140, 592), (175, 430), (150, 330), (95, 300), (70, 330), (60, 365), (95, 380),
+                (125, 395), (160, 450), (200, 592)]
+        neck = [(x + 60, y) for x, y in neck]
+        p.poly([(150, 592), (200, 420), (260, 360), (330, 420), (360, 592)], WHITE, INK, LW)
+        p.poly(neck, WHITE, INK, LW)
+        p.poly([(215, 330), (235, 290), (245, 338)], WHITE, INK, LW)  # ear
+        p.poly([(225, 345), (265, 370), (290, 470), (255, 470), (232, 400)], BROWN, INK, 4)  # mane
+        p.circle(185, 335, 7, INK, None, 0)
+        p.line([(120, 375), (175, 360), (205, 395)], DARK_RED, 7)  # bridle
+        p.line([(205, 395), (390, 470)], DARK_RED, 6)  # rein
+        p.poly([(150, 592), (190, 520), (330, 520), (360, 592)], cape, INK, LW)  # caparison
+        for i in range(5):
+            p.circle(185 + 35 * i, 545, 9, trim, INK, 3)
+        # rider
+        torso(p, 395, 330, 62, robe, cape, trim, bottom=560)
+        face(p, 395, 240, 50, hair=(110, 70, 40, 255))
+        p.ellipse(395, 198, 70, 18, cape, INK, LW)
+        p.poly(ellipse_pts(395, 198, 48, 52, 16, math.pi, 2 * math.pi), robe, INK, LW)
+        p.poly(bezier((430, 170), (470, 90), (520, 140), 10) + [(470, 175)], OCHRE, INK, 4)
+        sign_at, sign_r = (520, 330), 62
+        p.line([(430, 380), (505, 400)], robe, 32)
+        hand(p, 505, 395, 20)
+    q = p.sub(sign_at[0], sign_at[1], sign_r)
+    suit_sign(q, suit, LW / sign_r)
+
+
+# --------------------------------------------------------------------------------------
+# Trump emblems (upper half), centred on (0, 0) with radius about 1
+# --------------------------------------------------------------------------------------
+
+def _sun_face(p: Pen, r: float, fill: Colour = OCHRE) -> None:
+    p.circle(0, 0, r, fill, INK, LW / p.s)
+    lw = 4 / p.s
+    for sx in (-1, 1):
+        p.ellipse(sx * r * 0.35, -r * 0.12, r * 0.12, r * 0.06, WHITE, INK, lw)
+    p.line([(0, -r * 0.05), (-r * 0.08, r * 0.25), (r * 0.04, r * 0.28)], INK, lw)
+    p.line([(-r * 0.22, r * 0.5), (0, r * 0.58), (r * 0.22, r * 0.5)], DARK_RED, lw * 1.3)
+
+
+def _tiara(p: Pen, x: float, y: float, s: float) -> None:
+    lw = LW / p.s
+    p.poly(ellipse_pts(x, y, 0.45 * s, 0.9 * s, 24, math.pi, 2 * math.pi), WHITE, INK, lw)
+    for i, yy in enumerate((-0.2, -0.45, -0.68)):
+        w = 0.45 * s * math.sqrt(max(0.0, 1 - (yy / 0.9) ** 2))
+        p.rect(x - w, y + yy * s - 0.05 * s, x + w, y + yy * s + 0.04 * s, OCHRE if i != 1 else RED,
+               INK, lw * 0.6)
+    p.line([(x, y - 0.9 * s), (x, y - 1.1 * s)], INK, lw)
+    p.line([(x - 0.1 * s, y - 1.02 * s), (x + 0.1 * s, y - 1.02 * s)], INK, lw)
+    p.rect(x - 0.5 * s, y, x + 0.5 * s, y + 0.1 * s, OCHRE, INK, lw)
+
+
+def _eagle(p: Pen, lw: float) -> None:
+    for sx in (-1, 1):
+        wing = [(0, -0.2), (sx * 0.9, -0.6), (sx * 0.8, -0.35), (sx * 0.95, -0.3), (sx * 0.75, -0.05),
+                (sx * 0.85, 0.02), (sx * 0.55, 0.2), (0, 0.15)]
+        p.poly(wing, INK, INK, lw)
+    p.ellipse(0, 0.05, 0.2, 0.42, INK, INK, lw)
+    p.circle(0, -0.45, 0.14, INK, INK, lw)
+    p.poly([(0.1, -0.47), (0.28, -0.43), (0.1, -0.38)], OCHRE, INK, lw * 0.5)
+    p.poly([(-0.25, 0.4), (0, 0.75), (0.25, 0.4)], INK, INK, lw)
+
+
+def _wheel(p: Pen, r: float, lw: float, spokes: int = 8) -> None:
+    p.circle(0, 0, r, OCHRE, INK, lw)
+    p.circle(0, 0, r * 0.8, PALE_OCHRE, INK, lw)
+    for i in range(spokes):
+        a = 2 * math.pi * i / spokes
+        p.line([(0, 0), (r * 0.8 * math.cos(a), r * 0.8 * math.sin(a))], BROWN, lw * 1.6)
+    p.circle(0, 0, r * 0.2, RED, INK, lw)
+
+
+def emblem(p: Pen, n: int) -> None:
+    """The emblem of trump ``n`` (0 = the Matto)."""
+    lw = LW / p.s
+    thin = 3.5 / p.s
+    if n == 0:  # Il Matto: jester's cap with bells, and a bundle on a stick
+        p.poly([(-0.7, 0.35), (-0.95, -0.55), (-0.3, -0.05), (0, -0.85), (0.3, -0.05), (0.95, -0.55),
+                (0.7, 0.35)], None, INK, 0)
+        p.poly([(-0.7, 0.35), (-0.95, -0.55), (-0.3, -0.05), (0, 0.0), (0, 0.35)], RED, INK, lw)
+        p.poly([(0, 0.35), (0, 0.0), (0.3, -0.05), (0.95, -0.55), (0.7, 0.35)], DARK_GREEN, INK, lw)
+        p.poly([(-0.3, -0.05), (0, -0.85), (0.3, -0.05), (0, 0.0)], OCHRE, INK, lw)
+        for x, y in ((-0.95, -0.55), (0, -0.85), (0.95, -0.55)):
+            p.circle(x, y - 0.08, 0.11, OCHRE, INK, lw)
+        p.ellipse(0, 0.45, 0.8, 0.14, OCHRE, INK, lw)
+        face(p.sub(0, 0.72, 0.0028), 0, 0, 60)
+    elif n == 1:  # Il Bagatto: the juggler's table with cup, coin and wand
+        p.rect(-0.85, 0.1, 0.85, 0.28, BROWN, INK, lw)
+        p.rect(-0.7, 0.28, -0.58, 0.95, BROWN, INK, lw)
+        p.rect(0.58, 0.28, 0.7, 0.95, BROWN, INK, lw)
+        cup(p.sub(-0.45, -0.22, 0.3), RED, lw / 0.3)
+        coin(p.sub(0.1, -0.05, 0.16), lw / 0.16)
+        p.circle(0.45, 0.02, 0.08, BLUE, INK, thin)
+        p.circle(0.62, 0.02, 0.08, RED, INK, thin)
+        p.line([(0.2, -0.95), (0.65, -0.35)], INK, lw * 2.5)
+        p.line([(0.2, -0.95), (0.65, -0.35)], OCHRE, lw * 1.2)
+    elif n == 2:  # La Papessa: tiara and an open book
+        _tiara(p, 0, -0.05, 0.9)
+        p.poly([(-0.8, 0.35), (0, 0.45), (0, 0.95), (-0.8, 0.85)], WHITE, INK, lw)
+        p.poly([(0.8, 0.35), (0, 0.45), (0, 0.95), (0.8, 0.85)], WHITE, INK, lw)
+        for i in range(4):
+            y = 0.52 + 0.09 * i
+            p.line([(-0.68, y), (-0.1, y + 0.06)], GREY, thin)
+            p.line([(0.1, y + 0.06), (0.68, y)], GREY, thin)
+    elif n in (3, 4):  # L'Imperatrice / L'Imperatore: crown over an eagle shield
+        p.poly([(-0.62, -0.35), (0.62, -0.35), (0.62, 0.35), (0, 0.98), (-0.62, 0.35)], OCHRE, INK, lw)
+        _eagle(p.sub(0, 0.25, 0.55), lw / 0.55)
+        crown(p.sub(0, -0.55, 1 / 300), 0, 0, 140, 110, 5 if n == 4 else 3)
+        if n == 4:
+            p.line([(0.8, -0.9), (0.8, 0.9)], INK, lw * 2.2)
+            p.line([(0.8, -0.9), (0.8, 0.9)], OCHRE, lw)
+            p.circle(0.8, -0.95, 0.1, OCHRE, INK, lw)
+        else:
+            p.circle(-0.82, -0.2, 0.14, BLUE, INK, lw)
+            p.line([(-0.82, -0.05), (-0.82, 0.8)], INK, lw * 1.6)
+    elif n == 5:  # Il Papa: tiara and crossed keys
+        _tiara(p, 0, -0.1, 0.9)
+        for ang in (-40, 40):
+            q = p.sub(0, 0.55, 0.55, math.radians(ang))
+            q.line([(0, -0.7), (0, 0.8)], INK, lw * 3.2 / 0.55 * 0.55)
+            q.line([(0, -0.7), (0, 0.8)], OCHRE if ang < 0 else GREY, lw * 1.6)
+            q.circle(0, -0.85, 0.22, OCHRE if ang < 0 else GREY, INK, lw / 0.55)
+            q.rect(0, 0.5, 0.3, 0.7, OCHRE if ang < 0 else GREY, INK, lw / 0.55)
+    elif n == 6:  # Gli Amanti: two hearts pierced by Cupid's arrow
+        for x, c in ((-0.35, RED), (0.35, BLUE)):
+            h = [(x, 0.55)] + [(x + 0.42 * math.sin(t) ** 3 * 1.0,
+                               -0.05 - 0.33 * (13 * math.cos(t) - 5 * math.cos(2 * t)
+                                               - 2 * math.cos(3 * t) - math.cos(4 * t)) / 16)
+                               for t in (i * 2 * math.pi / 40 for i in range(1, 40))]
+            p.poly(h, c, INK, lw)
+        p.line([(-0.95, 0.55), (0.9, -0.55)], INK, lw * 1.4)
+        p.poly([(0.9, -0.55), (0.7, -0.55), (0.8, -0.38)], INK, INK, lw)
+        p.poly([(-0.95, 0.55), (-0.9, 0.75), (-0.78, 0.55), (-0.82, 0.4)], OCHRE, INK, thin)
+    elif n == 7:  # Il Carro: the chariot, canopy and wheels
+        p.poly([(-0.7, -0.65), (0.7, -0.65), (0.8, -0.45), (-0.8, -0.45)], RED, INK, lw)
+        p.line([(-0.65, -0.45), (-0.65, 0.15)], INK, lw * 1.2)
+        p.line([(0.65, -0.45), (0.65, 0.15)], INK, lw * 1.2)
+        p.rect(-0.8, 0.1, 0.8, 0.5, BLUE, INK, lw)
+        star = star_pts(0, 0.3, 0.14, 0.06, 5)
+        p.poly(star, OCHRE, INK, thin)
+        for x in (-0.55, 0.55):
+            _wheel(p.sub(x, 0.62, 0.32), 1.0, lw / 0.32, 6)
+    elif n == 8:  # La Giustizia: scales and a sword
+        sword_straight(p.sub(0, 0.05, 0.95), 2.0, lw / 0.95)
+        p.line([(-0.75, -0.5), (0.75, -0.5)], INK, lw * 1.5)
+        for x in (-0.75, 0.75):
+            p.line([(x, -0.5), (x - 0.22, 0.05)], INK, thin)
+            p.line([(x, -0.5), (x + 0.22, 0.05)], INK, thin)
+            p.poly(ellipse_pts(x, 0.05, 0.28, 0.15, 12, 0, math.pi), OCHRE, INK, lw)
+    elif n == 9:  # L'Eremita: lantern and staff
+        p.line([(0.55, -0.95), (0.55, 0.95)], INK, lw * 3)
+        p.line([(0.55, -0.95), (0.55, 0.95)], BROWN, lw * 1.6)
+        p.line([(0.4, -0.55), (-0.2, -0.55), (-0.2, -0.45)], INK, thin)
+        p.poly([(-0.45, -0.45), (0.05, -0.45), (0.12, -0.3), (-0.52, -0.3)], INK, INK, lw)
+        p.poly([(-0.48, -0.3), (0.08, -0.3), (0.02, 0.3), (-0.42, 0.3)], PALE_OCHRE, INK, lw)
+        p.ellipse(-0.2, 0.0, 0.09, 0.16, OCHRE, RED, thin)
+        p.line([(-0.2, -0.3), (-0.2, 0.3)], INK, thin)
+        p.rect(-0.5, 0.3, 0.1, 0.42, INK, INK, lw)
+    elif n == 10:  # La Ruota della Fortuna
+        _wheel(p, 0.85, lw, 8)
+        p.rect(-0.08, 0.85, 0.08, 1.0, BROWN, INK, lw)
+        p.poly([(-0.3, -0.85), (0.3, -0.85), (0.2, -1.0), (-0.2, -1.0)], RED, INK, lw)
+    elif n == 11:  # La Forza: a column and a lion's head
+        p.rect(-0.75, -0.75, -0.35, -0.6, OCHRE, INK, lw)
+        p.rect(-0.7, -0.6, -0.4, 0.8, PALE_OCHRE, INK, lw)
+        for x in (-0.6, -0.5):
+            p.line([(x, -0.55), (x, 0.75)], GREY, thin)
+        p.rect(-0.8, 0.8, -0.3, 0.95, OCHRE, INK, lw)
+        mane = star_pts(0.35, 0.15, 0.62, 0.45, 14)
+        p.poly(mane, BROWN, INK, lw)
+        p.circle(0.35, 0.15, 0.38, OCHRE, INK, lw)
+        for sx in (-1, 1):
+            p.circle(0.35 + sx * 0.14, 0.05, 0.05, INK, None, 0)
+        p.poly([(0.27, 0.2), (0.43, 0.2), (0.35, 0.3)], INK, INK, thin)
+        p.line([(0.2, 0.38), (0.35, 0.42), (0.5, 0.38)], DARK_RED, thin)
+    elif n == 12:  # L'Appeso: gallows with the hanged man
+        p.rect(-0.85, -0.9, 0.85, -0.75, BROWN, INK, lw)
+        p.rect(-0.85, -0.75, -0.7, 0.95, BROWN, INK, lw)
+        p.rect(0.7, -0.75, 0.85, 0.95, BROWN, INK, lw)
+        p.line([(0, -0.75), (0, -0.5)], INK, thin)
+        p.rect(-0.12, -0.5, 0.12, -0.05, BLUE, INK, lw)
+        p.poly([(-0.18, -0.05), (0.18, -0.05), (0.3, 0.5), (-0.3, 0.5)], RED, INK, lw)
+        p.circle(0, 0.68, 0.18, FLESH, INK, lw)
+        p.poly(ellipse_pts(0, 0.68, 0.19, 0.19, 12, 0, math.pi), OCHRE, INK, thin)
+    elif n == 13:  # La Morte: skull and scythe
+        p.line([(-0.7, 0.95), (0.6, -0.9)], INK, lw * 2.4)
+        p.line([(-0.7, 0.95), (0.6, -0.9)], BROWN, lw * 1.2)
+        p.poly(bezier((0.6, -0.9), (0.1, -1.05), (-0.55, -0.7), 16)
+               + bezier((-0.55, -0.7), (0.05, -0.82), (0.52, -0.72), 16), STEEL, INK, thin)
+        p.ellipse(0, 0.1, 0.45, 0.42, WHITE, INK, lw)
+        p.rect(-0.25, 0.4, 0.25, 0.65, WHITE, INK, lw)
+        for sx in (-1, 1):
+            p.ellipse(sx * 0.18, 0.12, 0.12, 0.14, INK, None, 0)
+        p.poly([(-0.05, 0.32), (0.05, 0.32), (0, 0.22)], INK, INK, thin)
+        for i in range(4):
+            p.line([(-0.15 + 0.1 * i, 0.47), (-0.15 + 0.1 * i, 0.62)], INK, thin)
+    elif n == 14:  # La Temperanza: water poured between two vases
+        for x, y, c in ((-0.55, -0.35, RED), (0.5, 0.45, BLUE)):
+            q = p.sub(x, y, 0.42, math.radians(-30 if x < 0 else 0))
+            cup(q, c, lw / 0.42)
+        p.line(bezier((-0.3, -0.6), (0.6, -0.5), (0.5, 0.12), 20), BLUE, lw * 2.2)
+        p.line(bezier((-0.3, -0.6), (0.6, -0.5), (0.5, 0.12), 20), PALE_BLUE, lw)
+    elif n == 15:  # Il Diavolo: horned mask and trident
+        p.line([(0.75, -0.95), (0.75, 0.95)], INK, lw * 2.4)
+        p.line([(0.75, -0.95), (0.75, 0.95)], OCHRE, lw * 1.1)
+        p.line([(0.55, -0.95), (0.55, -0.7), (0.95, -0.7), (0.95, -0.95)], INK, lw * 1.4)
+        for sx in (-1, 1):
+            p.poly([(sx * 0.3, -0.35), (sx * 0.65, -0.95), (sx * 0.5, -0.3)], WHITE, INK, lw)
+        p.poly([(-0.5, -0.35), (0.5, -0.35), (0.45, 0.2), (0, 0.7), (-0.45, 0.2)], RED, INK, lw)
+        for sx in (-1, 1):
+            p.poly([(sx * 0.1, -0.12), (sx * 0.35, -0.2), (sx * 0.3, -0.05)], OCHRE, INK, thin)
+        p.poly([(-0.25, 0.25), (0.25, 0.25), (0, 0.4)], INK, INK, thin)
+        p.poly([(-0.9, -0.3), (-0.55, -0.5), (-0.6, 0.2)], DARK_GREEN, INK, lw)  # wing
+    elif n == 16:  # La Torre: tower struck by lightning
+        p.rect(-0.45, -0.4, 0.45, 0.95, PALE_OCHRE, INK, lw)
+        for i in range(5):
+            p.rect(-0.5 + 0.22 * i, -0.55, -0.38 + 0.22 * i, -0.4, PALE_OCHRE, INK, thin)
+        p.poly([(-0.1, 0.95), (-0.1, 0.55), (0.1, 0.55), (0.1, 0.95)], BROWN, INK, thin)
+        p.rect(-0.12, 0.0, 0.12, 0.2, INK, INK, thin)
+        for i in range(6):
+            p.line([(-0.45, -0.15 + 0.2 * i), (0.45, -0.15 + 0.2 * i)], GREY, thin * 0.6)
+        p.poly([(0.95, -1.0), (0.5, -0.65), (0.7, -0.62), (0.2, -0.2), (0.45, -0.55), (0.3, -0.58),
+                (0.65, -0.95)], OCHRE, RED, thin)
+        p.poly([(0.2, -0.6), (0.55, -0.75), (0.45, -0.45)], RED, INK, thin)
+    elif n == 17:  # Le Stelle
+        p.poly(star_pts(0, -0.1, 0.7, 0.28, 8), OCHRE, INK, lw)
+        p.poly(star_pts(0, -0.1, 0.35, 0.14, 8, -math.pi / 2 + math.pi / 8), RED, INK, thin)
+        for x, y in ((-0.75, 0.6), (0.75, 0.6), (-0.8, -0.75), (0.8, -0.75), (0, 0.8)):
+            p.poly(star_pts(x, y, 0.18, 0.07, 5), BLUE, INK, thin)
+    elif n == 18:  # La Luna: crescent with a face, and falling drops
+        outer = ellipse_pts(0, -0.1, 0.75, 0.75, 32, math.pi * 0.5, math.pi * 1.5)
+        inner = ellipse_pts(-0.25, -0.1, 0.6, 0.6, 32, math.pi * 1.5, math.pi * 0.5)
+        p.poly(outer + inner, PALE_BLUE, INK, lw)
+        p.circle(-0.5, -0.2, 0.05, INK, None, 0)
+        p.line([(-0.75, 0.15), (-0.6, 0.2)], DARK_RED, thin)
+        for x, y in ((0.3, 0.55), (0.55, 0.75), (0.05, 0.8), (0.5, 0.25), (0.78, 0.45)):
+            p.poly([(x, y - 0.12)] + ellipse_pts(x, y, 0.06, 0.06, 10, 0, math.pi), BLUE, INK, thin)
+    elif n == 19:  # Il Sole
+        for i in range(16):
+            a = 2 * math.pi * i / 16
+            r1 = 0.95 if i % 2 == 0 else 0.78
+            b = math.pi / 16
+            p.poly([(0.5 * math.cos(a - b), 0.5 * math.sin(a - b)), (r1 * math.cos(a), r1 * math.sin(a)),
+                    (0.5 * math.cos(a + b), 0.5 * math.sin(a + b))], RED if i % 2 else OCHRE, INK, thin)
+        _sun_face(p, 0.52)
+    elif n == 20:  # L'Angelo: trumpet from a cloud, rays and tears
+        for i in range(7):
+            a = math.pi * (0.2 + 0.6 * i / 6)
+            p.line([(0, -0.2), (0.95 * math.cos(a), -0.2 + 0.95 * math.sin(a))], OCHRE, lw * 1.2)
+        for x, y in ((-0.6, 0.5), (-0.2, 0.75), (0.25, 0.7), (0.6, 0.45)):
+            p.poly([(x, y - 0.1)] + ellipse_pts(x, y, 0.05, 0.05, 8, 0, math.pi), RED, INK, thin)
+        for x, r in ((-0.6, 0.28), (-0.25, 0.38), (0.2, 0.36), (0.58, 0.28)):
+            p.circle(x, -0.35, r, WHITE, INK, lw)
+        p.rect(-0.8, -0.35, 0.8, -0.05, WHITE, None, 0)
+        p.line([(-0.85, -0.05), (0.85, -0.05)], INK, lw)
+        p.poly([(-0.1, -0.6), (0.6, -0.95), (0.75, -1.0), (0.7, -0.8), (-0.05, -0.52)], OCHRE, INK,
+               thin)
+        p.circle(-0.28, -0.5, 0.13, FLESH, INK, thin)
+    elif n == 21:  # Il Mondo: globe in a laurel wreath
+        p.ellipse(0, 0, 0.62, 0.9, None, DARK_GREEN, lw * 2)
+        for i in range(18):
+            a = 2 * math.pi * i / 18
+            x, y = 0.62 * math.cos(a), 0.9 * math.sin(a)
+            q = p.sub(x, y, 0.12, a)
+            q.ellipse(0, 0, 1.0, 0.45, GREEN, INK, thin / 0.12)
+        p.circle(0, 0, 0.42, PALE_BLUE, INK, lw)
+        p.line(ellipse_pts(0, 0, 0.18, 0.42, 24) + [(0.18, 0)], BLUE, thin)
+        p.line([(-0.42, 0), (0.42, 0)], BLUE, thin)
+        p.line(ellipse_pts(0, -0.2, 0.37, 0.06, 24, 0, math.pi), BLUE, thin)
+        p.line(ellipse_pts(0, 0.2, 0.37, 0.06, 24, math.pi, 2 * math.pi), BLUE, thin)
+        for x, y, c in ((-0.75, -0.85, RED), (0.75, -0.85, BLUE), (-0.75, 0.85, OCHRE),
+                        (0.75, 0.85, GREEN)):
+            p.circle(x, y, 0.12, c, INK, thin)
+    else:  # pragma: no cover
+        raise ValueError(n)
+
+
+EMBLEMS: dict[int, Callable[[Pen, int], None]] = {}

@@ -1,0 +1,620 @@
+"""Draw the Tarocchi pack, its back, a contact sheet and the table dressing.
+
+Run ``python -m art.generate [OUT_DIR]``. Output is deterministic: no randomness
+except a seeded generator for the felt, no timestamps in the PNGs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import sys
+from multiprocessing import Pool
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from art import ART_DIR, CARD_SIZE
+from art.draw import (
+    BLUE,
+    BROWN,
+    CREAM,
+    DARK_GREEN,
+    DARK_RED,
+    GREEN,
+    INK,
+    LW,
+    OCHRE,
+    PALE_BLUE,
+    PALE_OCHRE,
+    RED,
+    WHITE,
+    Colour,
+    Pen,
+    baton,
+    coin,
+    court,
+    cup,
+    curved_sword,
+    emblem,
+    ellipse_pts,
+    index_sign,
+    star_pts,
+    sword_straight,
+)
+
+SS = 2  # supersampling factor
+W, H = CARD_SIZE[0] * SS, CARD_SIZE[1] * SS
+HALF = H // 2
+RADIUS = 18 * SS
+
+FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+SANS_BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
+SERIF_BOLD = FONT_DIR / "DejaVuSerif-Bold.ttf"
+
+SUITS = ("S", "B", "C", "D")
+SUIT_NAMES = {"S": "Spade", "B": "Bastoni", "C": "Coppe", "D": "Denari"}
+COURTS = ("K", "Q", "N", "J")
+COURT_INDEX = {"K": "R", "Q": "D", "N": "C", "J": "F"}  # Re, Donna, Cavallo, Fante
+COURT_TITLE = {"K": "RE", "Q": "DONNA", "N": "CAVALLO", "J": ""}  # the Fante is unlabelled
+NUMBERS = {"S": ("10", "9", "8", "7", "6", "5"), "B": ("10", "9", "8", "7", "6", "5"),
+           "C": ("1", "2", "3", "4", "5", "6"), "D": ("1", "2", "3", "4", "5", "6")}
+ROMAN = {"5": "V", "6": "VI", "7": "VII", "8": "VIII", "9": "IX", "10": "X"}
+TRUMP_TITLES = {
+    0: "IL MATTO", 1: "IL BAGATTO", 2: "LA PAPESSA", 3: "L'IMPERATRICE", 4: "L'IMPERATORE",
+    5: "IL PAPA", 6: "GLI AMANTI", 7: "IL CARRO", 8: "LA GIUSTIZIA", 9: "L'EREMITA",
+    10: "LA RUOTA", 11: "LA FORZA", 12: "L'APPESO", 13: "LA MORTE", 14: "LA TEMPERANZA",
+    15: "IL DIAVOLO", 16: "LA TORRE", 17: "LE STELLE", 18: "LA LUNA", 19: "IL SOLE",
+    20: "L'ANGELO", 21: "IL MONDO",
+}
+
+TRUMP_FRAME: Colour = BLUE
+COURT_FRAME: Colour = RED
+MATTO_FRAME: Colour = DARK_GREEN
+
+CARD_CODES: tuple[str, ...] = (
+    tuple(f"T{n}" for n in range(1, 22)) + ("M",)
+    + tuple(s + r for s in SUITS for r in COURTS + NUMBERS[s])
+)
+
+
+def points(code: str) -> int:
+    """Card points (RULES R4)."""
+    if code in ("T1", "T21", "M"):
+        return 5
+    if code.startswith("T"):
+        return 1
+    return {"K": 5, "Q": 4, "N": 3, "J": 2}.get(code[1:], 1)
+
+
+# --------------------------------------------------------------------------------------
+# Text
+# --------------------------------------------------------------------------------------
+
+def font(path: Path, size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    try:
+        return ImageFont.truetype(str(path), size)
+    except OSError:
+        return ImageFont.load_default(size=size)
+
+
+def text_image(text: str, path: Path, size: int, fill: Colour, stroke: int = 0,
+               stroke_fill: Colour | None = None) -> Image.Image:
+    f = font(path, size)
+    x0, y0, x1, y1 = f.getbbox(text, stroke_width=stroke)
+    im = Image.new("RGBA", (max(1, x1 - x0), max(1, y1 - y0)), (0, 0, 0, 0))
+    ImageDraw.Draw(im).text((-x0, -y0), text, font=f, fill=fill, stroke_width=stroke,
+                            stroke_fill=stroke_fill)
+    return im
+
+
+def paste_text(canvas: Image.Image, text: str, box: tuple[float, float, float, float],
+               path: Path = SANS_BOLD, fill: Colour = INK, align: str = "center",
+               squeeze: float = 0.62, stroke: int = 0, stroke_fill: Colour | None = None) -> None:
+    """Draw ``text`` fitted to the height of ``box``; squeeze it sideways if too wide."""
+    x0, y0, x1, y1 = box
+    bw, bh = x1 - x0, y1 - y0
+    im = text_image(text, path, int(bh * 1.6), fill, stroke, stroke_fill)
+    sc = bh / im.height
+    w, h = im.width * sc, bh
+    if w > bw:
+        if w * squeeze <= bw:
+            w = bw
+        else:
+            w *= squeeze
+            k = bw / w
+            w, h = bw, h * k
+    im = im.resize((max(1, round(w)), max(1, round(h))), Image.Resampling.LANCZOS)
+    if align == "left":
+        px = x0
+    elif align == "right":
+        px = x1 - im.width
+    else:
+        px = x0 + (bw - im.width) / 2
+    py = y0 + (bh - im.height) / 2
+    canvas.alpha_composite(im, (round(px), round(py)))
+
+
+# --------------------------------------------------------------------------------------
+# Card furniture: outline, frame, index
+# --------------------------------------------------------------------------------------
+
+def blank() -> Image.Image:
+    return Image.new("RGBA", (W, H), CREAM)
+
+
+def rounded_mask() -> Image.Image:
+    m = Image.new("L", (W, H), 0)
+    ImageDraw.Draw(m).rounded_rectangle((0, 0, W - 1, H - 1), RADIUS, fill=255)
+    return m
+
+
+def frame(d: ImageDraw.ImageDraw, colour: Colour | None) -> None:
+    """Black border line, and for picture cards a coloured frame band."""
+    d.rounded_rectangle((3, 3, W - 4, H - 4), RADIUS - 2, outline=INK, width=6)
+    if colour is not None:
+        d.rounded_rectangle((14, 14, W - 15, H - 15), RADIUS - 8, outline=INK, width=18)
+        d.rounded_rectangle((17, 17, W - 18, H - 18), RADIUS - 10, outline=colour, width=12)
+
+
+INDEX_BOX = (24, 26, 156, 112)  # rank text box (2x) in the top-left corner
+SIGN_CENTRE = (90, 162)
+SIGN_R = 40
+
+
+def index_layer(rank_text: str, sign: str, pts: int, colour: Colour, font_path: Path,
+                patch: Colour | None = None) -> Image.Image:
+    """The corner index (rank, small sign, point dots) at top-left plus its 180° copy."""
+    layer = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    d = ImageDraw.Draw(layer)
+    if patch is not None:
+        d.rounded_rectangle((18, 18, 166, 262), 22, fill=patch, outline=INK, width=4)
+    paste_text(layer, rank_text, INDEX_BOX, font_path, colour, squeeze=0.55)
+    index_sign(Pen(d, SIGN_CENTRE[0], SIGN_CENTRE[1], SIGN_R), sign, 4 / SIGN_R)
+    # points for learners: a small, subtle row of dots
+    r, gap = 7, 22
+    x0 = 90 - (pts - 1) * gap / 2
+    for i in range(pts):
+        cx = x0 + i * gap
+        d.ellipse((cx - r, 230 - r, cx + r, 230 + r), fill=(90, 80, 70, 150))
+    layer.alpha_composite(layer.rotate(180))
+    return layer
+
+
+def finish(img: Image.Image) -> Image.Image:
+    """Apply rounded corners and downsample to the final size."""
+    img.putalpha(rounded_mask())
+    # premultiply-safe downsample: corners become transparent, edges anti-aliased
+    return img.resize(CARD_SIZE, Image.Resampling.LANCZOS)
+
+
+def mirror_half(img: Image.Image, half: Image.Image) -> None:
+    """Paste an upper half and its 180° rotation below, for a double-ended card."""
+    img.alpha_composite(half, (0, 0))
+    img.alpha_composite(half.rotate(180), (0, HALF))
+    d = ImageDraw.Draw(img)
+    d.line((24, HALF, W - 24, HALF), fill=INK, width=5)
+
+
+# --------------------------------------------------------------------------------------
+# Pip cards
+# --------------------------------------------------------------------------------------
+
+PIP_LAYOUTS: dict[int, list[tuple[float, float]]] = {
+    2: [(0, -0.55), (0, 0.55)],
+    3: [(0, -0.7), (0, 0), (0, 0.7)],
+    4: [(-1, -0.55), (1, -0.55), (-1, 0.55), (1, 0.55)],
+    5: [(-1, -0.7), (1, -0.7), (0, 0), (-1, 0.7), (1, 0.7)],
+    6: [(-1, -0.7), (1, -0.7), (-1, 0), (1, 0), (-1, 0.7), (1, 0.7)],
+}
+
+
+def draw_swords(d: ImageDraw.ImageDraw, n: int) -> None:
+    """Curved blades interlaced in an oval, a straight sword in the centre on odd counts."""
+    p = Pen(d, W / 2, H / 2, 1.0)
+    k = n // 2
+    for i in range(k):
+        t = i / max(1, k - 1)
+        bulge = 75 + 70 * t
+        off = 22 + 30 * i
+        hh = 330 + 18 * i
+        # left-bulging blade with its hilt at the top; its 180° twin bulges right
+        curved_sword(p, (off, -hh), (off, hh), -bulge - off, 13)
+        curved_sword(p, (-off, hh), (-off, -hh), -bulge - off, 13)
+    if n % 2:
+        sword_straight(Pen(d, W / 2, H / 2 - 10, 410), 2.0, LW / 410)
+
+
+def draw_batons(d: ImageDraw.ImageDraw, n: int) -> None:
+    """Straight staves crossed in a lattice, an upright stave in the centre on odd counts."""
+    k = n // 2
+    gap = 76
+    length = 720
+    for sgn in (-1, 1):
+        ang = math.radians(22) * sgn
+        for i in range(k):
+            o = (i - (k - 1) / 2) * gap
+            cx = W / 2 + o * math.cos(ang)
+            cy = H / 2 + o * math.sin(ang)
+            baton(Pen(d, cx, cy, length / 2, ang), 2.0, LW / (length / 2))
+    if n % 2:
+        baton(Pen(d, W / 2, H / 2, 400), 2.0, LW / 400)
+
+
+def pip_card(code: str) -> Image.Image:
+    suit, num = code[0], code[1:]
+    n = int(num)
+    img = blank()
+    d = ImageDraw.Draw(img)
+    # a thin inner double line, as on the old pip cards
+    d.rounded_rectangle((18, 18, W - 19, H - 19), RADIUS - 8, outline=INK, width=3)
+    d.rounded_rectangle((28, 28, W - 29, H - 29), RADIUS - 12, outline=(190, 150, 90, 255), width=3)
+    if suit == "S":
+        draw_swords(d, n)
+    elif suit == "B":
+        draw_batons(d, n)
+    elif n == 1:
+        draw_ace(img, d, suit)
+    else:
+        r = {2: 118, 3: 100}.get(n, 92)
+        for x, y in PIP_LAYOUTS[n]:
+            pen = Pen(d, W / 2 + x * 118, H / 2 + y * 330, r)
+            if suit == "C":
+                cup(pen, RED, LW / r)
+            else:
+                coin(pen, LW / r, rich=True)
+        if suit == "D" and n == 2:  # the ribbon that binds the two coins
+            p = Pen(d, W / 2, H / 2, 1.0)
+            p.poly(ellipse_pts(0, 0, 60, 40, 24), BLUE, INK, LW)
+            p.line([(-150, -80), (-60, 0), (60, 0), (150, 80)], BLUE, 16)
+    if suit in "SB":
+        label, fpath = ROMAN[num], SERIF_BOLD
+    else:
+        label, fpath = num, SANS_BOLD
+    colour = {"S": BLUE, "B": DARK_GREEN, "C": RED, "D": (170, 110, 10, 255)}[suit]
+    img.alpha_composite(index_layer(label, suit, points(code), colour, fpath, CREAM))
+    frame(ImageDraw.Draw(img), None)
+    return finish(img)
+
+
+def draw_ace(img: Image.Image, d: ImageDraw.ImageDraw, suit: str) -> None:
+    """The unnumbered aces: the goblet as a flower vase, and the grand coin."""
+    if suit == "C":
+        p = Pen(d, W / 2, H / 2 + 120, 1.0)
+        for x, y, c in ((-110, -330, RED), (0, -400, BLUE), (110, -330, RED), (-60, -250, OCHRE),
+                        (60, -250, OCHRE)):
+            p.line([(0, -160), (x * 0.6, (y - 160) / 2), (x, y)], DARK_GREEN, 8)
+            p.poly(ellipse_pts(x * 0.55 + 20, (y - 160) / 2 + 20, 30, 12, 12), GREEN, INK, 3)
+            p.poly(star_pts(x, y, 48, 24, 6), c, INK, LW)
+            p.circle(x, y, 16, PALE_OCHRE, INK, 3)
+        cup(Pen(d, W / 2, H / 2 + 170, 240), RED, LW / 240)
+        p2 = Pen(d, W / 2, H / 2 + 170, 240)
+        p2.poly(star_pts(0, 0.0, 0.22, 0.1, 8), OCHRE, INK, LW / 240)
+    else:
+        p = Pen(d, W / 2, H / 2, 1.0)
+        for i in range(28):
+            a = 2 * math.pi * i / 28
+            q = p.sub(215 * math.cos(a), 215 * math.sin(a), 1.0, a + math.pi / 2)
+            q.ellipse(0, 0, 26, 11, GREEN if i % 2 else DARK_GREEN, INK, 3)
+        p.circle(0, 0, 196, RED, INK, LW)
+        coin(Pen(d, W / 2, H / 2, 180), LW / 180, rich=True)
+        for sgn in (-1, 1):
+            p.poly([(0, sgn * 250), (40, sgn * 320), (0, sgn * 390), (-40, sgn * 320)], BLUE, INK, LW)
+            p.circle(0, sgn * 320, 14, OCHRE, INK, 3)
+
+
+# --------------------------------------------------------------------------------------
+# Courts, trumps, Matto
+# --------------------------------------------------------------------------------------
+
+def half_canvas(ground: Colour | None = None) -> Image.Image:
+    half = Image.new("RGBA", (W, HALF), (0, 0, 0, 0))
+    if ground is not None:
+        ImageDraw.Draw(half).rectangle((26, 26, W - 27, HALF), fill=ground)
+    return half
+
+
+def court_card(code: str) -> Image.Image:
+    suit, rank = code[0], code[1]
+    img = blank()
+    half = half_canvas()
+    hd = ImageDraw.Draw(half)
+    # a floor band and a pale wall, as on the old courts
+    hd.rectangle((26, 26, W - 27, HALF), fill=(246, 236, 210, 255))
+    court(Pen(hd, 0, 0, 1.0), rank, suit)
+    title = COURT_TITLE[rank]
+    if title:
+        hd.rounded_rectangle((186, 34, 600, 96), 14, fill=CREAM, outline=INK, width=4)
+        paste_text(half, title, (200, 44, 586, 86), SERIF_BOLD, INK)
+    mirror_half(img, half)
+    colour = {"S": BLUE, "B": DARK_GREEN, "C": RED, "D": (170, 110, 10, 255)}[suit]
+    img.alpha_composite(index_layer(COURT_INDEX[rank], suit, points(code), colour, SERIF_BOLD,
+                                    CREAM))
+    frame(ImageDraw.Draw(img), COURT_FRAME)
+    return finish(img)
+
+
+def trump_card(n: int) -> Image.Image:
+    img = blank()
+    half = half_canvas()
+    hd = ImageDraw.Draw(half)
+    matto = n == 0
+    sky = (224, 236, 230, 255) if matto else (226, 234, 242, 255)
+    # an arched niche behind the emblem
+    arch = [(120, HALF)] + ellipse_pts(W / 2 + 20, 250, 210, 150, 24, math.pi, 2 * math.pi) \
+        + [(W / 2 + 230, HALF)]
+    hd.polygon([(x, y) for x, y in arch], fill=sky, outline=INK, width=4)
+    hd.rectangle((26, HALF - 60, W - 27, HALF), fill=PALE_OCHRE if not matto else (210, 226, 170, 255))
+    hd.line((26, HALF - 60, W - 27, HALF - 60), fill=INK, width=4)
+    emblem(Pen(hd, W / 2 + 20, 330, 170), n)
+    hd.rounded_rectangle((186, 34, 600, 96), 14, fill=CREAM, outline=INK, width=4)
+    paste_text(half, TRUMP_TITLES[n], (198, 44, 588, 86), SERIF_BOLD, INK)
+    mirror_half(img, half)
+    label = "0" if matto else str(n)
+    colour = DARK_GREEN if matto else INK
+    img.alpha_composite(index_layer(label, "M" if matto else "T", points("M" if matto else f"T{n}"),
+                                    colour, SERIF_BOLD, CREAM))
+    frame(ImageDraw.Draw(img), MATTO_FRAME if matto else TRUMP_FRAME)
+    if matto:  # a gold inner line makes the Matto stand out in a fanned hand
+        ImageDraw.Draw(img).rounded_rectangle((30, 30, W - 31, H - 31), RADIUS - 14,
+                                              outline=OCHRE, width=6)
+    return finish(img)
+
+
+def back_card() -> Image.Image:
+    """Dark blue ground, red lattice with ochre studs, a central medallion; 180° symmetric."""
+    img = Image.new("RGBA", (W, H), CREAM)
+    d = ImageDraw.Draw(img)
+    navy = (26, 40, 92, 255)
+    d.rounded_rectangle((26, 26, W - 27, H - 27), RADIUS - 8, fill=navy, outline=OCHRE, width=8)
+    step = 64
+    cx, cy = W / 2, H / 2
+    lattice = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    ld = ImageDraw.Draw(lattice)
+    for k in range(-20, 21):
+        o = k * step
+        ld.line((cx + o - 1000, cy - 1000, cx + o + 1000, cy + 1000), fill=RED, width=7)
+        ld.line((cx + o + 1000, cy - 1000, cx + o - 1000, cy + 1000), fill=RED, width=7)
+    for i in range(-12, 13):
+        for j in range(-20, 21):
+            x, y = cx + i * step / 2 * 2, cy + j * step
+            for xx, yy in ((x, y), (x + step, y + step / 1)):
+                pass
+    for i in range(-12, 13):
+        for j in range(-20, 21):
+            if (i + j) % 2 == 0:
+                x, y = cx + i * step / 2, cy + j * step / 2
+                ld.ellipse((x - 8, y - 8, x + 8, y + 8), fill=OCHRE, outline=INK, width=2)
+            else:
+                x, y = cx + i * step / 2, cy + j * step / 2
+                ld.polygon(star_pts(x, y, 12, 5, 4), fill=PALE_BLUE)
+    m = Image.new("L", (W, H), 0)
+    ImageDraw.Draw(m).rounded_rectangle((44, 44, W - 45, H - 45), RADIUS - 14, fill=255)
+    img.paste(lattice, (0, 0), Image.composite(lattice, Image.new("RGBA", (W, H)), m))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((44, 44, W - 45, H - 45), RADIUS - 14, outline=OCHRE, width=4)
+    p = Pen(d, cx, cy, 1.0)
+    p.ellipse(0, 0, 170, 250, navy, OCHRE, 14)
+    p.ellipse(0, 0, 170, 250, None, INK, 3)
+    p.ellipse(0, 0, 140, 218, RED, INK, 4)
+    p.poly(star_pts(0, 0, 190, 80, 8), OCHRE, INK, 4)
+    p.poly(star_pts(0, 0, 110, 50, 8, -math.pi / 2 + math.pi / 8), PALE_OCHRE, INK, 3)
+    p.circle(0, 0, 56, BLUE, INK, 4)
+    coin(Pen(d, cx, cy, 44), 3 / 44)
+    for sgn in (-1, 1):
+        p.poly([(0, sgn * 270), (36, sgn * 330), (0, sgn * 390), (-36, sgn * 330)], OCHRE, INK, 4)
+        p.poly([(sgn * 200, 0), (sgn * 240, -30), (sgn * 270, 0), (sgn * 240, 30)], OCHRE, INK, 4)
+    frame(d, None)
+    return finish(img)
+
+
+def draw_card(code: str) -> Image.Image:
+    if code == "back":
+        return back_card()
+    if code == "M":
+        return trump_card(0)
+    if code.startswith("T"):
+        return trump_card(int(code[1:]))
+    if code[1] in COURTS:
+        return court_card(code)
+    return pip_card(code)
+
+
+# --------------------------------------------------------------------------------------
+# Table dressing
+# --------------------------------------------------------------------------------------
+
+def felt() -> Image.Image:
+    """A tileable green felt: seeded noise on a torus grid, lightly blurred (wrap-around)."""
+    n = 256
+    rng = random.Random(1750)
+    base = (34, 102, 58)
+    noise = [rng.uniform(-1, 1) for _ in range(n * n)]
+    # box blur with wrap-around, so the tile is seamless
+    sm = [0.0] * (n * n)
+    for y in range(n):
+        row = y * n
+        for x in range(n):
+            sm[row + x] = (noise[row + x] * 2 + noise[row + (x + 1) % n] + noise[row + (x - 1) % n]
+                           + noise[((y + 1) % n) * n + x] + noise[((y - 1) % n) * n + x]) / 6
+    data = bytearray()
+    for i in range(n * n):
+        v = sm[i] * 10 + noise[i] * 4
+        data += bytes(max(0, min(255, round(c + v * (0.8 if j == 0 else 1)))) for j, c in
+                      enumerate(base))
+    return Image.frombytes("RGB", (n, n), bytes(data)).convert("RGBA")
+
+
+def icon_canvas(size: int = 64) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
+    s = size * 4
+    im = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    return im, ImageDraw.Draw(im), s
+
+
+def icon_done(im: Image.Image, size: int = 64) -> Image.Image:
+    return im.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def icon_disc(d: ImageDraw.ImageDraw, s: int) -> None:
+    d.ellipse((8, 8, s - 9, s - 9), fill=CREAM, outline=INK, width=14)
+    d.ellipse((26, 26, s - 27, s - 27), outline=OCHRE, width=6)
+
+
+def arrow_icon(redo: bool) -> Image.Image:
+    im, d, s = icon_canvas()
+    icon_disc(d, s)
+    p = Pen(d, s / 2, s / 2 + 10, 1.0, flip=redo)
+    p.line(ellipse_pts(0, 10, 70, 60, 24, math.pi * 1.05, math.pi * 2.1), INK, 22)
+    p.poly([(-112, -40), (-40, -40), (-76, 20)], INK, INK, 2)
+    return icon_done(im)
+
+
+def hint_icon() -> Image.Image:
+    im, d, s = icon_canvas()
+    icon_disc(d, s)
+    p = Pen(d, s / 2, s / 2, 1.0)
+    p.poly([(-40, -10)] + ellipse_pts(0, -20, 56, 56, 24, math.pi * 0.8, math.pi * 2.2)
+           + [(40, -10), (22, 30), (-22, 30)], OCHRE, INK, 8)
+    p.rect(-22, 34, 22, 66, (120, 120, 120, 255), INK, 8)
+    for a in range(5):
+        ang = math.pi * (1.1 + 0.2 * a)
+        p.line([(84 * math.cos(ang), -20 + 84 * math.sin(ang)),
+                (104 * math.cos(ang), -20 + 104 * math.sin(ang))], OCHRE, 10)
+    return icon_done(im)
+
+
+def speed_icon() -> Image.Image:
+    im, d, s = icon_canvas()
+    icon_disc(d, s)
+    p = Pen(d, s / 2, s / 2, 1.0)
+    p.poly([(-80, -55), (-5, 0), (-80, 55)], BLUE, INK, 8)
+    p.poly([(0, -55), (75, 0), (0, 55)], BLUE, INK, 8)
+    return icon_done(im)
+
+
+def sound_icon(on: bool) -> Image.Image:
+    im, d, s = icon_canvas()
+    icon_disc(d, s)
+    p = Pen(d, s / 2 - 20, s / 2, 1.0)
+    p.poly([(-60, -25), (-25, -25), (15, -62), (15, 62), (-25, 25), (-60, 25)], INK, INK, 4)
+    if on:
+        for r in (40, 70):
+            p.line(ellipse_pts(15, 0, r, r, 16, -math.pi / 3.2, math.pi / 3.2), INK, 12)
+    else:
+        p.line([(40, -36), (100, 36)], RED, 16)
+        p.line([(40, 36), (100, -36)], RED, 16)
+    return icon_done(im)
+
+
+def menu_icon() -> Image.Image:
+    im, d, s = icon_canvas()
+    icon_disc(d, s)
+    for y in (-48, 0, 48):
+        d.rounded_rectangle((s / 2 - 70, s / 2 + y - 12, s / 2 + 70, s / 2 + y + 12), 12, fill=INK)
+    return icon_done(im)
+
+
+def dealer_button() -> Image.Image:
+    im, d, s = icon_canvas(96)
+    d.ellipse((8, 8, s - 9, s - 9), fill=OCHRE, outline=INK, width=16)
+    d.ellipse((40, 40, s - 41, s - 41), fill=CREAM, outline=DARK_RED, width=10)
+    p = Pen(d, s / 2, s / 2, 1.0)
+    pts = []
+    for i in range(9):
+        pts.append((-90 + 180 * i / 8, -120 if i % 2 == 0 else -80))
+    p.poly([(-90, -60)] + pts + [(90, -60)], OCHRE, INK, 6)
+    paste_text(im, "D", (s / 2 - 80, s / 2 - 40, s / 2 + 80, s / 2 + 110), SERIF_BOLD, DARK_RED)
+    return icon_done(im, 96)
+
+
+def pile_icon(back: Image.Image) -> Image.Image:
+    size = (72, 96)
+    im = Image.new("RGBA", size, (0, 0, 0, 0))
+    small = back.resize((46, 85), Image.Resampling.LANCZOS)
+    shadow = Image.new("RGBA", small.size, (0, 0, 0, 90))
+    for i in range(5):
+        off = 4 * (4 - i)
+        im.alpha_composite(Image.composite(shadow, Image.new("RGBA", small.size), small),
+                           (8 + off + 1, 3 + off // 2 + 2))
+        im.alpha_composite(small, (8 + off, 3 + off // 2))
+    return im
+
+
+# --------------------------------------------------------------------------------------
+# Output
+# --------------------------------------------------------------------------------------
+
+def save_png(img: Image.Image, path: Path) -> None:
+    """Save without metadata: identical pixels give identical bytes."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    img.save(path, format="PNG", optimize=True)
+
+
+def _render(args: tuple[str, str]) -> str:
+    code, out = args
+    save_png(draw_card(code), Path(out) / "cards" / f"{code}.png")
+    return code
+
+
+def contact_sheet(out_dir: Path, cols: int = 9, width: int = 160) -> Image.Image:
+    codes = CARD_CODES + ("back",)
+    h = round(width * CARD_SIZE[1] / CARD_SIZE[0])
+    pad, label = 10, 22
+    rows = math.ceil(len(codes) / cols)
+    sheet = Image.new("RGBA", (cols * (width + pad) + pad, rows * (h + pad + label) + pad),
+                      (34, 102, 58, 255))
+    d = ImageDraw.Draw(sheet)
+    f = font(SANS_BOLD, 16)
+    for i, code in enumerate(codes):
+        x = pad + (i % cols) * (width + pad)
+        y = pad + (i // cols) * (h + pad + label)
+        card = Image.open(out_dir / "cards" / f"{code}.png").convert("RGBA")
+        sheet.alpha_composite(card.resize((width, h), Image.Resampling.LANCZOS), (x, y))
+        d.text((x + width / 2, y + h + 3), code, font=f, fill=(240, 236, 220, 255), anchor="mt")
+    return sheet
+
+
+def generate(out_dir: Path | str = ART_DIR, processes: int = 2) -> list[Path]:
+    """Write all card faces, the back, the contact sheet and table images under ``out_dir``."""
+    out = Path(out_dir)
+    codes = CARD_CODES + ("back",)
+    jobs = [(c, str(out)) for c in codes]
+    if processes > 1:
+        with Pool(processes) as pool:
+            list(pool.imap_unordered(_render, jobs, chunksize=4))
+    else:
+        for job in jobs:
+            _render(job)
+    written = [out / "cards" / f"{c}.png" for c in codes]
+    sheet = out / "contact-sheet.png"
+    save_png(contact_sheet(out), sheet)
+    written.append(sheet)
+    table = out / "table"
+    back = Image.open(out / "cards" / "back.png").convert("RGBA")
+    items = {
+        "felt": felt(), "dealer": dealer_button(), "pile": pile_icon(back),
+        "undo": arrow_icon(False), "redo": arrow_icon(True), "hint": hint_icon(),
+        "speed": speed_icon(), "sound_on": sound_icon(True), "sound_off": sound_icon(False),
+        "menu": menu_icon(),
+    }
+    for name, im in items.items():
+        save_png(im, table / f"{name}.png")
+        written.append(table / f"{name}.png")
+    return written
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    out = Path(args[0]) if args else ART_DIR
+    files = generate(out)
+    print(f"wrote {len(files)} images under {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Piedicavallo Tarocchi: the rules as an event-sourced core (no UI imports)."""

@@ -1,0 +1,282 @@
+"""The engine's command-line tools: ``check``, ``simulate`` and ``bench engine``.
+
+No UI imports: these run without a display.  ``game.cli`` adds the table's own
+commands and is the ``tarocchi`` entry point.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from .cards import CODES, mask_cards
+from .game import Game
+from .players import level_names, make_player
+from .replay import Header, ReplayError, read_replay, write_replay
+from .rng import Rng, mix64
+from .rules import random_deal_fast
+from .simulate import play_game
+from .state import PHASE_NAMES, State
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "check",
+        help="validate replay files",
+        description="Validate replay files against the rules.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="one JSON object per file")
+    p.add_argument(
+        "--at", type=int, metavar="N", help="print the position after the first N events, as JSON"
+    )
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser(
+        "simulate",
+        help="play games with AI or random players and save replays",
+        description="Play N games and write one replay file per game.",
+    )
+    p.add_argument("--games", type=int, required=True, metavar="N")
+    p.add_argument("--seed", type=int, required=True, metavar="S")
+    p.add_argument(
+        "--players",
+        default="random,random,random,random",
+        metavar="P,P,P,P",
+        help="levels by seat 0-3 (South, East, North, West)",
+    )
+    p.add_argument(
+        "--match", action="store_true", help="matches of four deals instead of single deals"
+    )
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("bench", help="benchmarks that print figures")
+    bsub = p.add_subparsers(dest="what", required=True, metavar="{engine,ai}")
+    b = bsub.add_parser("engine", help="random legal full deals per second")
+    b.add_argument(
+        "--seconds", type=float, default=3.0, metavar="S", help="time per path (default 3)"
+    )
+    b.add_argument("--json", action="store_true", help="print JSON (the default output form)")
+    b.set_defaults(func=cmd_bench_engine)
+
+    if importlib.util.find_spec("engine.ai.cli") is not None:  # tournament, bench ai
+        from .ai.cli import add_ai_commands
+
+        add_ai_commands(sub, bsub)
+
+
+# --- check ---------------------------------------------------------------------
+
+
+def position_json(state: State) -> dict[str, Any]:
+    """The position as JSON: hands, current trick, tricks and points so far, turn."""
+    seats = state.trick_seats
+    return {
+        "phase": PHASE_NAMES[state.phase],
+        "deal": state.deal_no,
+        "dealer": state.dealer,
+        "hands": [[CODES[c] for c in mask_cards(h)] for h in state.hands],
+        "trick": [{"seat": s, "card": CODES[c]} for s, c in zip(seats, state.trick, strict=True)],
+        "tricks": list(state.tricks_won),
+        "points": list(state.points_so_far),
+        "discard_trumps": state.discard_trumps,
+        "turn": state.turn,
+        "scores": [list(s) for s in state.scores],
+    }
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    ok_all = True
+    for name in args.files:
+        try:
+            rp = read_replay(name)
+        except ReplayError as exc:
+            ok_all = False
+            if args.json:
+                print(
+                    json.dumps({"file": name, "ok": False, "line": exc.line, "error": exc.message})
+                )
+            else:
+                print(f"{name}: {exc}")
+            continue
+        if args.at is not None:
+            if not 0 <= args.at <= len(rp.events):
+                ok_all = False
+                print(
+                    json.dumps(
+                        {
+                            "file": name,
+                            "ok": False,
+                            "line": 0,
+                            "error": f"--at {args.at} is outside 0..{len(rp.events)}",
+                        }
+                    )
+                )
+                continue
+            print(
+                json.dumps(
+                    {"file": name, "ok": True, "at": args.at, **position_json(rp.states[args.at])}
+                )
+            )
+            continue
+        points = [list(s) for s in rp.final.scores]
+        if args.json:
+            print(
+                json.dumps({"file": name, "ok": True, "deals": rp.final.deal_no, "points": points})
+            )
+        else:
+            status = "finished" if len(points) == rp.final.n_deals else "unfinished"
+            print(f"{name}: ok, {rp.final.deal_no} deal(s), {status}, points {points}")
+    return 0 if ok_all else 1
+
+
+# --- simulate --------------------------------------------------------------------
+
+
+def parse_players(text: str) -> list[str]:
+    names = [p.strip() for p in text.split(",")]
+    if len(names) != 4:
+        raise SystemExit(f"--players needs 4 levels separated by commas, got {text!r}")
+    known = level_names()
+    for n in names:
+        if n not in known:
+            raise SystemExit(f"unknown player level {n!r}; choose from {', '.join(known)}")
+    return names
+
+
+def game_seed(seed: int, i: int) -> int:
+    """Seed of the i-th game of a run (63 bits, so JSON readers keep it exact)."""
+    return mix64(seed, i) >> 1
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    names = parse_players(args.players)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    n_deals = 4 if args.match else 1
+    wins = [0, 0]
+    draws = 0
+    totals = [0, 0]
+    for i in tqdm(
+        range(args.games), desc="simulate", unit="game", disable=args.quiet, file=sys.stderr
+    ):
+        players = [make_player(n) for n in names]
+        game = play_game(game_seed(args.seed, i), players, n_deals)
+        write_replay(out / f"game-{i:05d}.jsonl", game.header, game.events)
+        t = game.state.totals
+        totals[0] += t[0]
+        totals[1] += t[1]
+        if t[0] == t[1]:
+            draws += 1
+        else:
+            wins[0 if t[0] > t[1] else 1] += 1
+    g = max(args.games, 1)
+    print(
+        json.dumps(
+            {
+                "games": args.games,
+                "deals_per_game": n_deals,
+                "players": names,
+                "out": str(out),
+                "team_wins": wins,
+                "draws": draws,
+                "mean_points": [round(totals[0] / g, 2), round(totals[1] / g, 2)],
+            }
+        )
+    )
+    return 0
+
+
+# --- bench engine ----------------------------------------------------------------
+
+
+def bench_fast(seconds: float) -> float:
+    rng = Rng(1)
+    rand = random.Random(1).random
+    n = 0
+    t0 = time.perf_counter()
+    end = t0 + seconds
+    while True:
+        for _ in range(100):
+            random_deal_fast(rng, rand)
+        n += 100
+        t = time.perf_counter()
+        if t >= end:
+            return n / (t - t0)
+
+
+def bench_event(seconds: float) -> float:
+    n = 0
+    t0 = time.perf_counter()
+    end = t0 + seconds
+    while True:
+        game = Game(n, 1)
+        rand = random.Random(n).random
+        while True:
+            legal = game.legal()
+            if not legal:
+                break
+            game.submit(legal[int(rand() * len(legal))])
+        n += 1
+        t = time.perf_counter()
+        if t >= end:
+            return n / (t - t0)
+
+
+def bench_autosave(seconds: float, folder: Path) -> float:
+    n = 0
+    t0 = time.perf_counter()
+    end = t0 + seconds
+    while True:
+        game = Game(n, 1, autosave=folder / "bench.jsonl")
+        rand = random.Random(n).random
+        while True:
+            legal = game.legal()
+            if not legal:
+                break
+            game.submit(legal[int(rand() * len(legal))])
+        game.close()
+        n += 1
+        t = time.perf_counter()
+        if t >= end:
+            return n / (t - t0)
+
+
+def cmd_bench_engine(args: argparse.Namespace) -> int:
+    import tempfile
+
+    fast = bench_fast(args.seconds)
+    event = bench_event(args.seconds)
+    with tempfile.TemporaryDirectory() as d:
+        saved = bench_autosave(args.seconds, Path(d))
+    print(
+        json.dumps(
+            {
+                "fast_deals_per_s": round(fast, 1),
+                "event_deals_per_s": round(event, 1),
+                "event_autosave_deals_per_s": round(saved, 1),
+            }
+        )
+    )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tarocchi-engine")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_commands(sub)
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+__all__ = ["add_commands", "main", "position_json", "Header"]

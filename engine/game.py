@@ -1,0 +1,155 @@
+"""A game in progress: the event log, the state kept after every event, undo/redo
+between a seat's decision points, and the autosave.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .replay import AutosaveLog, Header, Replay
+from .state import (
+    DEAL,
+    Command,
+    Event,
+    State,
+    apply,
+    decide,
+    is_decision,
+    legal_commands,
+    new_game,
+    next_deal,
+)
+from .view import SeatView, seat_view
+
+
+class Game:
+    """Commands in, events out; ``states[i]`` is the position after ``events[:i]``.
+
+    After an undo the undone events stay as a redo tail until a new command
+    replaces them.  Deals (chance events) are drawn from the seed automatically.
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        n_deals: int = 1,
+        players: list[str] | None = None,
+        *,
+        autosave: str | os.PathLike[str] | None = None,
+        extra: dict[str, object] | None = None,
+    ) -> None:
+        self.header = Header(seed, list(players or ["random"] * 4), n_deals, dict(extra or {}))
+        self.events: list[Event] = []
+        self.states: list[State] = [new_game(seed, n_deals)]
+        self.cursor = 0
+        self._log = AutosaveLog(autosave, self.header) if autosave else None
+        self._deal_if_due()
+
+    @classmethod
+    def from_replay(cls, replay: Replay, *, autosave: str | os.PathLike[str] | None = None) -> Game:
+        """Continue a saved game (resume after a crash)."""
+        g = cls.__new__(cls)
+        g.header = replay.header
+        if g.header.deals is None:
+            g.header.deals = replay.states[0].n_deals
+        g.events = list(replay.events)
+        g.states = list(replay.states)
+        g.cursor = len(g.events)
+        g._log = AutosaveLog(autosave, g.header, g.events) if autosave else None
+        g._deal_if_due()
+        return g
+
+    # --- reading --------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        return self.states[self.cursor]
+
+    @property
+    def log(self) -> list[Event]:
+        """The events that led to the current state (without the redo tail)."""
+        return self.events[: self.cursor]
+
+    def view(self, seat: int) -> SeatView:
+        return seat_view(self.state, seat)
+
+    def legal(self) -> list[Command]:
+        return legal_commands(self.state)
+
+    @property
+    def over(self) -> bool:
+        return not self.legal()
+
+    # --- acting -----------------------------------------------------------------
+
+    def submit(self, command: Command) -> list[Event]:
+        """Decide and apply ``command``; returns the events (plus any new deal)."""
+        events = decide(self.state, command)  # raises IllegalMove, changing nothing
+        if self.cursor < len(self.events):  # a new line of play drops the redo tail
+            del self.events[self.cursor :]
+            del self.states[self.cursor + 1 :]
+            if self._log:
+                self._log.truncate(self.cursor)
+        for e in events:
+            self._push(e)
+        return events + self._deal_if_due()
+
+    def _push(self, e: Event) -> None:
+        self.states.append(apply(self.states[-1], e))
+        self.events.append(e)
+        self.cursor += 1
+        if self._log:
+            self._log.append(e)
+
+    def _deal_if_due(self) -> list[Event]:
+        s = self.state
+        if s.phase == DEAL and s.deal_no < s.n_deals and self.cursor == len(self.events):
+            e = next_deal(s)
+            self._push(e)
+            return [e]
+        return []
+
+    # --- undo and redo ------------------------------------------------------------
+
+    def undo_target(self, seat: int) -> int | None:
+        for i in range(self.cursor - 1, -1, -1):
+            if is_decision(self.states[i], seat):
+                return i
+        return None
+
+    def redo_target(self, seat: int) -> int | None:
+        for i in range(self.cursor + 1, len(self.states)):
+            if is_decision(self.states[i], seat):
+                return i
+        return len(self.states) - 1 if self.cursor < len(self.states) - 1 else None
+
+    def undo(self, seat: int) -> bool:
+        """Back to ``seat``'s previous decision point; the undone events become the
+        redo tail.  O(1) in the state: the state kept for that point is reused."""
+        i = self.undo_target(seat)
+        if i is None:
+            return False
+        self._move_to(i)
+        return True
+
+    def redo(self, seat: int) -> bool:
+        i = self.redo_target(seat)
+        if i is None:
+            return False
+        self._move_to(i)
+        return True
+
+    def _move_to(self, i: int) -> None:
+        """Move the cursor; the autosave follows, so a crash resumes right here."""
+        if self._log:
+            if i < self.cursor:
+                self._log.truncate(i)
+            else:
+                for e in self.events[self.cursor : i]:
+                    self._log.append(e)
+        self.cursor = i
+
+    def close(self) -> None:
+        if self._log:
+            self._log.close()
+            self._log = None

@@ -1,0 +1,385 @@
+"""Replay files (``spec/replay-format.md``, version 1): events to and from JSON
+Lines, a validating reader that refuses a bad file whole with the line, the event
+and the rule broken, and the append-only autosave log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from .cards import CODES, CardError, cards_mask, mask_cards, parse_card
+from .rules import deal_error
+from .state import (
+    DEAL,
+    CardPlayed,
+    DealScored,
+    Dealt,
+    Discard,
+    Discarded,
+    Event,
+    IllegalMove,
+    Play,
+    State,
+    TrickTaken,
+    apply,
+    decide,
+    new_game,
+)
+
+FORMAT = "tarocchi-replay"
+VERSION = 1
+VARIANT = "piedicavallo"
+
+
+class ReplayError(ValueError):
+    """A replay file that cannot be accepted; ``line`` is 1-based (0: the whole file)."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}" if line else message)
+        self.line = line
+        self.message = message
+
+
+# --- events <-> JSON -------------------------------------------------------------
+
+
+def _codes(mask: int) -> list[str]:
+    return [CODES[c] for c in mask_cards(mask)]
+
+
+def event_to_json(e: Event) -> dict[str, Any]:
+    if isinstance(e, CardPlayed):
+        return {"type": "play", "seat": e.seat, "card": CODES[e.card]}
+    if isinstance(e, TrickTaken):
+        return {"type": "trick", "winner": e.winner, "cards": [CODES[c] for c in e.cards]}
+    if isinstance(e, Discarded):
+        return {"type": "discard", "seat": e.seat, "cards": _codes(e.cards), "trumps": e.trumps}
+    if isinstance(e, Dealt):
+        return {
+            "type": "deal",
+            "dealer": e.dealer,
+            "hands": [_codes(h) for h in e.hands],
+            "cut": e.cut,
+        }
+    if isinstance(e, DealScored):
+        return {"type": "score", "points": list(e.points)}
+    raise TypeError(f"not an event: {e!r}")
+
+
+def _seat(obj: dict[str, Any], key: str) -> int:
+    v = obj.get(key)
+    if type(v) is not int or not 0 <= v <= 3:
+        raise ValueError(f"'{key}' must be a seat 0-3, not {v!r}")
+    return v
+
+
+def _card_list(v: Any, key: str) -> list[int]:
+    if not isinstance(v, list):
+        raise ValueError(f"'{key}' must be a list of card codes")
+    return [parse_card(c) for c in v]
+
+
+def event_from_json(obj: Any) -> Event:
+    """Parse one event object; raises ValueError (or CardError) saying what is wrong."""
+    if not isinstance(obj, dict):
+        raise ValueError("an event must be a JSON object")
+    kind = obj.get("type")
+    if kind == "play":
+        card = obj.get("card")
+        if not isinstance(card, str):
+            raise ValueError("'card' must be a card code")
+        return CardPlayed(_seat(obj, "seat"), parse_card(card))
+    if kind == "trick":
+        cards = _card_list(obj.get("cards"), "cards")
+        if len(cards) != 4:
+            raise ValueError(f"a trick has 4 cards, not {len(cards)}")
+        return TrickTaken(_seat(obj, "winner"), (cards[0], cards[1], cards[2], cards[3]))
+    if kind == "discard":
+        cards = _card_list(obj.get("cards"), "cards")
+        trumps = obj.get("trumps")
+        if type(trumps) is not int:
+            raise ValueError("'trumps' must be the number of trumps discarded")
+        if len(set(cards)) != len(cards):
+            raise ValueError("the same card is discarded twice")
+        return (
+            Discarded(_seat(obj, "seat"), cards_mask(cards), trumps)
+            if len(cards) == 2
+            else _bad_discard(cards)
+        )
+    if kind == "deal":
+        hands = obj.get("hands")
+        if not isinstance(hands, list) or len(hands) != 4:
+            raise ValueError("'hands' must be 4 lists of card codes")
+        masks = []
+        for i, h in enumerate(hands):
+            cards = _card_list(h, f"hands[{i}]")
+            m = cards_mask(cards)
+            if m.bit_count() != len(cards):
+                raise ValueError(f"a card is listed twice in the hand of seat {i} (R1)")
+            masks.append(m)
+        cut = obj.get("cut", 0)
+        return Dealt(
+            _seat(obj, "dealer"),
+            (masks[0], masks[1], masks[2], masks[3]),
+            cut if type(cut) is int else 0,
+        )
+    if kind == "score":
+        pts = obj.get("points")
+        if not (isinstance(pts, list) and len(pts) == 2 and all(type(p) is int for p in pts)):
+            raise ValueError("'points' must be [team 0, team 1]")
+        return DealScored((pts[0], pts[1]))
+    raise ValueError(f"unknown event type {kind!r}")
+
+
+def _bad_discard(cards: list[int]) -> Event:
+    raise ValueError(f"the discard is {len(cards)} cards, not 2 (R6)")
+
+
+def _describe(obj: Any) -> str:
+    if isinstance(obj, dict) and isinstance(obj.get("type"), str):
+        return f"{obj['type']} event"
+    return "event"
+
+
+# --- the header ------------------------------------------------------------------
+
+
+@dataclass
+class Header:
+    seed: int = 0
+    players: list[str] = field(default_factory=lambda: ["random"] * 4)
+    deals: int | None = None  # 1 or 4 when known
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "variant": VARIANT}
+        out["seed"] = self.seed
+        out["players"] = list(self.players)
+        if self.deals is not None:
+            out["deals"] = self.deals
+        out.update(self.extra)
+        return out
+
+
+def header_from_json(obj: Any) -> Header:
+    if not isinstance(obj, dict):
+        raise ReplayError(1, "the header must be a JSON object")
+    if obj.get("format") != FORMAT:
+        raise ReplayError(
+            1, f"not a Tarocchi replay: format is {obj.get('format')!r}, not {FORMAT!r}"
+        )
+    version = obj.get("version")
+    if type(version) is not int:
+        raise ReplayError(1, "the header has no version number")
+    if version > VERSION:
+        raise ReplayError(
+            1, f"replay format version {version} is newer than this program reads ({VERSION})"
+        )
+    if version < 1:
+        raise ReplayError(1, f"unknown replay format version {version}")
+    if obj.get("variant") != VARIANT:
+        raise ReplayError(
+            1, f"unknown variant {obj.get('variant')!r}: this program plays {VARIANT!r}"
+        )
+    seed = obj.get("seed", 0)
+    players = obj.get("players", ["?"] * 4)
+    deals = obj.get("deals")
+    if deals is not None and deals not in (1, 4):
+        raise ReplayError(1, f"'deals' must be 1 or 4, not {deals!r} (R13)")
+    known = {"format", "version", "variant", "seed", "players", "deals"}
+    extra = {k: v for k, v in obj.items() if k not in known}
+    if not (isinstance(players, list) and len(players) == 4):
+        players = ["?"] * 4
+    return Header(seed if type(seed) is int else 0, [str(p) for p in players], deals, extra)
+
+
+# --- reading and validating --------------------------------------------------------
+
+
+@dataclass
+class Replay:
+    header: Header
+    events: list[Event]
+    states: list[State]  # states[i] is the position after the first i events
+    notice: str = ""  # e.g. a torn last line that was dropped
+
+    @property
+    def final(self) -> State:
+        return self.states[-1]
+
+
+def _check_event(state: State, e: Event, pending: list[Event]) -> list[Event]:
+    """Validate one replayed event against ``state``; returns the derived events
+    still due (trick and score lines).  Raises IllegalMove naming the rule."""
+    if pending:
+        want = pending[0]
+        if type(e) is not type(want):
+            kind = "trick" if isinstance(want, TrickTaken) else "score"
+            raise IllegalMove(f"a {kind} event is due here", "R8" if kind == "trick" else "R10")
+        if e != want:
+            if isinstance(want, TrickTaken):
+                assert isinstance(e, TrickTaken)
+                if e.cards != want.cards:
+                    raise IllegalMove("the trick's cards are not the cards played", "R8")
+                raise IllegalMove(
+                    f"seat {e.winner} is written as winner but seat {want.winner} took the trick",
+                    "R8",
+                )
+            assert isinstance(e, DealScored) and isinstance(want, DealScored)
+            raise IllegalMove(
+                f"points {list(e.points)} are written but the deal scores {list(want.points)}",
+                "R10",
+            )
+        return pending[1:]
+    if isinstance(e, Dealt):
+        if state.phase != DEAL:
+            raise IllegalMove("a new deal before the last one was scored", "R5")
+        if state.deal_no >= state.n_deals:
+            raise IllegalMove(f"deal {state.deal_no + 1}: a match is four deals", "R13")
+        if state.deal_no > 0 and e.dealer != (state.dealer + 1) & 3:
+            raise IllegalMove(
+                f"seat {e.dealer} deals but the deal passes to seat {(state.dealer + 1) & 3}", "R13"
+            )
+        err = deal_error(e.dealer, e.hands)
+        if err:
+            raise IllegalMove(err, err[-3:-1])
+        return []
+    if isinstance(e, Discarded):
+        cards = mask_cards(e.cards)
+        out = decide(state, Discard(e.seat, (cards[0], cards[1])))
+        if out[0] != e:
+            raise IllegalMove(f"{e.trumps} trump(s) announced but {out[0].trumps} discarded", "R6")  # type: ignore[union-attr]
+        return []
+    if isinstance(e, CardPlayed):
+        out = decide(state, Play(e.seat, e.card))
+        return out[1:]
+    kind = "trick" if isinstance(e, TrickTaken) else "score"
+    raise IllegalMove(f"a {kind} event but no {kind} is due", "R8" if kind == "trick" else "R10")
+
+
+def parse_replay(text: str, *, tolerate_torn: bool = False) -> Replay:
+    """Read and validate a whole replay; raises :class:`ReplayError` (nothing is
+    half-loaded).  With ``tolerate_torn`` a torn last line (a crash mid-write) is
+    dropped with a notice instead."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    notice = ""
+    if not lines or not lines[0].strip():
+        raise ReplayError(1, "the file is empty: no header")
+    objs: list[Any] = []
+    for i, line in enumerate(lines, start=1):
+        try:
+            objs.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            if tolerate_torn and i == len(lines) and i > 1 and not text.endswith("\n"):
+                notice = f"line {i}: an incomplete last line was dropped (the game was interrupted while saving)"
+                break
+            raise ReplayError(i, f"bad JSON: {exc.msg} at column {exc.colno}") from None
+    header = header_from_json(objs[0])
+    n_deals = header.deals
+    if n_deals is None:
+        n_deals = (
+            4
+            if sum(1 for o in objs[1:] if isinstance(o, dict) and o.get("type") == "deal") > 1
+            else 1
+        )
+    state = new_game(header.seed, n_deals)
+    states = [state]
+    events: list[Event] = []
+    pending: list[Event] = []
+    for i, obj in enumerate(objs[1:], start=2):
+        try:
+            e = event_from_json(obj)
+        except (ValueError, CardError) as exc:
+            raise ReplayError(i, f"{_describe(obj)}: {exc}") from None
+        if not events and not isinstance(e, Dealt):
+            raise ReplayError(i, f"{_describe(obj)} before the first deal (R5)")
+        try:
+            pending = _check_event(state, e, pending)
+        except IllegalMove as exc:
+            msg = str(exc)
+            if exc.rule and f"({exc.rule})" not in msg:
+                msg += f" ({exc.rule})"
+            raise ReplayError(i, msg) from None
+        state = apply(state, e)
+        states.append(state)
+        events.append(e)
+    return Replay(header, events, states, notice)
+
+
+def read_replay(path: str | os.PathLike[str], *, tolerate_torn: bool = False) -> Replay:
+    """Read a replay file; every failure is a :class:`ReplayError` with a message."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ReplayError(0, f"cannot read {path}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ReplayError(line, "the file is not UTF-8 text") from None
+    return parse_replay(text, tolerate_torn=tolerate_torn)
+
+
+# --- writing -----------------------------------------------------------------------
+
+
+def dumps_line(obj: dict[str, Any]) -> str:
+    return json.dumps(obj, ensure_ascii=False) + "\n"
+
+
+def format_replay(header: Header, events: list[Event]) -> str:
+    return dumps_line(header.to_json()) + "".join(dumps_line(event_to_json(e)) for e in events)
+
+
+def write_replay(path: str | os.PathLike[str], header: Header, events: list[Event]) -> None:
+    """Write atomically (temporary file, then rename): a crash never leaves half a file."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(p.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+        f.write(format_replay(header, events))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, p)
+
+
+class AutosaveLog:
+    """An append-only JSON Lines log: each event is written and flushed as it
+    happens.  ``truncate(n)`` drops events past the first ``n`` (a new command
+    after an undo), so the file is always a valid replay of the live game."""
+
+    def __init__(
+        self, path: str | os.PathLike[str], header: Header, events: Sequence[Event] = ()
+    ) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._f: IO[str] = open(self.path, "w", encoding="utf-8", newline="\n")
+        self._offsets: list[int] = []
+        self._write(dumps_line(header.to_json()))
+        for e in events:
+            self.append(e)
+
+    def _write(self, line: str) -> None:
+        self._f.write(line)
+        self._f.flush()
+        self._offsets.append(self._f.tell())
+
+    def append(self, e: Event) -> None:
+        self._write(dumps_line(event_to_json(e)))
+
+    def truncate(self, n_events: int) -> None:
+        if n_events + 1 < len(self._offsets):
+            self._offsets = self._offsets[: n_events + 1]
+            self._f.seek(self._offsets[-1])
+            self._f.truncate()
+            self._f.flush()
+
+    def close(self) -> None:
+        self._f.close()

@@ -1,0 +1,1 @@
+"""The Arcade table of Tarocchi (presentation only; the rules live in ``engine``)."""

@@ -1,0 +1,52 @@
+"""The ``tarocchi`` command: the game window by default, and the tools.
+
+Tools that need no window (check, simulate, bench, tournament) never import
+arcade, so they run anywhere and start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+
+from engine import cli as engine_cli
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tarocchi",
+        description="Piedicavallo Tarocchi: the Piedmontese tarot game. "
+        "With no command, opens the game window.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    p = sub.add_parser("play", help="open the game window (the default)")
+    p.set_defaults(func=_play)
+    engine_cli.add_commands(sub)
+    if importlib.util.find_spec("game.commands") is not None:
+        from game.commands import add_game_commands  # autoplay, replay
+
+        add_game_commands(sub)
+    return parser
+
+
+def _play(args: argparse.Namespace) -> int:
+    from game.app import run
+
+    return run()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        args.func = _play
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
