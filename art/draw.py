@@ -8,7 +8,7 @@ rotation), so one suit sign can be drawn large on an ace or small in an index.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from PIL import ImageDraw
 
@@ -175,15 +175,17 @@ def sword_straight(p: Pen, length: float = 2.0, lw: float = LW) -> None:
     p.circle(0, top + 0.06, 0.09, OCHRE, INK, lw * 0.8)
 
 
-def curved_sword(p: Pen, hilt: Pt, tip: Pt, bulge: float, width: float, lw: float = LW) -> None:
-    """A curved sabre from ``hilt`` to ``tip``; ``bulge`` displaces its middle sideways."""
-    mx, my = (hilt[0] + tip[0]) / 2, (hilt[1] + tip[1]) / 2
-    dx, dy = tip[0] - hilt[0], tip[1] - hilt[1]
-    ln = math.hypot(dx, dy)
-    nx, ny = -dy / ln, dx / ln
-    c = (mx + nx * 2 * bulge, my + ny * 2 * bulge)
-    path = bezier(hilt, c, tip, 40)
-    widths = [width * (1.0 - 0.75 * (i / 40) ** 1.6) for i in range(41)]
+def curved_sword(p: Pen, hilt: Pt, tip: Pt, mid: Pt, width: float, lw: float = LW) -> None:
+    """A curved sabre from ``hilt`` to ``tip`` passing through ``mid`` (a quadratic curve)."""
+    c = (2 * mid[0] - (hilt[0] + tip[0]) / 2, 2 * mid[1] - (hilt[1] + tip[1]) / 2)
+    sabre(p, bezier(hilt, c, tip, 40), width, lw)
+
+
+def sabre(p: Pen, path: Sequence[Pt], width: float, lw: float = LW) -> None:
+    """A blade along ``path`` (hilt first), tapering to its point, with guard and grip."""
+    n = len(path) - 1
+    hilt = path[0]
+    widths = [width * (1.0 - 0.75 * (i / n) ** 1.6) for i in range(n + 1)]
     widths[-1] = 0.5
     p.poly(ribbon(path, widths), STEEL, INK, lw)
     p.line(path[2:-4], STEEL_DARK, lw * 0.5)
@@ -206,15 +208,15 @@ def curved_sword(p: Pen, hilt: Pt, tip: Pt, bulge: float, width: float, lw: floa
              lw * 0.8)
 
 
-def baton(p: Pen, length: float = 2.0, lw: float = LW) -> None:
+def baton(p: Pen, length: float = 2.0, lw: float = LW, t: float = 0.11) -> None:
     """A straight stave along y, centred: brown wood, ochre caps, green bindings."""
     h = length / 2
-    p.poly([(-0.11, -h + 0.1), (0.11, -h + 0.1), (0.09, h - 0.1), (-0.09, h - 0.1)], BROWN, INK, lw)
-    p.line([(-0.03, -h + 0.15), (-0.03, h - 0.15)], (176, 122, 70, 255), lw * 0.7)
-    for y in (-h + 0.28, 0.0, h - 0.28):
-        p.rect(-0.12, y - 0.05, 0.12, y + 0.05, GREEN, INK, lw * 0.6)
-    p.ellipse(0, -h + 0.08, 0.16, 0.1, OCHRE, INK, lw * 0.8)
-    p.ellipse(0, h - 0.08, 0.14, 0.09, OCHRE, INK, lw * 0.8)
+    p.poly([(-t, -h + 0.1), (t, -h + 0.1), (t * 0.8, h - 0.1), (-t * 0.8, h - 0.1)], BROWN, INK, lw)
+    p.line([(-t * 0.3, -h + 0.15), (-t * 0.3, h - 0.15)], (176, 122, 70, 255), lw * 0.7)
+    for y in (-h + 0.3, h - 0.3):
+        p.rect(-t * 1.1, y - 0.04, t * 1.1, y + 0.04, GREEN, INK, lw * 0.6)
+    p.ellipse(0, -h + 0.08, t * 1.45, t * 0.9, OCHRE, INK, lw * 0.8)
+    p.ellipse(0, h - 0.08, t * 1.3, t * 0.8, OCHRE, INK, lw * 0.8)
 
 
 def club(p: Pen, lw: float = LW) -> None:
@@ -254,10 +256,10 @@ def index_sign(p: Pen, suit: str, lw: float = LW) -> None:
         p.circle(0, 0, 0.18, OCHRE, None, 0)
     elif suit == "S":
         q = p.sub(0, 0, 1.0, math.radians(35))
-        q.poly([(-0.16, -0.55), (0.16, -0.55), (0.12, 0.75), (0, 1.05), (-0.12, 0.75)], STEEL_DARK,
+        q.poly([(-0.24, -0.5), (0.24, -0.5), (0.18, 0.72), (0, 1.08), (-0.18, 0.72)], STEEL_DARK,
                INK, lw)
-        q.poly([(-0.5, -0.72), (0.5, -0.72), (0.5, -0.55), (-0.5, -0.55)], OCHRE, INK, lw)
-        q.rect(-0.1, -1.0, 0.1, -0.72, INK, INK, lw * 0.5)
+        q.poly([(-0.62, -0.74), (0.62, -0.74), (0.62, -0.5), (-0.62, -0.5)], OCHRE, INK, lw)
+        q.rect(-0.13, -1.05, 0.13, -0.74, INK, INK, lw * 0.5)
     elif suit == "B":
         for ang in (-30, 30):
             q = p.sub(0, 0, 1.0, math.radians(ang))
@@ -654,5 +656,3 @@ def emblem(p: Pen, n: int) -> None:
     else:  # pragma: no cover
         raise ValueError(n)
 
-
-EMBLEMS: dict[int, Callable[[Pen, int], None]] = {}

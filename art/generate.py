@@ -18,7 +18,6 @@ from PIL import Image, ImageDraw, ImageFont
 from art import ART_DIR, CARD_SIZE
 from art.draw import (
     BLUE,
-    BROWN,
     CREAM,
     DARK_GREEN,
     DARK_RED,
@@ -29,17 +28,16 @@ from art.draw import (
     PALE_BLUE,
     PALE_OCHRE,
     RED,
-    WHITE,
     Colour,
     Pen,
     baton,
     coin,
     court,
     cup,
-    curved_sword,
-    emblem,
     ellipse_pts,
+    emblem,
     index_sign,
+    sabre,
     star_pts,
     sword_straight,
 )
@@ -160,7 +158,7 @@ def frame(d: ImageDraw.ImageDraw, colour: Colour | None) -> None:
 
 INDEX_BOX = (24, 26, 156, 112)  # rank text box (2x) in the top-left corner
 SIGN_CENTRE = (90, 162)
-SIGN_R = 40
+SIGN_R = 44
 
 
 def index_layer(rank_text: str, sign: str, pts: int, colour: Colour, font_path: Path,
@@ -214,32 +212,35 @@ def draw_swords(d: ImageDraw.ImageDraw, n: int) -> None:
     """Curved blades interlaced in an oval, a straight sword in the centre on odd counts."""
     p = Pen(d, W / 2, H / 2, 1.0)
     k = n // 2
+    spacing = 44 if k > 3 else 56
     for i in range(k):
-        t = i / max(1, k - 1)
-        bulge = 75 + 70 * t
-        off = 22 + 30 * i
-        hh = 330 + 18 * i
-        # left-bulging blade with its hilt at the top; its 180° twin bulges right
-        curved_sword(p, (off, -hh), (off, hh), -bulge - off, 13)
-        curved_sword(p, (-off, hh), (-off, -hh), -bulge - off, 13)
+        dx = (i - (k - 1) / 2) * spacing
+        rx, c, hh = 150.0, 30.0, 330 - abs(dx) * 0.5
+        # parallel bows bulging left, hilts near the top, and their 180-degree twins bulging
+        # right: the curved blades cross in an oval lattice, as on the old swords cards
+        a0, a1 = math.radians(256), math.radians(104)
+        path = [(c + dx + rx * math.cos(a0 + (a1 - a0) * j / 40),
+                 hh * math.sin(a0 + (a1 - a0) * j / 40)) for j in range(41)]
+        sabre(p, path, 12)
+        sabre(p, [(-x, -y) for x, y in path], 12)
     if n % 2:
-        sword_straight(Pen(d, W / 2, H / 2 - 10, 410), 2.0, LW / 410)
+        sword_straight(Pen(d, W / 2, H / 2 - 10, 400), 2.0, LW / 400)
 
 
 def draw_batons(d: ImageDraw.ImageDraw, n: int) -> None:
     """Straight staves crossed in a lattice, an upright stave in the centre on odd counts."""
     k = n // 2
-    gap = 76
-    length = 720
+    gap = 78
+    length = 760
     for sgn in (-1, 1):
         ang = math.radians(22) * sgn
         for i in range(k):
             o = (i - (k - 1) / 2) * gap
             cx = W / 2 + o * math.cos(ang)
             cy = H / 2 + o * math.sin(ang)
-            baton(Pen(d, cx, cy, length / 2, ang), 2.0, LW / (length / 2))
+            baton(Pen(d, cx, cy, length / 2, ang), 2.0, LW / (length / 2), 0.055)
     if n % 2:
-        baton(Pen(d, W / 2, H / 2, 400), 2.0, LW / 400)
+        baton(Pen(d, W / 2, H / 2, 400), 2.0, LW / 400, 0.05)
 
 
 def pip_card(code: str) -> Image.Image:
@@ -264,10 +265,12 @@ def pip_card(code: str) -> Image.Image:
                 cup(pen, RED, LW / r)
             else:
                 coin(pen, LW / r, rich=True)
-        if suit == "D" and n == 2:  # the ribbon that binds the two coins
+        if suit == "D" and n == 2:  # a little flower between the two coins
             p = Pen(d, W / 2, H / 2, 1.0)
-            p.poly(ellipse_pts(0, 0, 60, 40, 24), BLUE, INK, LW)
-            p.line([(-150, -80), (-60, 0), (60, 0), (150, 80)], BLUE, 16)
+            for sgn in (-1, 1):
+                p.ellipse(sgn * 52, 0, 40, 14, GREEN, INK, 4)
+            p.poly(star_pts(0, 0, 30, 14, 6), BLUE, INK, 4)
+            p.circle(0, 0, 9, OCHRE, None)
     if suit in "SB":
         label, fpath = ROMAN[num], SERIF_BOLD
     else:
@@ -345,9 +348,7 @@ def trump_card(n: int) -> Image.Image:
     arch = [(120, HALF)] + ellipse_pts(W / 2 + 20, 250, 210, 150, 24, math.pi, 2 * math.pi) \
         + [(W / 2 + 230, HALF)]
     hd.polygon([(x, y) for x, y in arch], fill=sky, outline=INK, width=4)
-    hd.rectangle((26, HALF - 60, W - 27, HALF), fill=PALE_OCHRE if not matto else (210, 226, 170, 255))
-    hd.line((26, HALF - 60, W - 27, HALF - 60), fill=INK, width=4)
-    emblem(Pen(hd, W / 2 + 20, 330, 170), n)
+    emblem(Pen(hd, W / 2 + 20, 340, 185), n)
     hd.rounded_rectangle((186, 34, 600, 96), 14, fill=CREAM, outline=INK, width=4)
     paste_text(half, TRUMP_TITLES[n], (198, 44, 588, 86), SERIF_BOLD, INK)
     mirror_half(img, half)
@@ -376,11 +377,6 @@ def back_card() -> Image.Image:
         o = k * step
         ld.line((cx + o - 1000, cy - 1000, cx + o + 1000, cy + 1000), fill=RED, width=7)
         ld.line((cx + o + 1000, cy - 1000, cx + o - 1000, cy + 1000), fill=RED, width=7)
-    for i in range(-12, 13):
-        for j in range(-20, 21):
-            x, y = cx + i * step / 2 * 2, cy + j * step
-            for xx, yy in ((x, y), (x + step, y + step / 1)):
-                pass
     for i in range(-12, 13):
         for j in range(-20, 21):
             if (i + j) % 2 == 0:
