@@ -237,10 +237,11 @@ def _check_event(state: State, e: Event, pending: list[Event]) -> list[Event]:
             )
         return pending[1:]
     if isinstance(e, Dealt):
+        if state.deal_no >= state.n_deals:
+            what = "a match is four deals" if state.n_deals == 4 else "this file is a single deal"
+            raise IllegalMove(f"deal {state.deal_no + 1}, but {what}", "R13")
         if state.phase != DEAL:
             raise IllegalMove("a new deal before the last one was scored", "R5")
-        if state.deal_no >= state.n_deals:
-            raise IllegalMove(f"deal {state.deal_no + 1}: a match is four deals", "R13")
         if state.deal_no > 0 and e.dealer != (state.dealer + 1) & 3:
             raise IllegalMove(
                 f"seat {e.dealer} deals but the deal passes to seat {(state.dealer + 1) & 3}", "R13"

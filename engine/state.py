@@ -109,6 +109,8 @@ class IllegalMove(ValueError):
     """A command (or a replayed event) that breaks a rule; ``str`` cites the rule."""
 
     def __init__(self, message: str, rule: str = "") -> None:
+        if rule and f"({rule})" not in message:
+            message = f"{message} ({rule})"
         super().__init__(message)
         self.rule = rule
 
