@@ -48,6 +48,18 @@ def next_seat(seat: int) -> int:
 PACKETS = (5, 5, 5)
 
 
+def _receivers(dealer: int) -> tuple[int, ...]:
+    """Seat receiving each card of the cut pack, in dealing order."""
+    out: list[int] = []
+    for size in PACKETS:
+        for k in range(1, 5):
+            out += [(dealer + k) & 3] * size
+    return tuple(out + [dealer] * (DEALER_CARDS - sum(PACKETS)))
+
+
+_RECEIVERS = tuple(_receivers(d) for d in range(4))
+
+
 def deal_hands(rng: Rng, dealer: int) -> tuple[tuple[int, int, int, int], int]:
     """Shuffle, cut by the dealer's left (seat dealer-1), deal anticlockwise from
     the dealer's right in packets of five; the dealer takes the last two cards.
@@ -58,17 +70,8 @@ def deal_hands(rng: Rng, dealer: int) -> tuple[tuple[int, int, int, int], int]:
     cut = 4 + rng.below(N_CARDS - 8)  # the cutter leaves at least four cards each side
     pack = pack[cut:] + pack[:cut]
     hands = [0, 0, 0, 0]
-    pos = 0
-    for size in PACKETS:
-        for k in range(1, 5):
-            seat = (dealer + k) & 3
-            m = 0
-            for c in pack[pos : pos + size]:
-                m |= 1 << c
-            hands[seat] |= m
-            pos += size
-    for c in pack[pos:]:
-        hands[dealer] |= 1 << c
+    for c, seat in zip(pack, _RECEIVERS[dealer], strict=True):
+        hands[seat] |= 1 << c
     return (hands[0], hands[1], hands[2], hands[3]), cut
 
 
