@@ -404,7 +404,7 @@ def court(p: Pen, rank: str, suit: str) -> None:
         p.line([(430, 380), (505, 400)], robe, 32)
         hand(p, 505, 395, 20)
     q = p.sub(sign_at[0], sign_at[1], sign_r)
-    suit_sign(q, suit, LW / sign_r)
+    suit_sign(q, suit, LW)
 
 
 # --------------------------------------------------------------------------------------
@@ -412,8 +412,8 @@ def court(p: Pen, rank: str, suit: str) -> None:
 # --------------------------------------------------------------------------------------
 
 def _sun_face(p: Pen, r: float, fill: Colour = OCHRE) -> None:
-    p.circle(0, 0, r, fill, INK, LW / p.s)
-    lw = 4 / p.s
+    p.circle(0, 0, r, fill, INK, LW)
+    lw = 4.0
     for sx in (-1, 1):
         p.ellipse(sx * r * 0.35, -r * 0.12, r * 0.12, r * 0.06, WHITE, INK, lw)
     p.line([(0, -r * 0.05), (-r * 0.08, r * 0.25), (r * 0.04, r * 0.28)], INK, lw)
@@ -421,7 +421,7 @@ def _sun_face(p: Pen, r: float, fill: Colour = OCHRE) -> None:
 
 
 def _tiara(p: Pen, x: float, y: float, s: float) -> None:
-    lw = LW / p.s
+    lw = LW
     p.poly(ellipse_pts(x, y, 0.45 * s, 0.9 * s, 24, math.pi, 2 * math.pi), WHITE, INK, lw)
     for i, yy in enumerate((-0.2, -0.45, -0.68)):
         w = 0.45 * s * math.sqrt(max(0.0, 1 - (yy / 0.9) ** 2))
@@ -454,8 +454,8 @@ def _wheel(p: Pen, r: float, lw: float, spokes: int = 8) -> None:
 
 def emblem(p: Pen, n: int) -> None:
     """The emblem of trump ``n`` (0 = the Matto)."""
-    lw = LW / p.s
-    thin = 3.5 / p.s
+    lw = LW
+    thin = 3.5
     if n == 0:  # Il Matto: jester's cap with bells, and a bundle on a stick
         p.poly([(-0.7, 0.35), (-0.95, -0.55), (-0.3, -0.05), (0, -0.85), (0.3, -0.05), (0.95, -0.55),
                 (0.7, 0.35)], None, INK, 0)
@@ -470,8 +470,8 @@ def emblem(p: Pen, n: int) -> None:
         p.rect(-0.85, 0.1, 0.85, 0.28, BROWN, INK, lw)
         p.rect(-0.7, 0.28, -0.58, 0.95, BROWN, INK, lw)
         p.rect(0.58, 0.28, 0.7, 0.95, BROWN, INK, lw)
-        cup(p.sub(-0.45, -0.22, 0.3), RED, lw / 0.3)
-        coin(p.sub(0.1, -0.05, 0.16), lw / 0.16)
+        cup(p.sub(-0.45, -0.22, 0.3), RED, lw)
+        coin(p.sub(0.1, -0.05, 0.16), lw * 0.7)
         p.circle(0.45, 0.02, 0.08, BLUE, INK, thin)
         p.circle(0.62, 0.02, 0.08, RED, INK, thin)
         p.line([(0.2, -0.95), (0.65, -0.35)], INK, lw * 2.5)
@@ -486,7 +486,7 @@ def emblem(p: Pen, n: int) -> None:
             p.line([(0.1, y + 0.06), (0.68, y)], GREY, thin)
     elif n in (3, 4):  # L'Imperatrice / L'Imperatore: crown over an eagle shield
         p.poly([(-0.62, -0.35), (0.62, -0.35), (0.62, 0.35), (0, 0.98), (-0.62, 0.35)], OCHRE, INK, lw)
-        _eagle(p.sub(0, 0.25, 0.55), lw / 0.55)
+        _eagle(p.sub(0, 0.25, 0.55), lw)
         crown(p.sub(0, -0.55, 1 / 300), 0, 0, 140, 110, 5 if n == 4 else 3)
         if n == 4:
             p.line([(0.8, -0.9), (0.8, 0.9)], INK, lw * 2.2)
@@ -499,10 +499,10 @@ def emblem(p: Pen, n: int) -> None:
         _tiara(p, 0, -0.1, 0.9)
         for ang in (-40, 40):
             q = p.sub(0, 0.55, 0.55, math.radians(ang))
-            q.line([(0, -0.7), (0, 0.8)], INK, lw * 3.2 / 0.55 * 0.55)
+            q.line([(0, -0.7), (0, 0.8)], INK, lw * 3.2)
             q.line([(0, -0.7), (0, 0.8)], OCHRE if ang < 0 else GREY, lw * 1.6)
-            q.circle(0, -0.85, 0.22, OCHRE if ang < 0 else GREY, INK, lw / 0.55)
-            q.rect(0, 0.5, 0.3, 0.7, OCHRE if ang < 0 else GREY, INK, lw / 0.55)
+            q.circle(0, -0.85, 0.22, OCHRE if ang < 0 else GREY, INK, lw)
+            q.rect(0, 0.5, 0.3, 0.7, OCHRE if ang < 0 else GREY, INK, lw)
     elif n == 6:  # Gli Amanti: two hearts pierced by Cupid's arrow
         for x, c in ((-0.35, RED), (0.35, BLUE)):
             h = [(x, 0.55)] + [(x + 0.42 * math.sin(t) ** 3 * 1.0,
@@ -521,9 +521,9 @@ def emblem(p: Pen, n: int) -> None:
         star = star_pts(0, 0.3, 0.14, 0.06, 5)
         p.poly(star, OCHRE, INK, thin)
         for x in (-0.55, 0.55):
-            _wheel(p.sub(x, 0.62, 0.32), 1.0, lw / 0.32, 6)
+            _wheel(p.sub(x, 0.62, 0.32), 1.0, lw, 6)
     elif n == 8:  # La Giustizia: scales and a sword
-        sword_straight(p.sub(0, 0.05, 0.95), 2.0, lw / 0.95)
+        sword_straight(p.sub(0, 0.05, 0.95), 2.0, lw)
         p.line([(-0.75, -0.5), (0.75, -0.5)], INK, lw * 1.5)
         for x in (-0.75, 0.75):
             p.line([(x, -0.5), (x - 0.22, 0.05)], INK, thin)
@@ -579,7 +579,7 @@ def emblem(p: Pen, n: int) -> None:
     elif n == 14:  # La Temperanza: water poured between two vases
         for x, y, c in ((-0.55, -0.35, RED), (0.5, 0.45, BLUE)):
             q = p.sub(x, y, 0.42, math.radians(-30 if x < 0 else 0))
-            cup(q, c, lw / 0.42)
+            cup(q, c, lw)
         p.line(bezier((-0.3, -0.6), (0.6, -0.5), (0.5, 0.12), 20), BLUE, lw * 2.2)
         p.line(bezier((-0.3, -0.6), (0.6, -0.5), (0.5, 0.12), 20), PALE_BLUE, lw)
     elif n == 15:  # Il Diavolo: horned mask and trident
@@ -644,7 +644,7 @@ def emblem(p: Pen, n: int) -> None:
             a = 2 * math.pi * i / 18
             x, y = 0.62 * math.cos(a), 0.9 * math.sin(a)
             q = p.sub(x, y, 0.12, a)
-            q.ellipse(0, 0, 1.0, 0.45, GREEN, INK, thin / 0.12)
+            q.ellipse(0, 0, 1.0, 0.45, GREEN, INK, thin)
         p.circle(0, 0, 0.42, PALE_BLUE, INK, lw)
         p.line(ellipse_pts(0, 0, 0.18, 0.42, 24) + [(0.18, 0)], BLUE, thin)
         p.line([(-0.42, 0), (0.42, 0)], BLUE, thin)

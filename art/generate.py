@@ -169,7 +169,7 @@ def index_layer(rank_text: str, sign: str, pts: int, colour: Colour, font_path: 
     if patch is not None:
         d.rounded_rectangle((18, 18, 166, 262), 22, fill=patch, outline=INK, width=4)
     paste_text(layer, rank_text, INDEX_BOX, font_path, colour, squeeze=0.55)
-    index_sign(Pen(d, SIGN_CENTRE[0], SIGN_CENTRE[1], SIGN_R), sign, 4 / SIGN_R)
+    index_sign(Pen(d, SIGN_CENTRE[0], SIGN_CENTRE[1], SIGN_R), sign, 4)
     # points for learners: a small, subtle row of dots
     r, gap = 7, 22
     x0 = 90 - (pts - 1) * gap / 2
@@ -224,7 +224,7 @@ def draw_swords(d: ImageDraw.ImageDraw, n: int) -> None:
         sabre(p, path, 12)
         sabre(p, [(-x, -y) for x, y in path], 12)
     if n % 2:
-        sword_straight(Pen(d, W / 2, H / 2 - 10, 400), 2.0, LW / 400)
+        sword_straight(Pen(d, W / 2, H / 2 - 10, 400), 2.0, LW)
 
 
 def draw_batons(d: ImageDraw.ImageDraw, n: int) -> None:
@@ -238,9 +238,9 @@ def draw_batons(d: ImageDraw.ImageDraw, n: int) -> None:
             o = (i - (k - 1) / 2) * gap
             cx = W / 2 + o * math.cos(ang)
             cy = H / 2 + o * math.sin(ang)
-            baton(Pen(d, cx, cy, length / 2, ang), 2.0, LW / (length / 2), 0.055)
+            baton(Pen(d, cx, cy, length / 2, ang), 2.0, LW, 0.055)
     if n % 2:
-        baton(Pen(d, W / 2, H / 2, 400), 2.0, LW / 400, 0.05)
+        baton(Pen(d, W / 2, H / 2, 400), 2.0, LW, 0.05)
 
 
 def pip_card(code: str) -> Image.Image:
@@ -262,9 +262,9 @@ def pip_card(code: str) -> Image.Image:
         for x, y in PIP_LAYOUTS[n]:
             pen = Pen(d, W / 2 + x * 118, H / 2 + y * 330, r)
             if suit == "C":
-                cup(pen, RED, LW / r)
+                cup(pen, RED, LW)
             else:
-                coin(pen, LW / r, rich=True)
+                coin(pen, LW, rich=True)
         if suit == "D" and n == 2:  # a little flower between the two coins
             p = Pen(d, W / 2, H / 2, 1.0)
             for sgn in (-1, 1):
@@ -291,9 +291,9 @@ def draw_ace(img: Image.Image, d: ImageDraw.ImageDraw, suit: str) -> None:
             p.poly(ellipse_pts(x * 0.55 + 20, (y - 160) / 2 + 20, 30, 12, 12), GREEN, INK, 3)
             p.poly(star_pts(x, y, 48, 24, 6), c, INK, LW)
             p.circle(x, y, 16, PALE_OCHRE, INK, 3)
-        cup(Pen(d, W / 2, H / 2 + 170, 240), RED, LW / 240)
+        cup(Pen(d, W / 2, H / 2 + 170, 240), RED, LW)
         p2 = Pen(d, W / 2, H / 2 + 170, 240)
-        p2.poly(star_pts(0, 0.0, 0.22, 0.1, 8), OCHRE, INK, LW / 240)
+        p2.poly(star_pts(0, 0.0, 0.22, 0.1, 8), OCHRE, INK, LW)
     else:
         p = Pen(d, W / 2, H / 2, 1.0)
         for i in range(28):
@@ -301,7 +301,7 @@ def draw_ace(img: Image.Image, d: ImageDraw.ImageDraw, suit: str) -> None:
             q = p.sub(215 * math.cos(a), 215 * math.sin(a), 1.0, a + math.pi / 2)
             q.ellipse(0, 0, 26, 11, GREEN if i % 2 else DARK_GREEN, INK, 3)
         p.circle(0, 0, 196, RED, INK, LW)
-        coin(Pen(d, W / 2, H / 2, 180), LW / 180, rich=True)
+        coin(Pen(d, W / 2, H / 2, 180), LW, rich=True)
         for sgn in (-1, 1):
             p.poly([(0, sgn * 250), (40, sgn * 320), (0, sgn * 390), (-40, sgn * 320)], BLUE, INK, LW)
             p.circle(0, sgn * 320, 14, OCHRE, INK, 3)
@@ -397,7 +397,7 @@ def back_card() -> Image.Image:
     p.poly(star_pts(0, 0, 190, 80, 8), OCHRE, INK, 4)
     p.poly(star_pts(0, 0, 110, 50, 8, -math.pi / 2 + math.pi / 8), PALE_OCHRE, INK, 3)
     p.circle(0, 0, 56, BLUE, INK, 4)
-    coin(Pen(d, cx, cy, 44), 3 / 44)
+    coin(Pen(d, cx, cy, 44), 3)
     for sgn in (-1, 1):
         p.poly([(0, sgn * 270), (36, sgn * 330), (0, sgn * 390), (-36, sgn * 330)], OCHRE, INK, 4)
         p.poly([(sgn * 200, 0), (sgn * 240, -30), (sgn * 270, 0), (sgn * 240, 30)], OCHRE, INK, 4)
@@ -460,9 +460,11 @@ def icon_disc(d: ImageDraw.ImageDraw, s: int) -> None:
 def arrow_icon(redo: bool) -> Image.Image:
     im, d, s = icon_canvas()
     icon_disc(d, s)
-    p = Pen(d, s / 2, s / 2 + 10, 1.0, flip=redo)
-    p.line(ellipse_pts(0, 10, 70, 60, 24, math.pi * 1.05, math.pi * 2.1), INK, 22)
-    p.poly([(-112, -40), (-40, -40), (-76, 20)], INK, INK, 2)
+    p = Pen(d, s / 2, s / 2 + 6, 1.0, flip=redo)
+    arc = ellipse_pts(0, 14, 66, 60, 24, math.pi * 1.0, math.pi * 2.15)
+    p.line(arc, INK, 24)
+    # arrowhead at the left end of the arc, pointing down
+    p.poly([(-106, 6), (-26, 6), (-66, 66)], INK, INK, 2)
     return icon_done(im)
 
 
