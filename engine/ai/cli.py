@@ -1,0 +1,284 @@
+"""``tarocchi tournament`` (duplicate matches between levels) and ``tarocchi bench ai``.
+
+Duplicate format: deal i is played twice with the same cards (same game seed),
+A's pair at seats 0 and 2, then at seats 1 and 3, so the luck of the cards
+cancels.  Deal pairs run in parallel on both cores; a hard player inside them
+searches in-process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from ..game import Game
+from ..players import Player, decision_seed, level_names, make_player
+from ..rng import mix64
+from ..simulate import play_game
+from ..state import DISCARD, Command
+from ..view import SeatView
+from . import pool
+from .players import HardPlayer
+
+
+def add_ai_commands(sub: Any, bench_sub: Any) -> None:
+    p = sub.add_parser(
+        "tournament",
+        help="duplicate match between two AI levels",
+        description="Play every deal twice with the same cards, A's pair in each "
+        "partnership in turn, and report A's mean card-point margin over B.",
+    )
+    p.add_argument("--a", required=True, metavar="LEVEL")
+    p.add_argument("--b", required=True, metavar="LEVEL")
+    p.add_argument("--deals", type=int, required=True, metavar="N", help="deal pairs")
+    p.add_argument("--seed", type=int, required=True, metavar="S")
+    p.add_argument(
+        "--budget-ms", type=int, default=None, metavar="MS", help="cap the hard level's thinking"
+    )
+    p.add_argument("--workers", type=int, default=pool.WORKERS, metavar="K")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_tournament)
+
+    b = bench_sub.add_parser("ai", help="decision times of an AI level")
+    b.add_argument("--level", required=True, metavar="LEVEL")
+    b.add_argument("--decisions", type=int, default=60, metavar="N")
+    b.add_argument("--budget-ms", type=int, default=None, metavar="MS")
+    b.add_argument("--seed", type=int, default=1, metavar="S")
+    b.add_argument("--json", action="store_true", help="print JSON (the default output form)")
+    b.set_defaults(func=cmd_bench_ai)
+
+
+def make_level(level: str, budget_ms: int | None, parallel: bool = True) -> Player:
+    if level == "hard":
+        return HardPlayer(budget_ms or 1000, parallel=parallel)
+    return make_player(level)
+
+
+def _check_level(name: str) -> None:
+    if name not in level_names():
+        raise SystemExit(f"unknown level {name!r}; choose from {', '.join(level_names())}")
+
+
+class Timed:
+    """A player that records how long each decision took (ms)."""
+
+    def __init__(self, inner: Player) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.times: list[float] = []
+
+    def choose(self, view: SeatView, legal: list[Command], event_index: int) -> Command:
+        t = time.perf_counter()
+        c = self.inner.choose(view, legal, event_index)
+        if len(legal) > 1:
+            self.times.append((time.perf_counter() - t) * 1000)
+        return c
+
+
+def pair_seed(seed: int, i: int) -> int:
+    return mix64(seed, i, 0xD0B1) >> 1
+
+
+def play_pair(
+    a: str, b: str, seed: int, i: int, budget_ms: int | None
+) -> tuple[list[tuple[int, int]], dict[str, list[float]], list[int]]:
+    """Deal i twice: A at seats 0/2, then at 1/3.  Returns each game's points,
+    decision times by level, and the two games' Dealt hands (to check pairing)."""
+    pool.set_parallel(False)
+    gs = pair_seed(seed, i)
+    pa = Timed(make_level(a, budget_ms, parallel=False))
+    pb = Timed(make_level(b, budget_ms, parallel=False))
+    results = []
+    deals = []
+    for players in ([pa, pb, pa, pb], [pb, pa, pb, pa]):
+        game = play_game(gs, players, 1)
+        results.append(game.state.scores[0])
+        dealt = game.events[0]
+        deals.append(hash(getattr(dealt, "hands", ())))
+    times = {a: pa.times, b: pb.times} if a != b else {a: pa.times + pb.times}
+    return results, times, deals
+
+
+def _pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def run_tournament(
+    a: str,
+    b: str,
+    deals: int,
+    seed: int,
+    budget_ms: int | None = None,
+    workers: int = 2,
+    progress: bool = False,
+) -> dict[str, Any]:
+    margins: list[float] = []
+    wins = draws = losses = 0
+    times: dict[str, list[float]] = {a: [], b: []}
+    results: list[Any] = [None] * deals
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=deals, desc=f"{a} vs {b}", unit="pair", file=sys.stderr)
+    if workers > 1 and deals > 1:
+        with ProcessPoolExecutor(workers) as ex:
+            futs: dict[Future[Any], int] = {
+                ex.submit(play_pair, a, b, seed, i, budget_ms): i for i in range(deals)
+            }
+            from concurrent.futures import as_completed
+
+            for f in as_completed(futs):
+                results[futs[f]] = f.result()
+                if bar:
+                    bar.update(1)
+    else:
+        for i in range(deals):
+            results[i] = play_pair(a, b, seed, i, budget_ms)
+            if bar:
+                bar.update(1)
+    if bar:
+        bar.close()
+    for (g1, g2), t, _d in results:
+        m1 = g1[0] - g1[1]  # A at seats 0/2: team 0
+        m2 = g2[1] - g2[0]  # A at seats 1/3: team 1
+        margins.append((m1 + m2) / 2)
+        if m1 + m2 > 0:
+            wins += 1
+        elif m1 + m2 == 0:
+            draws += 1
+        else:
+            losses += 1
+        for k, v in t.items():
+            times.setdefault(k, []).extend(v)
+    n = len(margins)
+    mean = statistics.fmean(margins) if n else 0.0
+    sd = statistics.stdev(margins) if n > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
+    return {
+        "a": a,
+        "b": b,
+        "deal_pairs": n,
+        "seed": seed,
+        "budget_ms": budget_ms,
+        "mean_margin": round(mean, 2),
+        "ci95": [round(mean - half, 2), round(mean + half, 2)],
+        "sd": round(sd, 2),
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "time_ms": {
+            k: {
+                "p50": round(_pct(v, 0.5), 1),
+                "p95": round(_pct(v, 0.95), 1),
+                "max": round(max(v), 1) if v else 0.0,
+                "decisions": len(v),
+            }
+            for k, v in times.items()
+        },
+    }
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    _check_level(args.a)
+    _check_level(args.b)
+    res = run_tournament(
+        args.a,
+        args.b,
+        args.deals,
+        args.seed,
+        args.budget_ms,
+        workers=max(1, args.workers),
+        progress=not args.quiet,
+    )
+    if args.json:
+        print(json.dumps(res))
+    else:
+        print(
+            f"{res['a']} vs {res['b']}: {res['mean_margin']:+.2f} points a deal "
+            f"(95% CI {res['ci95'][0]:+.2f} .. {res['ci95'][1]:+.2f}) over "
+            f"{res['deal_pairs']} deal pairs; W/D/L {res['wins']}/{res['draws']}/{res['losses']}"
+        )
+        for k, v in res["time_ms"].items():
+            print(f"  {k}: decision p50 {v['p50']} ms, p95 {v['p95']} ms, max {v['max']} ms")
+    return 0
+
+
+# --- bench ai ----------------------------------------------------------------------
+
+
+def bench_positions(n: int, seed: int) -> list[tuple[SeatView, list[Command], int]]:
+    """Real positions from seeded games between easy players: the discard, the
+    first trick, the middle and the endgame, in turn."""
+    kinds = ["discard", "first", "middle", "end"]
+    out: list[tuple[SeatView, list[Command], int]] = []
+    g = 0
+    while len(out) < n:
+        easy = make_player("easy")
+        game = Game(mix64(seed, g) >> 1, 1)
+        g += 1
+        kind = kinds[len(out) % 4]
+        rnd = mix64(seed, g, 7)
+        target = {
+            "discard": -1,
+            "first": 0,
+            "middle": 5 + rnd % 4,
+            "end": 10 + rnd % 4,
+        }[kind]
+        while True:
+            legal = game.legal()
+            if not legal:
+                break
+            st = game.state
+            seat = st.turn
+            view = game.view(seat)
+            if len(legal) > 1 and (
+                (kind == "discard" and st.phase == DISCARD)
+                or (
+                    kind != "discard"
+                    and st.phase != DISCARD
+                    and st.trick_no == target
+                    and len(st.trick) == rnd % 4
+                )
+            ):
+                out.append((view, legal, game.cursor))
+                break
+            game.submit(easy.choose(view, legal, game.cursor))
+    return out
+
+
+def cmd_bench_ai(args: argparse.Namespace) -> int:
+    _check_level(args.level)
+    player = make_level(args.level, args.budget_ms, parallel=True)
+    pool.warm()
+    positions = bench_positions(args.decisions, args.seed)
+    times = []
+    for view, legal, idx in positions:
+        t = time.perf_counter()
+        player.choose(view, legal, idx)
+        times.append((time.perf_counter() - t) * 1000)
+    print(
+        json.dumps(
+            {
+                "level": args.level,
+                "decisions": len(times),
+                "p50_ms": round(_pct(times, 0.5), 1),
+                "p95_ms": round(_pct(times, 0.95), 1),
+                "max_ms": round(max(times), 1),
+            }
+        )
+    )
+    return 0
+
+
+__all__ = ["add_ai_commands", "decision_seed", "run_tournament", "play_pair"]

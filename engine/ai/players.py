@@ -1,0 +1,307 @@
+"""The AI levels and the hint.
+
+* ``easy``: the partner-aware rules of thumb of :mod:`engine.ai.fast`, played from
+  what the seat may know (cards unseen, voids shown), with human-like slips.
+* ``medium``: card counting and void inference through sampled deals of the
+  hidden cards, each candidate played out by the policy; exact open-hand solving
+  of the last four tricks.
+* ``hard``: more deals, weighted by how well they explain the other seats' plays
+  (inference), exact solving of the last six tricks, the discard chosen by playing
+  out the candidate pairs, both CPU cores.
+
+Every decision is a pure function of the view and the decision seed: sample
+counts are fixed numbers (the time budget sets them through calibrated
+constants), never a clock.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..cards import SUIT_MASK, TRUMP_MASK, mask_cards, mask_points
+from ..players import decision_seed
+from ..rules import led_suit, legal_discards, legal_mask
+from ..state import DISCARD, PLAY, Command, Discard, Play
+from ..view import SeatView
+from . import pool
+from .fast import policy
+from .search import World, discard_values, evaluate_worlds, likelihood_matches
+from .worlds import Known, known_of, sample
+
+# --- the discard's rules of thumb ----------------------------------------------------
+
+
+def discard_score(hand: int, pair: int) -> int:
+    """Rules of thumb for the dealer's discard: bank points that could be lost
+    (Queens, Knights, Jacks; Kings may not be discarded), void a short suit when
+    holding trumps to ruff it, keep trumps."""
+    rest = hand & ~pair
+    v = 10 * mask_points(pair)
+    has_trumps = bool(rest & TRUMP_MASK)
+    for s in range(4):
+        sm = SUIT_MASK[s]
+        if hand & sm and not rest & sm and has_trumps:
+            v += 14
+        elif (rest & sm).bit_count() == 1 and has_trumps:
+            v += 3
+    v -= 25 * (pair & TRUMP_MASK).bit_count()
+    return v
+
+
+def ranked_discards(hand: int) -> list[int]:
+    """Legal discards, best by the rules of thumb first (ties: ascending pair)."""
+    pairs = legal_discards(hand)
+    return sorted(pairs, key=lambda p: -discard_score(hand, p))
+
+
+def _discard_cmd(seat: int, pair: int) -> Discard:
+    a, b = mask_cards(pair)
+    return Discard(seat, (a, b))
+
+
+def _pick(legal: list[Command], cmd: Command) -> Command:
+    """The instance from ``legal`` equal to ``cmd`` (so callers get their own objects)."""
+    for x in legal:
+        if x == cmd:
+            return x
+    raise AssertionError(f"AI chose {cmd}, which is not legal")  # pragma: no cover
+
+
+# --- easy ------------------------------------------------------------------------------
+
+
+def possible_hands(view: SeatView) -> list[int]:
+    """Own hand exactly; for the others, every unseen card they may still hold."""
+    kn = known_of(view)
+    hands = list(kn.allowed)
+    hands[view.seat] = view.hand
+    return hands
+
+
+class EasyPlayer:
+    """Sound rules of thumb, with a slip now and then."""
+
+    name = "easy"
+
+    def __init__(self, slip: float = 0.12) -> None:
+        self.slip = slip
+
+    def choose(self, view: SeatView, legal: list[Command], event_index: int) -> Command:
+        rand = random.Random(decision_seed(view, event_index))
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase == DISCARD:
+            ranked = ranked_discards(view.hand)
+            pick = ranked[1] if len(ranked) > 1 and rand.random() < self.slip else ranked[0]
+            return _pick(legal, _discard_cmd(view.seat, pick))
+        if rand.random() < self.slip:
+            return legal[rand.randrange(len(legal))]
+        lm = legal_mask(view.hand, led_suit(view.trick))
+        card = policy(possible_hands(view), view.seat, view.leader, view.trick, lm)
+        return _pick(legal, Play(view.seat, card))
+
+
+# --- sampled search (medium, hard, hint) ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Fixed work per decision (set from a time budget by calibrated constants)."""
+
+    #: policy-played cards per decision in playouts (worlds x candidates x cards)
+    playout_cards: int
+    min_worlds: int
+    max_worlds: int
+    #: solve exactly once the hand holds at most this many cards
+    exact_cards: int
+    #: worlds solved exactly, by cards in hand (index = cards in hand)
+    exact_worlds: tuple[int, ...]
+    discard_pairs: int
+    discard_worlds: int
+    #: weight deals by the policy's agreement with the seen plays
+    inference: float
+    #: deals sampled per deal kept when inference is on
+    oversample: int = 1
+
+
+MEDIUM = Budget(
+    playout_cards=9000,
+    min_worlds=6,
+    max_worlds=40,
+    exact_cards=4,
+    exact_worlds=(0, 1, 24, 16, 10),
+    discard_pairs=4,
+    discard_worlds=6,
+    inference=0.0,
+)
+
+# Calibrated on this machine (see the closing note of issue 3): at 1,000 ms these
+# counts keep the hard player's p95 under a second on two cores.
+HARD_MS = 1000
+
+
+def hard_budget(ms: int = HARD_MS) -> Budget:
+    f = max(ms, 50) / HARD_MS
+    return Budget(
+        playout_cards=int(90000 * f),
+        min_worlds=max(8, int(24 * f)),
+        max_worlds=max(16, int(200 * f)),
+        exact_cards=6 if ms >= 600 else 5,
+        exact_worlds=(
+            0,
+            1,
+            max(12, int(48 * f)),
+            max(12, int(48 * f)),
+            max(12, int(48 * f)),
+            max(8, int(40 * f)),
+            max(6, int(20 * f)),
+        ),
+        discard_pairs=max(4, int(10 * f)),
+        discard_worlds=max(6, int(24 * f)),
+        inference=1.3,
+        oversample=2,
+    )
+
+
+def _worlds(kn: Known, rand: random.Random, n: int) -> list[World]:
+    return [sample(kn, rand) for _ in range(n)]
+
+
+def _split(items: list[World], parts: int) -> list[list[World]]:
+    return [items[i::parts] for i in range(parts)]
+
+
+def _merge(parts: list[list[list[int]]], n: int) -> list[list[int]]:
+    """Undo :func:`_split` on per-world results."""
+    out: list[list[int]] = [[] for _ in range(n)]
+    k = len(parts)
+    for j, rows in enumerate(parts):
+        for i, row in enumerate(rows):
+            out[i * k + j] = row
+    return out
+
+
+def card_values(
+    view: SeatView, budget: Budget, seed: int, parallel: bool
+) -> list[tuple[int, float]]:
+    """Every legal card with its expected final card points for the seat's team,
+    best first."""
+    rand = random.Random(seed)
+    lm = legal_mask(view.hand, led_suit(view.trick))
+    cands = mask_cards(lm)
+    if len(cands) == 1:
+        return [(cands[0], 0.0)]
+    kn = known_of(view)
+    in_hand = view.hand.bit_count()
+    exact = in_hand <= budget.exact_cards
+    if exact:
+        n = budget.exact_worlds[min(in_hand, len(budget.exact_worlds) - 1)]
+    else:
+        remaining = sum(view.hand_sizes)
+        n = budget.playout_cards // max(1, len(cands) * remaining)
+        n = max(budget.min_worlds, min(budget.max_worlds, n))
+    weights: list[float]
+    if budget.inference > 0 and view.history and budget.oversample > 1:
+        pool_w = _worlds(kn, rand, n * budget.oversample)
+        scored = [(likelihood_matches(kn, view.history, h), i) for i, (h, _d) in enumerate(pool_w)]
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        keep = scored[:n]
+        worlds = [pool_w[i] for _m, i in keep]
+        top = keep[0][0]
+        weights = [budget.inference ** (m - top) for m, _i in keep]
+    else:
+        worlds = _worlds(kn, rand, n)
+        weights = [1.0] * n
+    k = pool.WORKERS if parallel and len(worlds) > 1 else 1
+    if k > 1 and pool.parallel_enabled():
+        parts = pool.map_chunks(
+            evaluate_worlds, [(kn, cands, ch, exact) for ch in _split(worlds, k)]
+        )
+        rows = _merge(parts, len(worlds))
+    else:
+        rows = evaluate_worlds(kn, cands, worlds, exact)
+    tot_w = sum(weights)
+    vals = []
+    for j, c in enumerate(cands):
+        s = 0.0
+        for w, row in zip(weights, rows, strict=True):
+            s += w * row[j]
+        vals.append((c, s / tot_w))
+    vals.sort(key=lambda t: -t[1])  # stable: ties keep the ascending card order
+    return vals
+
+
+def discard_values_ranked(
+    view: SeatView, budget: Budget, seed: int, parallel: bool, n_pairs: int | None = None
+) -> list[tuple[int, float]]:
+    """Candidate discards (the rules of thumb's best ``n_pairs``) with their
+    expected final card points for the dealer's team, best first."""
+    rand = random.Random(seed)
+    ranked = ranked_discards(view.hand)
+    pairs = ranked[: n_pairs if n_pairs is not None else budget.discard_pairs]
+    if len(pairs) == 1:
+        return [(pairs[0], 0.0)]
+    kn = known_of(view)
+    worlds = _worlds(kn, rand, budget.discard_worlds)
+    k = pool.WORKERS if parallel and len(worlds) > 1 else 1
+    if k > 1 and pool.parallel_enabled():
+        parts = pool.map_chunks(discard_values, [(kn, pairs, ch) for ch in _split(worlds, k)])
+        rows = _merge(parts, len(worlds))
+    else:
+        rows = discard_values(kn, pairs, worlds)
+    vals = []
+    for j, p in enumerate(pairs):
+        vals.append((p, sum(r[j] for r in rows) / len(rows) + discard_score(view.hand, p) * 1e-4))
+    vals.sort(key=lambda t: -t[1])
+    return vals
+
+
+class SearchPlayer:
+    """Sampled deals searched open-handed (medium and hard differ by budget)."""
+
+    def __init__(self, name: str, budget: Budget, parallel: bool = False) -> None:
+        self.name = name
+        self.budget = budget
+        self.parallel = parallel
+
+    def choose(self, view: SeatView, legal: list[Command], event_index: int) -> Command:
+        if len(legal) == 1:
+            return legal[0]
+        seed = decision_seed(view, event_index)
+        if view.phase == DISCARD:
+            pair = discard_values_ranked(view, self.budget, seed, self.parallel)[0][0]
+            return _pick(legal, _discard_cmd(view.seat, pair))
+        card = card_values(view, self.budget, seed, self.parallel)[0][0]
+        return _pick(legal, Play(view.seat, card))
+
+
+class MediumPlayer(SearchPlayer):
+    def __init__(self) -> None:
+        super().__init__("medium", MEDIUM, parallel=False)
+
+
+class HardPlayer(SearchPlayer):
+    """``budget_ms`` maps to sample counts (calibrated), not to a clock."""
+
+    def __init__(self, budget_ms: int = HARD_MS, parallel: bool = True) -> None:
+        super().__init__("hard", hard_budget(budget_ms), parallel=parallel)
+        self.budget_ms = budget_ms
+
+
+def hint(
+    view: SeatView, budget_ms: int = HARD_MS, event_index: int = 0
+) -> list[tuple[Command, float]]:
+    """For a seat to act: every legal command with the hard search's expected card
+    points for the seat's team at the end of the deal, best first."""
+    if view.turn != view.seat or view.phase not in (PLAY, DISCARD):
+        return []
+    budget = hard_budget(budget_ms)
+    seed = decision_seed(view, event_index)
+    if view.phase == DISCARD:
+        n = len(legal_discards(view.hand))
+        return [
+            (_discard_cmd(view.seat, p), v)
+            for p, v in discard_values_ranked(view, budget, seed, True, n_pairs=n)
+        ]
+    return [(Play(view.seat, c), v) for c, v in card_values(view, budget, seed, True)]

@@ -1,0 +1,85 @@
+"""A warm pool of worker processes for the hard level (both CPU cores).
+
+One module-level pool, created on first use under a lock (the table calls the AI
+from a worker thread), shut down at exit.  If no pool can be created, or
+parallel search is switched off (tournaments run whole games in parallel
+instead), work runs in-process.  Results never depend on timing: the caller
+splits a fixed list of deals into fixed chunks and merges them in order.
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+_lock = threading.Lock()
+_pool: Executor | None = None
+_failed = False
+_enabled = os.environ.get("TAROCCHI_AI_PARALLEL", "1") != "0"
+WORKERS = max(1, min(2, os.cpu_count() or 1))
+
+
+def set_parallel(enabled: bool) -> None:
+    """Switch process-parallel search on or off (off inside tournament workers)."""
+    global _enabled
+    _enabled = enabled
+
+
+def parallel_enabled() -> bool:
+    return _enabled and WORKERS > 1 and not _failed
+
+
+def _get_pool() -> Executor | None:
+    global _pool, _failed
+    if not parallel_enabled():
+        return None
+    with _lock:
+        if _pool is None and not _failed:
+            try:
+                ctx = multiprocessing.get_context("fork")
+                _pool = ProcessPoolExecutor(WORKERS, mp_context=ctx, initializer=_worker_init)
+                atexit.register(shutdown)
+            except (OSError, ValueError, ImportError):
+                _failed = True
+                _pool = None
+        return _pool
+
+
+def _worker_init() -> None:
+    set_parallel(False)
+
+
+def shutdown() -> None:
+    global _pool
+    with _lock:
+        if _pool is not None:
+            _pool.shutdown(wait=True, cancel_futures=True)
+            _pool = None
+
+
+def map_chunks(fn: Callable[..., T], chunks: list[tuple[Any, ...]]) -> list[T]:
+    """``[fn(*c) for c in chunks]``, across the pool when there is one."""
+    pool = _get_pool() if len(chunks) > 1 else None
+    if pool is None:
+        return [fn(*c) for c in chunks]
+    try:
+        futures = [pool.submit(fn, *c) for c in chunks]
+        return [f.result() for f in futures]
+    except Exception:  # a broken pool (killed worker): search in-process from now on
+        global _failed
+        _failed = True
+        return [fn(*c) for c in chunks]
+
+
+def warm() -> None:
+    """Start the workers now (so the first decision is not slowed by a fork)."""
+    pool = _get_pool()
+    if pool is not None:
+        list(pool.map(abs, range(WORKERS * 2)))
