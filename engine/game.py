@@ -4,16 +4,21 @@ between a seat's decision points, and the autosave.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 from .replay import AutosaveLog, Header, Replay
+from .rules import N_TRICKS, score_deal
 from .state import (
     DEAL,
+    PLAY,
+    DealScored,
     Command,
     Event,
     State,
     apply,
     decide,
+    expected_trick,
     is_decision,
     legal_commands,
     new_game,
@@ -43,20 +48,18 @@ class Game:
         self.states: list[State] = [new_game(seed, n_deals)]
         self.cursor = 0
         self._log = AutosaveLog(autosave, self.header) if autosave else None
-        self._deal_if_due()
+        self._complete()
 
     @classmethod
     def from_replay(cls, replay: Replay, *, autosave: str | os.PathLike[str] | None = None) -> Game:
         """Continue a saved game (resume after a crash)."""
         g = cls.__new__(cls)
-        g.header = replay.header
-        if g.header.deals is None:
-            g.header.deals = replay.states[0].n_deals
+        g.header = dataclasses.replace(replay.header, deals=replay.states[0].n_deals)
         g.events = list(replay.events)
         g.states = list(replay.states)
         g.cursor = len(g.events)
         g._log = AutosaveLog(autosave, g.header, g.events) if autosave else None
-        g._deal_if_due()
+        g._complete()
         return g
 
     # --- reading --------------------------------------------------------------
@@ -92,7 +95,7 @@ class Game:
                 self._log.truncate(self.cursor)
         for e in events:
             self._push(e)
-        return events + self._deal_if_due()
+        return events + self._complete()
 
     def _push(self, e: Event) -> None:
         self.states.append(apply(self.states[-1], e))
@@ -101,13 +104,26 @@ class Game:
         if self._log:
             self._log.append(e)
 
-    def _deal_if_due(self) -> list[Event]:
-        s = self.state
-        if s.phase == DEAL and s.deal_no < s.n_deals and self.cursor == len(self.events):
-            e = next_deal(s)
+    def _complete(self) -> list[Event]:
+        """Append the events that are due without a decision: a trick's or a deal's
+        derived result (a log cut between a card and its trick, say after a crash)
+        and the next deal of a match."""
+        if self.cursor != len(self.events):
+            return []
+        out: list[Event] = []
+        while True:
+            s = self.state
+            e: Event | None = None
+            if s.phase == PLAY and len(s.trick) == 4:
+                e = expected_trick(s)
+            elif s.phase == PLAY and s.trick_no == N_TRICKS:
+                e = DealScored(score_deal(s.piles, s.tricks_won, s.dealer, s.discard))
+            elif s.phase == DEAL and s.deal_no < s.n_deals:
+                e = next_deal(s)
+            if e is None:
+                return out
             self._push(e)
-            return [e]
-        return []
+            out.append(e)
 
     # --- undo and redo ------------------------------------------------------------
 

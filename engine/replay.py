@@ -213,6 +213,15 @@ class Replay:
         return self.states[-1]
 
 
+_KIND: dict[type, str] = {
+    Dealt: "deal",
+    Discarded: "discard",
+    CardPlayed: "play",
+    TrickTaken: "trick",
+    DealScored: "score",
+}
+
+
 def _check_event(state: State, e: Event, pending: list[Event]) -> list[Event]:
     """Validate one replayed event against ``state``; returns the derived events
     still due (trick and score lines).  Raises IllegalMove naming the rule."""
@@ -220,7 +229,8 @@ def _check_event(state: State, e: Event, pending: list[Event]) -> list[Event]:
         want = pending[0]
         if type(e) is not type(want):
             kind = "trick" if isinstance(want, TrickTaken) else "score"
-            raise IllegalMove(f"a {kind} event is due here", "R8" if kind == "trick" else "R10")
+            got = _KIND[type(e)]
+            raise IllegalMove(f"{got} event, but a {kind} event is due here", "R8" if kind == "trick" else "R10")
         if e != want:
             if isinstance(want, TrickTaken):
                 assert isinstance(e, TrickTaken)
@@ -263,6 +273,10 @@ def _check_event(state: State, e: Event, pending: list[Event]) -> list[Event]:
     raise IllegalMove(f"a {kind} event but no {kind} is due", "R8" if kind == "trick" else "R10")
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def parse_replay(text: str, *, tolerate_torn: bool = False) -> Replay:
     """Read and validate a whole replay; raises :class:`ReplayError` (nothing is
     half-loaded).  With ``tolerate_torn`` a torn last line (a crash mid-write) is
@@ -276,12 +290,15 @@ def parse_replay(text: str, *, tolerate_torn: bool = False) -> Replay:
     objs: list[Any] = []
     for i, line in enumerate(lines, start=1):
         try:
-            objs.append(json.loads(line))
-        except json.JSONDecodeError as exc:
+            objs.append(json.loads(line, parse_constant=_refuse_constant))
+        except (ValueError, RecursionError) as exc:
             if tolerate_torn and i == len(lines) and i > 1 and not text.endswith("\n"):
                 notice = f"line {i}: an incomplete last line was dropped (the game was interrupted while saving)"
                 break
-            raise ReplayError(i, f"bad JSON: {exc.msg} at column {exc.colno}") from None
+            if isinstance(exc, json.JSONDecodeError):
+                raise ReplayError(i, f"bad JSON: {exc.msg} at column {exc.colno}") from None
+            what = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            raise ReplayError(i, f"bad JSON: {what}") from None
     header = header_from_json(objs[0])
     n_deals = header.deals
     if n_deals is None:

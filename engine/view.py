@@ -8,6 +8,8 @@ only) the discarded cards.  AI players and the table receive views, never a
 
 from __future__ import annotations
 
+import hashlib
+from functools import lru_cache
 from typing import NamedTuple
 
 from .cards import MATTO, TRUMP_MASK, Card, mask_points
@@ -17,7 +19,7 @@ from .state import DISCARD, PLAY, Command, Discard, Play, State
 
 class SeatView(NamedTuple):
     seat: int
-    seed: int
+    seed: int  # this seat's private seed for its decisions; see :func:`seat_seed`
     n_deals: int
     phase: int
     deal_no: int
@@ -99,12 +101,22 @@ class SeatView(NamedTuple):
         return mask_points(self.piles[0]), mask_points(self.piles[1])
 
 
+@lru_cache(maxsize=64)
+def seat_seed(game_seed: int, seat: int) -> int:
+    """A seed for the seat's own decisions, derived one way from the game seed.
+
+    The game seed itself determines every deal, so it must never be in a view;
+    BLAKE2b cannot be run backwards to recover it."""
+    digest = hashlib.blake2b(f"{game_seed}:{seat}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little") >> 1
+
+
 def seat_view(state: State, seat: int) -> SeatView:
     """The view of ``state`` from ``seat``."""
     hs = state.hands
     return SeatView(
         seat=seat,
-        seed=state.seed,
+        seed=seat_seed(state.seed, seat),
         n_deals=state.n_deals,
         phase=state.phase,
         deal_no=state.deal_no,
