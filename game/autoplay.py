@@ -1,0 +1,139 @@
+"""``tarocchi autoplay``: the real table, every frame rendered, all four seats AI.
+
+For tests, bug reports and benchmarks.  Frame time is measured from the start
+of ``on_update`` to the end of ``flip`` (the buffer swap, which waits for the
+GL work), one frame per 1/60 s of game time.  Frames on which a screenshot is
+read back (``--screenshots``, about 10 ms each on llvmpipe) are left out of the
+figures.  Each scene's screenshot is taken once the scene's opening animation
+has settled (the deal mid-flight, so the packets can be seen).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    s = sorted(values)
+    k = min(len(s) - 1, max(0, round(q * (len(s) - 1))))
+    return s[k]
+
+
+def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None,
+                 speed: float = 2.0, screenshots: str | None = None,
+                 max_seconds: float = 600.0, window=None, size=(1280, 720)) -> dict:
+    from .app import prepare_environment
+
+    prepare_environment()
+    import arcade
+
+    from . import session, textures
+    from .settings import Settings
+    from .sound import SoundBoard
+    from .views.table_view import TableView
+
+    own_window = window is None
+    if own_window:
+        window = arcade.Window(size[0], size[1], "Tarocchi autoplay", visible=False,
+                               antialiasing=False, vsync=False)
+    textures.start_loading()
+    if not players:
+        from engine.players import level_names
+
+        players = ["medium" if "medium" in level_names() else "random"] * 4
+    game = session.new_game(partner=players[2], opponents=players[1], match=deals == 4,
+                            seed=seed, human=False, players=players)
+    settings = Settings(speed=speed, auto_advance=True, sound=False)
+    shots_dir = Path(screenshots) if screenshots else None
+    if shots_dir:
+        shots_dir.mkdir(parents=True, exist_ok=True)
+    wanted: dict[str, int] = {}  # scene -> frames to wait before the screenshot
+    taken: list[str] = []
+    scene_times: dict[str, list[float]] = {}
+    current = {"scene": ""}
+
+    def on_scene(name: str) -> None:
+        current["scene"] = name
+        if shots_dir and name not in taken and name not in wanted:
+            wanted[name] = {"deal": int(150 / speed), "discard": 10, "play": int(100 / speed),
+                            "scoring": int(200 / speed)}.get(name, 30)
+
+    view = TableView(window, game, session.ai_players(game), human_seats=frozenset(),
+                     face_up_seats=frozenset({0}), settings=settings, sound=SoundBoard(False),
+                     auto_continue=True, on_scene=on_scene)
+    window.show_view(view)
+    frame_ms: list[float] = []
+    dt = 1 / 60
+    t_end = time.perf_counter() + max_seconds
+    frames = 0
+    while True:
+        t0 = time.perf_counter()
+        view.on_update(dt)
+        view.on_draw()
+        window.flip()
+        window.ctx.finish()  # count the GL work of this frame, not just its submission
+        t1 = time.perf_counter()
+        frames += 1
+        shot = False
+        for name in list(wanted):
+            wanted[name] -= 1
+            if wanted[name] <= 0:
+                del wanted[name]
+                taken.append(name)
+                if shots_dir:
+                    arcade.get_image().save(shots_dir / f"{name}.png")
+                    shot = True
+        if not shot:
+            ms = (t1 - t0) * 1000
+            frame_ms.append(ms)
+            scene_times.setdefault(current["scene"] or "start", []).append(ms)
+        if view.finished and view.score_panel is None and not view.table.busy:
+            break
+        if view.finished and shots_dir and "scoring" in wanted:
+            continue
+        if time.perf_counter() > t_end:
+            raise SystemExit(f"autoplay: not finished after {max_seconds:.0f} s")
+    view.close()
+    out = {
+        "frames": frames,
+        "frame_ms_p50": round(statistics.median(frame_ms), 3),
+        "frame_ms_p95": round(percentile(frame_ms, 0.95), 3),
+        "replay": str(view.replay_path),
+        "scenes": {k: {"frames": len(v), "p95": round(percentile(v, 0.95), 3)} for k, v in scene_times.items()},
+        "screenshots": [str(shots_dir / f"{n}.png") for n in taken] if shots_dir else [],
+        "points": [list(s) for s in game.state.scores],
+    }
+    if own_window:
+        window.close()
+    return out
+
+
+def cmd_autoplay(args) -> int:
+    players = [p.strip() for p in args.players.split(",")] if args.players else None
+    if players is not None and len(players) != 4:
+        print("--players needs four levels, e.g. medium,easy,medium,easy", file=sys.stderr)
+        return 2
+    from engine.players import level_names
+
+    if players:
+        known = level_names()
+        bad = [p for p in players if p not in known]
+        if bad:
+            print(f"unknown level(s) {', '.join(bad)}; choose from {', '.join(known)}", file=sys.stderr)
+            return 2
+    out = run_autoplay(deals=args.deals, seed=args.seed, players=players, speed=args.speed,
+                       screenshots=args.screenshots)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{out['frames']} frames, p50 {out['frame_ms_p50']} ms, p95 {out['frame_ms_p95']} ms")
+        print(f"replay: {out['replay']}")
+        for s in out["screenshots"]:
+            print(f"screenshot: {s}")
+    return 0

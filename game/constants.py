@@ -1,0 +1,57 @@
+"""Every tunable number of the table in one place (logical 1280x720 coordinates)."""
+
+from __future__ import annotations
+
+# Logical screen: everything is laid out at this size, then letterboxed 16:9.
+WIDTH = 1280
+HEIGHT = 720
+TITLE = "Tarocchi"
+
+# Card art is 320x592.  A card's on-screen size is ``scale`` x 320 logical pixels.
+# Each size the table uses has its own texture, downscaled once with Lanczos, so a
+# card at rest is drawn 1:1 and can be sampled "nearest" (half the fill cost of
+# linear filtering on llvmpipe, and sharper).
+CARD_W, CARD_H = 320, 592
+HAND_SCALE = 96 / 320  # South's hand: 96x178
+TRICK_SCALE = 84 / 320  # cards in the trick: 84x156
+OPEN_SCALE = 68 / 320  # other hands shown face up (watch mode): 68x126
+SMALL_SCALE = 54 / 320  # face-down hands of the others: 54x100
+DECK_SCALE = 58 / 320  # the pack while dealing: 58x108
+PILE_SCALE = 48 / 320  # trick piles and the discard: 48x88
+FACE_SIZES = ((96, 178), (84, 156), (68, 126))
+BACK_SIZES = ((96, 178), (84, 156), (68, 126), (58, 108), (54, 100), (48, 88))
+
+# Seats (R2): 0 South, 1 East, 2 North, 3 West; teams {0, 2} and {1, 3}.
+SOUTH, EAST, NORTH, WEST = 0, 1, 2, 3
+HUMAN_SEAT = SOUTH
+
+# Colours
+FELT = (22, 84, 50)
+FELT_DARK = (14, 56, 34)
+INK = (245, 240, 225)
+GOLD = (236, 196, 92)
+DIM = (120, 120, 120)
+PANEL = (10, 28, 18, 215)
+PANEL_EDGE = (236, 196, 92, 255)
+RED = (220, 80, 70)
+BUTTON = (38, 92, 60)
+BUTTON_HOVER = (60, 126, 84)
+BUTTON_FOCUS = (236, 196, 92)
+TEAM_COLOURS = ((120, 190, 255), (255, 150, 120))
+
+# Timing (seconds at speed 1.0); the speed setting divides them.
+T_SHUFFLE = 0.9
+T_CUT = 0.6
+T_PACKET = 0.28  # one packet's flight
+T_PACKET_GAP = 0.09  # between packets
+T_PLAY = 0.35
+T_TRICK_SHOW = 0.9  # the trick stays in view with its winner marked
+T_SWEEP = 0.4
+T_DISCARD = 0.5
+T_ANNOUNCE = 1.6
+T_AI_MIN = 0.35  # an AI "thinks" at least this long, so play is followable
+T_COUNT = 1.8  # the scoring count-up
+RAISE = 22  # how far South's legal cards are raised
+
+SPEEDS = (0.5, 1.0, 2.0, 4.0)
+FONT = ("DejaVu Sans", "Liberation Sans", "Arial")

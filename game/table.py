@@ -1,0 +1,539 @@
+"""The table renderer: 62 card sprites, the felt, the seat labels, the piles.
+
+:class:`TableScene` is shared by the play table and the replay theatre.  It
+knows nothing about input or players; it lays cards where an engine ``State``
+says (``snap``) or animates the engine's events (``animate``).
+
+Public API
+----------
+``TableScene(names=("You", "East", "North", "West"), sound=None)``
+    ``names`` label the seats 0-3; ``sound`` is a :class:`game.sound.SoundBoard`
+    (or None for silence).  Needs a current arcade window (textures).
+``snap(state, face_up_seats={0}, raised=(), highlight=None)``
+    Cancel every tween and lay all 62 cards exactly where ``state`` says.  Only
+    the hands of ``face_up_seats`` are read; other hands show as backs.
+``animate(event, before, after, face_up_seats={0}) -> float``
+    Start the animation of one engine event (``before`` -> ``after`` states);
+    returns its duration in seconds (already divided by ``speed``).  The labels
+    (counts, points, turn) follow ``after`` when the animation ends.
+``relayout(state, face_up_seats={0}, raised=(), duration=0.12)``
+    Ease the cards to ``state``'s places (e.g. to raise South's legal cards).
+``update(dt)``, ``draw()``, ``busy`` (tweens running), ``clock``.
+``card_at(x, y, seat=0) -> card | None``
+    The topmost face-up card of ``seat``'s hand under a logical point.
+``set_dimmed(cards)``, ``set_names(names)``, ``speed`` (animation speed factor),
+``last_trick_overlay`` (set to ``(leader, cards)`` to show a past trick).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass
+
+import arcade
+from arcade import easing
+
+from engine.cards import MATTO, TRUMP_MASK, mask_points
+from engine.rules import TEAM
+from engine.state import CardPlayed, DealScored, Dealt, Discarded, TrickTaken
+
+from . import layout, textures
+from .constants import (
+    CARD_W,
+    DIM,
+    FELT_DARK,
+    FONT,
+    GOLD,
+    INK,
+    PILE_SCALE,
+    T_CUT,
+    T_DISCARD,
+    T_PACKET,
+    T_PACKET_GAP,
+    T_PLAY,
+    T_SHUFFLE,
+    T_SWEEP,
+    T_TRICK_SHOW,
+    TEAM_COLOURS,
+)
+from .i18n import _
+from .layout import Place
+
+
+@dataclass(slots=True)
+class Tween:
+    start: float  # scene clock time
+    duration: float
+    end: Place
+    ease: object = None
+    frm: Place | None = None
+
+
+class CardSprite(arcade.Sprite):
+    """A thin sprite: what it shows (``key``), where it is (``place``), its tweens."""
+
+    def __init__(self, back: arcade.Texture) -> None:
+        super().__init__(back)
+        self.key: tuple = ("back", "deck", 0)
+        self.place = Place(0, 0)
+        self.tweens: deque[Tween] = deque()
+        self.face_up = False
+        self.z = 0.0
+
+
+def _lerp(a: float, b: float, t: float) -> float:
+    return a + (b - a) * t
+
+
+def _lerp_angle(a: float, b: float, t: float) -> float:
+    d = (b - a + 180.0) % 360.0 - 180.0
+    return a + d * t
+
+
+class TableScene:
+    def __init__(self, names: tuple[str, ...] | list[str] = ("", "", "", ""), sound=None,
+                 subtitles=None) -> None:
+        self.tex = textures.get()
+        self.sound = sound
+        self.speed = 1.0
+        self.pixelated = True  # nearest sampling: exact when the window shows 1:1
+        self.clock = 0.0
+        self.busy_until = 0.0
+        self.face_up_seats: frozenset[int] = frozenset({0})
+        self.sprites: list[CardSprite] = [CardSprite(self.tex.back) for _ in range(62)]
+        self.sprite_list = textures.sprite_list()
+        for i, s in enumerate(self.sprites):
+            s.key = ("back", "deck", i)
+            self.sprite_list.append(s)
+        self._resort = False
+        self._dimmed: frozenset[int] = frozenset()
+        self._timers: list[tuple[float, object]] = []  # (time, callable) fired by update
+        self.last_trick_overlay: tuple[int, tuple[int, ...]] | None = None
+        self._build_furniture()
+        self.set_names(names, subtitles)
+        self._info_state = None
+
+    # --- furniture: felt, labels, markers ------------------------------------------
+
+    def _build_furniture(self) -> None:
+        # The felt is the clear colour: on llvmpipe every full-screen layer costs
+        # about 4 ms a frame, so the table has none (see game/ui.py).
+        self._mats = None
+        self._mats_key = None
+        self.markers = textures.sprite_list()
+        self.dealer_marker = arcade.Sprite(self.tex.table["dealer"], 0.42)
+        self.dealer_marker.visible = False
+        self.markers.append(self.dealer_marker)
+        self.batch = pyglet_batch()
+        self.labels = [
+            arcade.Text("", x, y, INK, 13, anchor_x="center", anchor_y="center", font_name=FONT,
+                        batch=self.batch, bold=True)
+            for (x, y) in layout.LABEL_POS
+        ]
+        self.counts = [
+            arcade.Text("", x, y - 19, INK, 11, anchor_x="center", anchor_y="center",
+                        font_name=FONT, batch=self.batch)
+            for (x, y) in layout.LABEL_POS
+        ]
+        self.pile_labels = [
+            arcade.Text("", x, y, TEAM_COLOURS[t], 14, anchor_x="left", anchor_y="center",
+                        font_name=FONT, batch=self.batch, bold=True)
+            for t, (x, y) in enumerate(layout.SCORE_POS)
+        ]
+        self.trump_note = arcade.Text("", 0, 0, GOLD, 12, anchor_x="center", anchor_y="center",
+                                      font_name=FONT, batch=self.batch)
+        self.winner_text = arcade.Text("", layout.CENTRE[0], layout.CENTRE[1] + 150, GOLD, 16,
+                                       anchor_x="center", anchor_y="center", font_name=FONT,
+                                       bold=True)
+        self.overlay_title = arcade.Text("", layout.CENTRE[0], layout.CENTRE[1] + 125, INK, 13,
+                                         anchor_x="center", anchor_y="center", font_name=FONT)
+        self._turn = -1
+
+    def set_names(self, names, subtitles=None) -> None:
+        """Seat names (``names[seat]``) and a second line each (e.g. the AI level)."""
+        self.names = list(names)
+        self.subtitles = list(subtitles or ["", "", "", ""])
+        for t, n in zip(self.labels, self.names, strict=False):
+            t.text = n
+
+    def _set_info(self, state) -> None:
+        """Labels from ``state``: card counts, team points and tricks, dealer, turn."""
+        self._info_state = state
+        for seat in range(4):
+            n = state.hands[seat].bit_count()
+            cards = _("{n} cards").format(n=n) if state.deal_no else ""
+            sub = self.subtitles[seat] if seat < len(self.subtitles) else ""
+            self.counts[seat].text = " · ".join(x for x in (sub, cards) if x)
+        pts = state.points_so_far
+        team_names = (_("Us"), _("Them"))
+        for t in (0, 1):
+            self.pile_labels[t].text = _("{team}: {points} pts · {tricks} tricks").format(
+                team=team_names[t], points=pts[t], tricks=state.tricks_won[t])
+        if state.dealer >= 0 and state.deal_no:
+            x, y = layout.DEALER_MARK_POS[state.dealer]
+            self.dealer_marker.position = (x, y)
+            self.dealer_marker.visible = True
+        else:
+            self.dealer_marker.visible = False
+        if state.discard_trumps >= 0:
+            self.trump_note.x, self.trump_note.y = layout.TRUMP_NOTE_POS[state.dealer & 1]
+            self.trump_note.text = _("discard: {n} trump(s)").format(n=state.discard_trumps)
+        else:
+            self.trump_note.text = ""
+        self._turn = state.turn
+        for seat in range(4):
+            colour = GOLD if seat == state.turn else INK
+            self.labels[seat].color = colour
+            self.counts[seat].color = colour if seat == state.turn else (200, 200, 190)
+
+    # --- laying out --------------------------------------------------------------------
+
+    def _apply_place(self, s: CardSprite, p: Place) -> None:
+        s.place = p
+        s.position = (p.x, p.y)
+        s.angle = p.angle
+        s.visible = not p.hidden
+        self._set_face(s, p.face_up, p.scale)
+        if s.z != p.z:
+            s.z = p.z
+            self._resort = True
+
+    def _set_face(self, s: CardSprite, face_up: bool, scale: float | None = None) -> None:
+        """Show the face or the back, from the texture made for the nearest size."""
+        kind, ident = s.key[0], s.key[1]
+        want = face_up and kind == "card"
+        width = CARD_W * (s.place.scale if scale is None else scale)
+        tex = self.tex.face(ident, width) if want else self.tex.back_for(width)
+        s.face_up = want
+        if s.texture is not tex:
+            s.texture = tex
+        s.scale = width / tex.width
+
+    def _match(self, targets: dict, hint_seat: int | None = None) -> dict[tuple, CardSprite]:
+        """Give every target key a sprite: same key first, then the likeliest free one."""
+        by_key = {s.key: s for s in self.sprites}
+        out: dict[tuple, CardSprite] = {}
+        free = [s for s in self.sprites if s.key not in targets]
+        for k in targets:
+            s = by_key.get(k)
+            if s is not None:
+                out[k] = s
+        pending = [k for k in targets if k not in out]
+        for k in pending:
+            best = None
+            owner = hint_seat if k[0] == "card" else k[1]
+            if k[0] == "card" and hint_seat is None:
+                owner = None
+            for s in free:
+                if s.key[0] == "back" and s.key[1] == owner:
+                    if best is None or s.key[2] > best.key[2]:
+                        best = s
+            if best is None:
+                best = free[-1]
+            free.remove(best)
+            out[k] = best
+        for k, s in out.items():
+            s.key = k
+        return out
+
+    def snap(self, state, face_up_seats=frozenset({0}), raised=(), highlight=None) -> None:
+        """Lay every card where ``state`` says, cancelling all animation."""
+        self.face_up_seats = frozenset(face_up_seats)
+        self._timers.clear()
+        self.busy_until = self.clock
+        self.last_trick_overlay = None
+        self.winner_text.text = ""
+        targets = layout.table_places(state, self.face_up_seats, frozenset(raised), highlight)
+        for k, s in self._match(targets).items():
+            s.tweens.clear()
+            self._apply_place(s, targets[k])
+        self._apply_dim()
+        self._set_info(state)
+        self._resort = True
+
+    def _tween_to(self, s: CardSprite, end: Place, start: float, duration: float, ease=None) -> None:
+        s.tweens.append(Tween(start, max(duration, 1e-4), end, ease or easing.ease_in_out))
+
+    def animate_to(self, state, start: float = 0.0, duration: float = T_PLAY, delays=None,
+                   hint_seat: int | None = None, raised=(), highlight=None) -> float:
+        """Ease every card to ``state``'s places; times in seconds at speed 1, from now."""
+        sp = self.speed
+        targets = layout.table_places(state, self.face_up_seats, frozenset(raised), highlight)
+        end = 0.0
+        for k, s in self._match(targets, hint_seat).items():
+            p = targets[k]
+            last = s.tweens[-1].end if s.tweens else s.place
+            if last == p:
+                continue
+            d = (delays or {}).get(k, 0.0)
+            t0 = self.clock + (start + d) / sp
+            self._tween_to(s, p, t0, duration / sp)
+            end = max(end, (start + d + duration) / sp)
+        self.busy_until = max(self.busy_until, self.clock + end)
+        return end
+
+    def relayout(self, state, face_up_seats=None, raised=(), duration: float = 0.12) -> None:
+        if face_up_seats is not None:
+            self.face_up_seats = frozenset(face_up_seats)
+        self.animate_to(state, 0.0, duration, raised=raised)
+
+    def _at(self, delay: float, fn) -> None:
+        self._timers.append((self.clock + delay, fn))
+
+    # --- events ---------------------------------------------------------------------
+
+    def animate(self, event, before, after, face_up_seats=None) -> float:
+        """Start animating ``event``; returns its duration (seconds, speed applied)."""
+        if face_up_seats is not None:
+            self.face_up_seats = frozenset(face_up_seats)
+        self.last_trick_overlay = None
+        self.winner_text.text = ""
+        sp = self.speed
+        if isinstance(event, Dealt):
+            dur = self._animate_deal(event, after)
+        elif isinstance(event, Discarded):
+            self._play_sound("play")
+            dur = self.animate_to(after, 0.0, T_DISCARD, hint_seat=event.seat)
+        elif isinstance(event, CardPlayed):
+            self._play_sound("matto" if event.card == MATTO else "play")
+            dur = self.animate_to(after, 0.0, T_PLAY, hint_seat=event.seat)
+        elif isinstance(event, TrickTaken):
+            dur = self._animate_trick(event, before, after)
+        elif isinstance(event, DealScored):
+            dur = 0.2 / sp
+        else:
+            dur = 0.0
+        self.busy_until = max(self.busy_until, self.clock + dur)
+        self._at(dur, lambda: self._set_info(after))
+        return dur
+
+    def _play_sound(self, name: str, delay: float = 0.0) -> None:
+        if self.sound is None:
+            return
+        if delay <= 0:
+            self.sound.play(name)
+        else:
+            self._at(delay, lambda: self.sound.play(name))
+
+    def _animate_trick(self, event, before, after) -> float:
+        sp = self.speed
+        winner_card = event.cards[[(before.leader + i) & 3 for i in range(4)].index(event.winner)]
+        s = next(x for x in self.sprites if x.key == ("card", winner_card))
+        p = s.tweens[-1].end if s.tweens else s.place
+        lifted = p._replace(scale=p.scale * 1.12, z=p.z + 10)
+        self._tween_to(s, lifted, self.clock, 0.18 / sp, easing.ease_out)
+        name = self.names[event.winner] if event.winner < len(self.names) else str(event.winner)
+        self.winner_text.text = _("{name} takes the trick").format(name=name)
+        self._at(T_TRICK_SHOW / sp, lambda: setattr(self.winner_text, "text", ""))
+        self._play_sound("trick", T_TRICK_SHOW / sp)
+        return self.animate_to(after, T_TRICK_SHOW, T_SWEEP)
+
+    def _animate_deal(self, event: Dealt, after) -> float:
+        """Gather, shuffle, cut by the dealer's left, packets anticlockwise (R5)."""
+        sp = self.speed
+        dealer = event.dealer
+        # 1. gather the pack in front of the dealer, face down
+        order = sorted(self.sprites, key=lambda s: (s.place.z, s.place.x))
+        for i, s in enumerate(order):
+            s.key = ("back", "deck", i)
+            s.tweens.clear()
+            p = layout.deck_place(dealer, i)
+            if s.place != p:
+                self._tween_to(s, p, self.clock + 0.01 * (i % 8) / sp, 0.35 / sp)
+        t = 0.45
+        # 2. shuffle: the top half slides out and is riffled back in, twice
+        self._play_sound("shuffle", t / sp)
+        for rep in range(2):
+            for i, s in enumerate(order):
+                if i % 2 == rep:
+                    base = layout.deck_place(dealer, i)
+                    side = base._replace(x=base.x + (46 if rep == 0 else -46), y=base.y + 6)
+                    self._tween_to(s, side, self.clock + (t + rep * T_SHUFFLE / 2) / sp, T_SHUFFLE / 4 / sp)
+                    self._tween_to(s, base, self.clock + (t + rep * T_SHUFFLE / 2 + T_SHUFFLE / 4) / sp,
+                                   T_SHUFFLE / 4 / sp)
+        t += T_SHUFFLE
+        # 3. the cut, toward the player on the dealer's left (seat dealer - 1)
+        cutter = (dealer + 3) & 3
+        self._play_sound("cut", t / sp)
+        cx, cy = layout.DECK_POS[cutter]
+        dx0, dy0 = layout.DECK_POS[dealer]
+        vx, vy = (cx - dx0), (cy - dy0)
+        norm = math.hypot(vx, vy) or 1.0
+        vx, vy = vx / norm * 60, vy / norm * 60
+        n_top = 62 - max(4, min(58, event.cut))
+        top = order[62 - n_top:]
+        rest = order[: 62 - n_top]
+        for i, s in enumerate(top):
+            p = layout.deck_place(dealer, 62 - n_top + i)
+            self._tween_to(s, p._replace(x=p.x + vx, y=p.y + vy), self.clock + t / sp, T_CUT / 2 / sp)
+        new_order = top + rest  # the cut-off top goes underneath
+        for i, s in enumerate(new_order):
+            self._tween_to(s, layout.deck_place(dealer, i), self.clock + (t + T_CUT / 2) / sp,
+                           T_CUT / 2 / sp)
+        t += T_CUT + 0.1
+        # 4. packets of five, anticlockwise from the dealer's right; the dealer's last two
+        targets = layout.table_places(after, self.face_up_seats)
+        seat_keys = {seat: [k for k in targets if self._owner(k, after) == seat] for seat in range(4)}
+        for seat in seat_keys:
+            seat_keys[seat].sort(key=lambda k: targets[k].z)
+        packets = [((dealer + 1 + p) & 3, 5) for p in range(12)] + [(dealer, 2)]
+        taken = {seat: 0 for seat in range(4)}
+        deck = list(reversed(new_order))  # top first
+        pos = 0
+        for p, (seat, size) in enumerate(packets):
+            t_p = t + p * T_PACKET_GAP
+            self._play_sound("deal", t_p / sp)
+            for j in range(size):
+                s = deck[pos]
+                pos += 1
+                k = seat_keys[seat][taken[seat]]
+                taken[seat] += 1
+                s.key = k
+                place = targets[k]
+                self._tween_to(s, place._replace(z=place.z + 200), self.clock + (t_p + j * 0.012) / sp,
+                               T_PACKET / sp, easing.ease_out)
+                self._tween_to(s, place, self.clock + (t_p + T_PACKET) / sp, 0.01)
+        end = t + len(packets) * T_PACKET_GAP + T_PACKET + 0.1
+        return end / sp
+
+    @staticmethod
+    def _owner(key, state) -> int | None:
+        if key[0] == "back":
+            return key[1] if isinstance(key[1], int) else None
+        c = key[1]
+        for seat in range(4):
+            if state.hands[seat] >> c & 1:
+                return seat
+        return None
+
+    # --- per frame -------------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        return self.clock < self.busy_until or any(s.tweens for s in self.sprites)
+
+    def update(self, dt: float) -> None:
+        self.clock += dt
+        now = self.clock
+        if self._timers:
+            due = [fn for (t, fn) in self._timers if t <= now]
+            if due:
+                self._timers = [(t, fn) for (t, fn) in self._timers if t > now]
+                for fn in due:
+                    fn()
+        for s in self.sprites:
+            tw = s.tweens
+            while tw:
+                w = tw[0]
+                if now < w.start:
+                    break
+                if w.frm is None:
+                    w.frm = s.place
+                    s.visible = True
+                    if w.end.z != s.z:
+                        s.z = w.end.z
+                        self._resort = True
+                p = (now - w.start) / w.duration
+                if p >= 1.0:
+                    tw.popleft()
+                    self._apply_place(s, w.end)
+                    continue
+                e = w.ease(p)
+                a, b = w.frm, w.end
+                s.position = (_lerp(a.x, b.x, e), _lerp(a.y, b.y, e))
+                s.angle = _lerp_angle(a.angle, b.angle, e)
+                scale = _lerp(a.scale, b.scale, e)
+                self._set_face(s, b.face_up if p >= 0.5 else a.face_up, scale)
+                s.place = Place(s.center_x, s.center_y, s.angle, scale, s.face_up, s.z)
+                break
+        if self._resort:
+            self._resort = False
+            self.sprite_list.sort(key=lambda s: s.z)
+
+    def set_dimmed(self, cards) -> None:
+        self._dimmed = frozenset(cards)
+        self._apply_dim()
+
+    def _apply_dim(self) -> None:
+        for s in self.sprites:
+            dim = s.key[0] == "card" and s.key[1] in self._dimmed
+            want = DIM if dim else (255, 255, 255)
+            if tuple(s.color[:3]) != want:
+                s.color = (*want, 255)
+
+    def card_at(self, x: float, y: float, seat: int = 0) -> int | None:
+        """The topmost card of ``seat``'s (face-up) hand under a logical point."""
+        best = None
+        for s in self.sprites:
+            if s.key[0] != "card" or not s.face_up or s.tweens:
+                continue
+            if s.place.z < 100 or s.place.z >= 300:
+                continue
+            st = self._info_state
+            if st is None or not st.hands[seat] >> s.key[1] & 1:
+                continue
+            if layout.point_in_place(x, y, s.place) and (best is None or s.z > best.z):
+                best = s
+        return best.key[1] if best else None
+
+    def draw(self) -> None:
+        self._draw_mats()
+        self.sprite_list.draw(pixelated=self.pixelated)
+        self.markers.draw()
+        self.batch.draw()
+        if self.winner_text.text:
+            self.winner_text.draw()
+        if self.last_trick_overlay:
+            self._draw_last_trick()
+
+    def _draw_mats(self) -> None:
+        """The table's fixed marks, built once per turn change (one draw call)."""
+        key = self._turn
+        if self._mats is None or self._mats_key != key:
+            from arcade import shape_list as sh
+
+            m = sh.ShapeElementList()
+            cx, cy = layout.CENTRE
+            m.append(sh.create_ellipse_outline(cx, cy, 440, 330, (*FELT_DARK, 255), 6))
+            m.append(sh.create_ellipse_outline(cx, cy, 452, 342, (236, 196, 92, 60), 2))
+            for t, (x, y) in enumerate(layout.PILE_POS):
+                w, h = layout.card_size(PILE_SCALE)
+                m.append(sh.create_rectangle_outline(x, y, h + 14, w + 14, (*TEAM_COLOURS[t], 150), 2))
+            if 0 <= self._turn < 4:
+                x, y = layout.LABEL_POS[self._turn]
+                m.append(sh.create_rectangle_filled(x, y - 8, 170, 46, (236, 196, 92, 45)))
+                m.append(sh.create_rectangle_outline(x, y - 8, 170, 46, GOLD, 2))
+            self._mats, self._mats_key = m, key
+        self._mats.draw()
+
+    def _draw_last_trick(self) -> None:
+        leader, cards = self.last_trick_overlay
+        cx, cy = layout.CENTRE
+        arcade.draw_lbwh_rectangle_filled(cx - 230, cy - 150, 460, 300, (10, 28, 18, 235))
+        arcade.draw_lbwh_rectangle_outline(cx - 230, cy - 150, 460, 300, GOLD, 2)
+        self.overlay_title.text = _("Last trick (click to close)")
+        self.overlay_title.draw()
+        sl = arcade.SpriteList()
+        for i, c in enumerate(cards):
+            seat = (leader + i) & 3
+            p = layout.trick_place(seat, i)
+            sl.append(arcade.Sprite(self.tex.face(c, CARD_W * p.scale), 1.0, p.x, p.y - 10))
+        sl.draw()
+
+
+def pyglet_batch():
+    import pyglet
+
+    return pyglet.graphics.Batch()
+
+
+def trumps_in(mask: int) -> int:
+    return (mask & TRUMP_MASK).bit_count()
+
+
+def team_points(state) -> tuple[int, int]:
+    return mask_points(state.piles[0]), mask_points(state.piles[1])
+
+
+__all__ = ["TableScene", "TEAM"]

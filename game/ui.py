@@ -1,0 +1,256 @@
+"""Small UI pieces shared by the views: a letterboxed base view and buttons.
+
+Every view draws in logical 1280x720 coordinates through a camera whose
+viewport is the 16:9 letterbox of the window; mouse positions are mapped back
+with :func:`game.layout.to_logical`.  Buttons work with the mouse (hover,
+click) and the keyboard (Tab / arrows move the focus, Enter or Space press).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import arcade
+from arcade.types import LBWH, LRBT
+
+from . import layout
+from .constants import BUTTON, BUTTON_FOCUS, BUTTON_HOVER, FONT, GOLD, HEIGHT, INK, WIDTH
+
+
+class Button:
+    def __init__(
+        self,
+        label: str,
+        rect: tuple[float, float, float, float],
+        action: Callable[[], object] | None,
+        *,
+        icon: arcade.Texture | None = None,
+        tooltip: str = "",
+        enabled: bool = True,
+        font_size: int = 16,
+    ) -> None:
+        self.rect = rect
+        self.action = action
+        self.icon = icon
+        self.tooltip = tooltip
+        self.enabled = enabled
+        self.hover = False
+        cx, cy, _w, _h = rect
+        self.text = arcade.Text(label, cx, cy, INK, font_size, anchor_x="center",
+                                anchor_y="center", font_name=FONT, bold=True)
+        self._icon_list: arcade.SpriteList | None = None
+        if icon is not None:
+            self._icon_list = arcade.SpriteList()
+            s = arcade.Sprite(icon, min(rect[2], rect[3]) * 0.8 / max(icon.width, icon.height), cx, cy)
+            self._icon_list.append(s)
+
+    def icon_texture(self):
+        if self._icon_list is not None and len(self._icon_list):
+            return self._icon_list[0].texture
+        return None
+
+    @property
+    def label(self) -> str:
+        return self.text.text
+
+    @label.setter
+    def label(self, v: str) -> None:
+        self.text.text = v
+
+    def contains(self, x: float, y: float) -> bool:
+        return layout.in_rect(x, y, self.rect)
+
+    def press(self) -> bool:
+        if self.enabled and self.action is not None:
+            self.action()
+            return True
+        return False
+
+    def draw(self, focused: bool = False) -> None:
+        cx, cy, w, h = self.rect
+        colour = BUTTON_HOVER if (self.hover and self.enabled) else BUTTON
+        alpha = 235 if self.enabled else 110
+        arcade.draw_lbwh_rectangle_filled(cx - w / 2, cy - h / 2, w, h, (*colour, alpha))
+        edge = BUTTON_FOCUS if focused else (200, 190, 150, 160 if self.enabled else 60)
+        arcade.draw_lbwh_rectangle_outline(cx - w / 2, cy - h / 2, w, h, edge, 3 if focused else 1)
+        if self._icon_list is not None:
+            for s in self._icon_list:
+                s.alpha = 255 if self.enabled else 90
+            self._icon_list.draw()
+        if self.text.text:
+            self.text.color = INK if self.enabled else (150, 150, 140)
+            self.text.draw()
+
+
+class BaseView(arcade.View):
+    """A view drawn at the logical size, letterboxed, with keyboard-navigable buttons."""
+
+    background = (12, 40, 26)
+
+    def __init__(self, window: arcade.Window | None = None) -> None:
+        super().__init__(window)
+        self.camera = arcade.Camera2D(
+            projection=LRBT(-WIDTH / 2, WIDTH / 2, -HEIGHT / 2, HEIGHT / 2),
+            position=(WIDTH / 2, HEIGHT / 2),
+        )
+        self.buttons: list[Button] = []
+        self.focus = -1
+        self.tooltip = arcade.Text("", 0, 0, GOLD, 12, anchor_x="center", anchor_y="center",
+                                   font_name=FONT)
+        self._fit()
+
+    # --- geometry -----------------------------------------------------------------
+
+    def _fit(self) -> None:
+        w, h = self.window.get_size() if self.window else (WIDTH, HEIGHT)
+        left, bottom, vw, vh = layout.letterbox(w, h)
+        self.camera.viewport = LBWH(left, bottom, vw, vh)
+        self.camera.scissor = None
+
+    def on_resize(self, width: int, height: int) -> None:
+        self._fit()
+
+    def on_show_view(self) -> None:
+        self._fit()
+
+    def logical(self, x: float, y: float) -> tuple[float, float]:
+        w, h = self.window.get_size()
+        return layout.to_logical(x, y, w, h)
+
+    # --- drawing --------------------------------------------------------------------
+
+    def on_draw(self) -> None:
+        # The background is a clear of the letterbox (a scissored clear costs
+        # nothing; a full-screen rectangle costs ~4 ms on llvmpipe).
+        ctx = self.window.ctx
+        fw, fh = self.window.get_framebuffer_size()
+        ctx.viewport = (0, 0, fw, fh)
+        ctx.scissor = None
+        w, h = self.window.get_size()
+        left, bottom, vw, vh = layout.letterbox(w, h)
+        if (vw, vh) == (w, h):  # no bars: one full clear (a scissored one is a slow quad)
+            self.clear(color=self.background)
+        else:
+            self.clear(color=(0, 0, 0))
+            sx, sy = fw / max(w, 1), fh / max(h, 1)
+            ctx.scissor = (round(left * sx), round(bottom * sy), round(vw * sx), round(vh * sy))
+            self.clear(color=self.background)
+            ctx.scissor = None
+        with self.camera.activate():
+            self.draw_scene()
+            self.draw_buttons()
+
+    def draw_scene(self) -> None:
+        pass
+
+    def _chrome_key(self) -> tuple:
+        return tuple((b.rect, b.hover, b.enabled, i == self.focus, b.label, id(b.icon),
+                      b.icon_texture()) for i, b in enumerate(self.buttons))
+
+    def _build_chrome(self) -> None:
+        """All buttons as three draw calls (shapes, icons, texts), rebuilt on change."""
+        import pyglet
+        from arcade import shape_list as sh
+
+        shapes = sh.ShapeElementList()
+        icons = arcade.SpriteList()
+        batch = pyglet.graphics.Batch()
+        texts = []
+        for i, b in enumerate(self.buttons):
+            cx, cy, w, h = b.rect
+            colour = BUTTON_HOVER if (b.hover and b.enabled) else BUTTON
+            shapes.append(sh.create_rectangle_filled(cx, cy, w, h, (*colour, 235 if b.enabled else 110)))
+            focused = i == self.focus
+            edge = BUTTON_FOCUS if focused else (200, 190, 150, 160 if b.enabled else 60)
+            shapes.append(sh.create_rectangle_outline(cx, cy, w, h, edge, 3 if focused else 1))
+            tex = b.icon_texture()
+            if tex is not None:
+                sp = arcade.Sprite(tex, min(w, h) * 0.8 / max(tex.width, tex.height), cx, cy)
+                sp.alpha = 255 if b.enabled else 90
+                icons.append(sp)
+            if b.label:
+                texts.append(arcade.Text(b.label, cx, cy, INK if b.enabled else (150, 150, 140),
+                                         b.text.font_size, anchor_x="center", anchor_y="center",
+                                         font_name=FONT, bold=True, batch=batch))
+        self._chrome = (shapes, icons, batch, texts)
+
+    def draw_buttons(self) -> None:
+        key = self._chrome_key()
+        if getattr(self, "_chrome_cache_key", None) != key:
+            self._build_chrome()
+            self._chrome_cache_key = key
+        shapes, icons, batch, _texts = self._chrome
+        shapes.draw()
+        icons.draw()
+        batch.draw()
+        tip = ""
+        for b in self.buttons:
+            if b.hover and b.tooltip:
+                tip = b.tooltip
+                cx, cy, _w, h = b.rect
+                self.tooltip.x = max(150, min(WIDTH - 150, cx))
+                self.tooltip.y = cy - h / 2 - 14 if cy > HEIGHT / 2 else cy + h / 2 + 14
+        if tip:
+            self.tooltip.text = tip
+            w = self.tooltip.content_width + 16
+            arcade.draw_lbwh_rectangle_filled(self.tooltip.x - w / 2, self.tooltip.y - 12, w, 24,
+                                              (0, 0, 0, 220))
+            self.tooltip.draw()
+
+    # --- input ----------------------------------------------------------------------
+
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
+        lx, ly = self.logical(x, y)
+        for b in self.buttons:
+            b.hover = b.contains(lx, ly)
+        self.on_logical_motion(lx, ly)
+
+    def on_logical_motion(self, x: float, y: float) -> None:
+        pass
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        lx, ly = self.logical(x, y)
+        for i, b in enumerate(self.buttons):
+            if b.contains(lx, ly):
+                self.focus = i
+                if b.press():
+                    return
+                return
+        self.on_click(lx, ly, button)
+
+    def on_click(self, x: float, y: float, button: int) -> None:
+        pass
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        k = arcade.key
+        if symbol == k.F11:
+            self.window.set_fullscreen(not self.window.fullscreen)
+            return True
+        if self.buttons:
+            if symbol in (k.TAB, k.DOWN, k.RIGHT) and not (symbol == k.TAB and modifiers & k.MOD_SHIFT):
+                self.move_focus(1)
+                return True
+            if symbol in (k.UP, k.LEFT) or (symbol == k.TAB and modifiers & k.MOD_SHIFT):
+                self.move_focus(-1)
+                return True
+            if symbol in (k.ENTER, k.RETURN, k.SPACE, k.NUM_ENTER) and 0 <= self.focus < len(self.buttons):
+                self.buttons[self.focus].press()
+                return True
+        if symbol == k.ESCAPE:
+            self.on_back()
+            return True
+        return None
+
+    def move_focus(self, step: int) -> None:
+        n = len(self.buttons)
+        if not n:
+            return
+        i = self.focus
+        for _ in range(n):
+            i = (i + step) % n if i >= 0 else (0 if step > 0 else n - 1)
+            if self.buttons[i].enabled:
+                self.focus = i
+                return
+
+    def on_back(self) -> None:
+        pass

@@ -1,0 +1,211 @@
+"""The menu, the new-game setup, and a plain message screen."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+import arcade
+
+from .. import session, textures
+from ..constants import FONT, GOLD, HEIGHT, INK, RED, WIDTH
+from ..i18n import _
+from ..ui import BaseView, Button
+
+LEVEL_ORDER = ("easy", "medium", "hard", "random")
+
+
+def levels() -> list[str]:
+    from engine.players import level_names
+
+    names = level_names()
+    return [n for n in LEVEL_ORDER if n in names] + [n for n in names if n not in LEVEL_ORDER]
+
+
+def column(labels_actions, top: float = 470, w: float = 360, h: float = 50, gap: float = 12):
+    out = []
+    for i, (label, action, kw) in enumerate(labels_actions):
+        out.append(Button(label, (WIDTH / 2, top - i * (h + gap), w, h), action, **kw))
+    return out
+
+
+class MenuView(BaseView):
+    background = (16, 58, 36)
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.title = arcade.Text("Tarocchi", WIDTH / 2, HEIGHT - 110, GOLD, 54, anchor_x="center",
+                                 anchor_y="center", font_name=FONT, bold=True)
+        self.subtitle = arcade.Text(_("Piedicavallo Tarocchi · four players, partners opposite"),
+                                    WIDTH / 2, HEIGHT - 165, INK, 16, anchor_x="center",
+                                    anchor_y="center", font_name=FONT)
+        self.notice = arcade.Text("", WIDTH / 2, 40, INK, 13, anchor_x="center", anchor_y="center",
+                                  font_name=FONT)
+        self.resume_info = session.resumable()
+        items = []
+        if self.resume_info and self.resume_info[0] is not None:
+            items.append((_("Resume the interrupted game"), self.resume, {}))
+            note = self.resume_info[1]
+            self.notice.text = _("A game was interrupted; it was saved move by move.") + (
+                f" ({note})" if note else "")
+        elif self.resume_info and self.resume_info[0] is None:
+            self.notice.text = _("The autosave could not be read: {error}").format(error=self.resume_info[1])
+            self.notice.color = RED
+        items += [
+            (_("New game"), lambda: self.setup(False), {}),
+            (_("Practice"), lambda: self.setup(True), {"tooltip": _("Undo, redo and hints")}),
+            (_("Watch AI game"), self.watch, {}),
+            (_("Replays"), self.replays, {}),
+            (_("Rules"), self.rules, {}),
+            (_("Settings"), self.settings_view, {}),
+            (_("Quit"), self.quit, {}),
+        ]
+        top = 470 if len(items) <= 7 else 500
+        self.buttons = column(items, top=top, h=46, gap=10)
+        self.focus = 0
+
+    def draw_scene(self) -> None:
+        self.title.draw()
+        self.subtitle.draw()
+        if self.notice.text:
+            self.notice.draw()
+
+    def resume(self) -> None:
+        try:
+            game = session.resume()
+        except Exception as exc:  # noqa: BLE001 - say what went wrong, keep the menu
+            self.window.show_view(MessageView(self.window, _("Could not resume: {error}").format(error=exc)))
+            return
+        start_table(self.window, game, practice=bool(game.header.extra.get("practice")))
+
+    def setup(self, practice: bool) -> None:
+        self.window.show_view(NewGameView(self.window, practice))
+
+    def watch(self) -> None:
+        open_optional(self.window, "game.theatre", "WatchSetupView")
+
+    def replays(self) -> None:
+        open_optional(self.window, "game.replay_browser", "ReplayBrowserView")
+
+    def rules(self) -> None:
+        from .rules import RulesView
+
+        self.window.show_view(RulesView(self.window))
+
+    def settings_view(self) -> None:
+        from .settings import SettingsView
+
+        self.window.show_view(SettingsView(self.window))
+
+    def quit(self) -> None:
+        self.window.close()
+
+    def on_back(self) -> None:
+        pass
+
+
+def open_optional(window, module: str, cls: str) -> None:
+    """Open a view from a module that may not exist yet; else say it is coming."""
+    if importlib.util.find_spec(module) is None:
+        window.show_view(MessageView(window, _("Coming soon.")))
+        return
+    view_cls = getattr(importlib.import_module(module), cls)
+    window.show_view(view_cls(window))
+
+
+def start_table(window, game, practice: bool = False) -> None:
+    """Show the table for ``game``; a missing asset gives a message, not a traceback."""
+    from .table_view import TableView
+
+    try:
+        textures.get()
+    except textures.MissingAssets as exc:
+        game.close()
+        window.show_view(MessageView(window, _("Cannot open the table: {error}").format(error=exc)))
+        return
+    settings = window.settings
+
+    def back() -> None:
+        window.show_view(MenuView(window))
+
+    view = TableView(window, game, session.ai_players(game), human_seats=session.human_seats(game),
+                     practice=practice, settings=settings, sound=getattr(window, "sound", None),
+                     on_exit=back)
+    window.show_view(view)
+
+
+class NewGameView(BaseView):
+    background = (16, 58, 36)
+
+    def __init__(self, window, practice: bool) -> None:
+        super().__init__(window)
+        self.practice = practice
+        self.settings = window.settings
+        self.levels = levels()
+        title = _("Practice game") if practice else _("New game")
+        self.title = arcade.Text(title, WIDTH / 2, HEIGHT - 110, GOLD, 36, anchor_x="center",
+                                 anchor_y="center", font_name=FONT, bold=True)
+        self.help = arcade.Text(_("Click a line or press Enter to change it"), WIDTH / 2, HEIGHT - 160,
+                                INK, 14, anchor_x="center", anchor_y="center", font_name=FONT)
+        self.b_kind = Button("", (WIDTH / 2, 450, 480, 48), self.toggle_kind)
+        self.b_partner = Button("", (WIDTH / 2, 390, 480, 48), lambda: self.cycle("partner"))
+        self.b_opp = Button("", (WIDTH / 2, 330, 480, 48), lambda: self.cycle("opponents"))
+        self.b_start = Button(_("Deal the cards"), (WIDTH / 2, 240, 300, 54), self.start)
+        self.b_back = Button(_("Back"), (WIDTH / 2, 170, 200, 44), self.on_back)
+        self.buttons = [self.b_kind, self.b_partner, self.b_opp, self.b_start, self.b_back]
+        self.focus = 3
+        self._labels()
+
+    def _labels(self) -> None:
+        s = self.settings
+        self.b_kind.label = _("Game: a match of four deals") if s.match else _("Game: a single deal")
+        self.b_partner.label = _("Partner (North): {level}").format(level=_(s.partner))
+        self.b_opp.label = _("Opponents (East, West): {level}").format(level=_(s.opponents))
+
+    def toggle_kind(self) -> None:
+        self.settings.match = not self.settings.match
+        self._labels()
+        self.settings.save()
+
+    def cycle(self, which: str, step: int = 1) -> None:
+        cur = getattr(self.settings, which)
+        i = self.levels.index(cur) if cur in self.levels else 0
+        setattr(self.settings, which, self.levels[(i + step) % len(self.levels)])
+        self._labels()
+        self.settings.save()
+
+    def start(self) -> None:
+        s = self.settings
+        for which in ("partner", "opponents"):
+            if getattr(s, which) not in self.levels:
+                setattr(s, which, self.levels[0])
+        game = session.new_game(partner=s.partner, opponents=s.opponents, match=s.match,
+                                practice=self.practice)
+        start_table(self.window, game, practice=self.practice)
+
+    def draw_scene(self) -> None:
+        self.title.draw()
+        self.help.draw()
+
+    def on_back(self) -> None:
+        self.window.show_view(MenuView(self.window))
+
+
+class MessageView(BaseView):
+    """A message (e.g. a missing asset, named) and a way back to the menu."""
+
+    background = (16, 58, 36)
+
+    def __init__(self, window, message: str) -> None:
+        super().__init__(window)
+        self.text = arcade.Text(message, WIDTH / 2, HEIGHT / 2 + 60, INK, 18, anchor_x="center",
+                                anchor_y="center", font_name=FONT, multiline=True, width=1000,
+                                align="center")
+        self.buttons = [Button(_("Back to the menu"), (WIDTH / 2, 200, 260, 48), self.on_back)]
+        self.focus = 0
+
+    def draw_scene(self) -> None:
+        self.text.draw()
+
+    def on_back(self) -> None:
+        self.window.show_view(MenuView(self.window))

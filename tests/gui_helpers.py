@@ -1,0 +1,58 @@
+"""Helpers for the GUI tests: drive a view frame by frame, click like a player."""
+
+from __future__ import annotations
+
+import arcade
+
+from engine.state import DISCARD, PLAY
+
+
+def frames(view, n: int = 1, draw_every: int = 5, dt: float = 1 / 60) -> None:
+    for i in range(n):
+        view.on_update(dt)
+        if draw_every and i % draw_every == 0:
+            view.on_draw()
+
+
+def settle(view, limit: int = 4000, draw_every: int = 6) -> int:
+    """Run frames until the human may act or the game is over; returns frames run."""
+    for i in range(limit):
+        view.on_update(1 / 60)
+        if draw_every and i % draw_every == 0:
+            view.on_draw()
+        if view.finished and view.shown == view.game.cursor and not view.table.busy:
+            return i
+        if view._can_act():
+            return i
+    raise AssertionError(f"the table did not settle in {limit} frames (scene {view.scene!r})")
+
+
+def card_point(view, card: int) -> tuple[float, float]:
+    """Window coordinates of a visible point of ``card`` in South's hand (its left strip)."""
+    for s in view.table.sprites:
+        if s.key == ("card", card):
+            p = s.place
+            w, h = s.width, s.height
+            return p.x - w / 2 + 10, p.y + h / 2 - 20
+    raise AssertionError(f"card {card} is not on the table")
+
+
+def click(view, x: float, y: float) -> None:
+    view.on_mouse_press(x, y, arcade.MOUSE_BUTTON_LEFT, 0)
+
+
+def play_human_turn(view) -> None:
+    """South acts by clicking: the first legal card, or a legal discard pair then the button."""
+    state = view.game.state
+    legal = view.game.legal()
+    if state.phase == PLAY:
+        click(view, *card_point(view, legal[0].card))
+    elif state.phase == DISCARD:
+        a, b = legal[0].cards
+        click(view, *card_point(view, a))
+        frames(view, 12)
+        click(view, *card_point(view, b))
+        frames(view, 12)
+        view.on_draw()
+        x, y = view.btn_confirm.rect[:2]
+        click(view, x, y)

@@ -1,0 +1,214 @@
+"""The play table driven like a player: synthetic clicks on the real view,
+headless (EGL), pixels read back from the frame."""
+
+from __future__ import annotations
+
+import arcade
+import pytest
+
+from engine.replay import read_replay
+from engine.rules import play_error
+from engine.state import PLAY, CardPlayed
+from game import layout, paths, session
+from game.views.table_view import TableView
+from tests.gui_helpers import card_point, click, frames, play_human_turn, settle
+
+
+def make_table(window, *, seed=7, practice=False, match=False, levels="random"):
+    game = session.new_game(partner=levels, opponents=levels, match=match, practice=practice, seed=seed)
+    window.settings.speed = 8.0
+    window.settings.auto_advance = True
+    view = TableView(window, game, session.ai_players(game), human_seats=session.human_seats(game),
+                     practice=practice, settings=window.settings, sound=window.sound)
+    window.show_view(view)
+    return view
+
+
+def test_whole_deal_by_clicks(window, home):
+    view = make_table(window, seed=11)
+    clicks = 0
+    while True:
+        settle(view)
+        if view.finished:
+            break
+        before = view.game.cursor
+        play_human_turn(view)
+        clicks += 1
+        assert view.game.cursor > before, view.status.text
+        assert clicks < 40
+    assert view.scene == "scoring" or view.score_panel is None
+    assert clicks >= 15  # 15 cards, plus the discard when South deals
+    st = view.game.state
+    assert len(st.scores) == 1 and sum(st.scores[0]) == 114
+    assert view.replay_path and view.replay_path.parent == paths.replays_dir()
+    rp = read_replay(view.replay_path)
+    assert rp.final.scores == st.scores
+    assert not paths.autosave_path().exists()  # a finished game leaves no autosave
+
+
+def _first_illegal(view):
+    st = view.game.state
+    for c in layout.sorted_hand(st.hands[0]):
+        if play_error(st.hands[0], st.trick, c):
+            return c
+    return None
+
+
+def test_illegal_click_is_refused_with_its_rule(window, home):
+    # find a decision of South where some card is illegal, clicking legal cards meanwhile
+    view = make_table(window, seed=5)
+    for _ in range(40):
+        settle(view)
+        assert not view.finished, "no illegal card came up"
+        st = view.game.state
+        if st.phase == PLAY:
+            bad = _first_illegal(view)
+            if bad is not None:
+                break
+        play_human_turn(view)
+    cursor = view.game.cursor
+    click(view, *card_point(view, bad))
+    frames(view, 3)
+    assert view.game.cursor == cursor  # nothing happened in the game
+    assert "(R7)" in view.status.text
+    reason = play_error(st.hands[0], st.trick, bad)
+    assert reason.split(" ")[-2] in view.status.text or "trump" in view.status.text
+    # the illegal card is drawn dimmed, the legal ones raised
+    sprites = {s.key: s for s in view.table.sprites}
+    assert tuple(sprites[("card", bad)].color[:3]) != (255, 255, 255)
+    legal = view.game.legal()[0].card
+    assert sprites[("card", legal)].place.y > sprites[("card", bad)].place.y
+
+
+def _table_snapshot(view):
+    return sorted(((s.key, s.place) for s in view.table.sprites if not s.place.hidden), key=repr)
+
+
+def test_undo_in_practice_restores_hand_and_table(window, home):
+    view = make_table(window, seed=3, practice=True)
+    snapshots = []
+    for _ in range(4):
+        settle(view)
+        frames(view, 30)
+        snapshots.append((view.game.cursor, view.game.state, _table_snapshot(view)))
+        play_human_turn(view)
+    settle(view)
+    frames(view, 30)
+    # back three decisions with Ctrl+Z, then forward one with the redo button
+    for _ in range(3):
+        view.on_key_press(arcade.key.Z, arcade.key.MOD_CTRL)
+    settle(view)
+    frames(view, 30)
+    cursor, state, table = snapshots[1]
+    assert view.game.cursor == cursor
+    assert view.game.state == state
+    assert _table_snapshot(view) == table
+    view.on_draw()
+    x, y = view.btn_redo.rect[:2]
+    click(view, x, y)
+    settle(view)
+    frames(view, 30)
+    cursor, state, table = snapshots[2]
+    assert view.game.state == state
+    assert _table_snapshot(view) == table
+    # the replay is marked as practice
+    view.close()
+    rp = read_replay(paths.autosave_path(), tolerate_torn=True)
+    assert rp.header.extra.get("practice") is True
+
+
+def test_resume_after_a_kill(window, home):
+    view = make_table(window, seed=21)
+    for _ in range(3):
+        settle(view)
+        play_human_turn(view)
+    settle(view)
+    n_events = view.game.cursor
+    state = view.game.state
+    # a kill: nothing is closed; and the last line was torn mid-write
+    view.executor.shutdown(wait=False)
+    with open(paths.autosave_path(), "a", encoding="utf-8") as f:
+        f.write('{"type": "pla')
+    from game.views.menu import MenuView
+
+    menu = MenuView(window)
+    window.show_view(menu)
+    assert menu.buttons[0].label == "Resume the interrupted game"
+    menu.on_draw()
+    assert "interrupted" in menu.notice.text
+    x, y = menu.buttons[0].rect[:2]
+    click(menu, x, y)
+    resumed = window.current_view
+    assert isinstance(resumed, TableView)
+    assert resumed.game.cursor == n_events
+    assert resumed.game.state == state
+    settle(resumed)
+    assert resumed._can_act()
+    resumed.close()
+
+
+def test_screenshot_shows_south_faces_and_north_backs(window, home):
+    view = make_table(window, seed=9)
+    settle(view)
+    frames(view, 20)
+    view.table.set_dimmed(())  # undim the illegal cards: we look at faces, not at rules
+    view.on_draw()
+    img = arcade.get_image().convert("RGB")
+    cards = [s for s in view.table.sprites if s.key[0] == "card" and 100 <= s.place.z < 300]
+    assert len(cards) >= 15
+
+    def bright_share(box):
+        x0, y0, x1, y1 = (int(v) for v in box)
+        crop = img.crop((x0, 720 - y1, x1, 720 - y0)).resize((60, 30))
+        px = list(crop.getdata())
+        return sum(1 for r, g, b in px if r > 200 and g > 190 and b > 150) / len(px)
+
+    def mean(px, py, r=5):
+        vals = [img.getpixel((int(px + dx), int(720 - py + dy))) for dx in range(-r, r) for dy in range(-r, r)]
+        return [sum(v[i] for v in vals) / len(vals) for i in range(3)]
+
+    xs = [c.center_x for c in cards]
+    # South's hand: cream card faces; North's hand: dark backs
+    assert bright_share((min(xs) - 40, 40, max(xs) + 40, 180)) > 0.25
+    assert bright_share((500, 620, 780, 700)) < 0.08
+    # the felt is green
+    felt = mean(640, 560)
+    assert felt[1] > felt[0] and felt[1] > felt[2]
+
+
+@pytest.mark.parametrize("missing", [True])
+def test_missing_art_is_named_not_a_traceback(window, home, monkeypatch, missing):
+    from game import textures
+    from game.views import menu as menu_mod
+
+    def boom():
+        raise textures.MissingAssets([paths.card_path("SK")])
+
+    monkeypatch.setattr(textures, "get", boom)
+    game = session.new_game(partner="random", opponents="random", match=False, seed=1)
+    menu_mod.start_table(window, game)
+    v = window.current_view
+    assert isinstance(v, menu_mod.MessageView)
+    assert "SK.png" in v.text.text
+    v.on_draw()
+
+
+def test_ai_cards_fly_to_the_centre(window, home):
+    view = make_table(window, seed=13)
+    # run until some AI card is on its way to the trick
+    e = None
+    for _ in range(3000):
+        frames(view, 1, draw_every=0)
+        last = view.game.events[view.shown - 1] if view.shown else None
+        if isinstance(last, CardPlayed) and last.seat != 0:
+            e = last
+            break
+        if view._can_act():
+            play_human_turn(view)
+    assert e is not None
+    s = next(x for x in view.table.sprites if x.key == ("card", e.card))
+    assert s.tweens, "the AI card moves"
+    end = s.tweens[-1].end
+    assert end.z >= 300 and end.face_up  # lands face up in the trick
+    order = len(view.game.states[view.shown].trick) - 1
+    assert end == layout.trick_place(e.seat, order)
