@@ -88,7 +88,7 @@ def pair_seed(seed: int, i: int) -> int:
 
 def play_pair(
     a: str, b: str, seed: int, i: int, budget_ms: int | None
-) -> tuple[list[tuple[int, int]], dict[str, list[float]], list[int]]:
+) -> tuple[list[tuple[int, int]], dict[str, list[float]], list[Any]]:
     """Deal i twice: A at seats 0/2, then at 1/3.  Returns each game's points,
     decision times by level, and the two games' Dealt hands (to check pairing)."""
     pool.set_parallel(False)
@@ -101,7 +101,7 @@ def play_pair(
         game = play_game(gs, players, 1)
         results.append(game.state.scores[0])
         dealt = game.events[0]
-        deals.append(hash(getattr(dealt, "hands", ())))
+        deals.append(getattr(dealt, "hands", None))
     times = {a: pa.times, b: pb.times} if a != b else {a: pa.times + pb.times}
     return results, times, deals
 

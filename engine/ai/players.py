@@ -126,9 +126,9 @@ class Budget:
 
 
 MEDIUM = Budget(
-    playout_cards=9000,
+    playout_cards=18000,
     min_worlds=6,
-    max_worlds=40,
+    max_worlds=60,
     exact_cards=4,
     exact_worlds=(0, 1, 24, 16, 10),
     discard_pairs=4,

@@ -203,6 +203,8 @@ class Solver:
                 legal = hand & TRUMP_MASK
                 legal = legal | (hand & MATTO_MASK) if legal else hand
         alive = hands[0] | hands[1] | hands[2] | hands[3]
+        if bk >= 0:  # the card to beat splits classes too
+            alive |= 1 << (bk - 100 if bk >= 100 else bk)
         # Representatives of equivalence classes, with an ordering key.
         mine_winning = n > 0 and (ws & 1) == (seat & 1)
         moves: list[tuple[int, int]] = []
