@@ -14,9 +14,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from engine.replay import Replay, ReplayError, read_replay
-from engine.state import DealScored, Dealt, Discarded, State, TrickTaken
+from engine.state import DealScored, Dealt, Discarded, Event, State, TrickTaken
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+_KINDS: dict[type, str] = {Dealt: "deal", Discarded: "discard", TrickTaken: "trick", DealScored: "score"}
 
 
 @dataclass(frozen=True)
@@ -26,27 +27,54 @@ class Mark:
 
 
 class Timeline:
-    """Positions of a replay and the steps between them."""
+    """Positions of a replay (or of a game still being played) and the steps
+    between them.  ``events`` and ``states`` are the engine's lists; a live game
+    grows them, and :meth:`refresh` takes in what was added."""
 
-    def __init__(self, replay: Replay) -> None:
-        self.replay = replay
-        self.events = replay.events
-        self.n = len(replay.events)
-        kinds = {Dealt: "deal", Discarded: "discard", TrickTaken: "trick", DealScored: "score"}
-        self.marks = [
-            Mark(p, kinds[type(e)]) for p, e in enumerate(self.events, start=1) if type(e) in kinds
-        ]
-        # A card step shows each new card; the sweep of a trick is folded into the
-        # next card so the four cards of a trick stay in view for one step.
-        self._card_steps = [
-            p for p in range(self.n + 1) if p in (0, self.n) or type(self.events[p - 1]) is not TrickTaken
-        ]
-        self._trick_steps = sorted(
-            {0, self.n} | {m.position for m in self.marks if m.kind in ("deal", "trick", "score")}
-        )
+    def __init__(self, events: Sequence[Event], states: Sequence[State]) -> None:
+        self.events = events
+        self.states = states
+        self.marks: list[Mark] = []
+        self._card_steps: list[int] = [0]
+        self._trick_steps: list[int] = [0]
+        self.n = 0
+        self.refresh()
+
+    @classmethod
+    def from_replay(cls, replay: Replay) -> Timeline:
+        return cls(replay.events, replay.states)
+
+    def refresh(self) -> None:
+        """Index events added since the last call (O(new events))."""
+        n = min(len(self.events), len(self.states) - 1)
+        # The last position of a growing log is always a step; re-add it below.
+        for steps in (self._card_steps, self._trick_steps):
+            if len(steps) > 1 and steps[-1] == self.n and not self._is_step(steps, self.n):
+                steps.pop()
+        for p in range(self.n + 1, n + 1):
+            e = self.events[p - 1]
+            kind = _KINDS.get(type(e))
+            if kind:
+                self.marks.append(Mark(p, kind))
+            if type(e) is not TrickTaken:
+                self._card_steps.append(p)
+            if kind in ("deal", "trick", "score"):
+                self._trick_steps.append(p)
+        self.n = n
+        for steps in (self._card_steps, self._trick_steps):
+            if steps[-1] != n:
+                steps.append(n)
+
+    def _is_step(self, steps: list[int], p: int) -> bool:
+        if p == 0:
+            return True
+        e = self.events[p - 1]
+        if steps is self._card_steps:
+            return type(e) is not TrickTaken
+        return _KINDS.get(type(e)) in ("deal", "trick", "score")
 
     def state(self, p: int) -> State:
-        return self.replay.states[self.clamp(p)]
+        return self.states[self.clamp(p)]
 
     def clamp(self, p: int) -> int:
         return max(0, min(self.n, p))

@@ -13,7 +13,7 @@ GOLDEN = Path(__file__).parent / "golden"
 
 
 def test_steps_and_marks() -> None:
-    t = Timeline(read_replay(GOLDEN / "match-seed-7.jsonl"))
+    t = Timeline.from_replay(read_replay(GOLDEN / "match-seed-7.jsonl"))
     assert t.n == 312
     kinds = [m.kind for m in t.marks]
     assert kinds.count("deal") == 4 and kinds.count("discard") == 4
@@ -59,3 +59,19 @@ def test_browser_lists_newest_first_and_bad_files(tmp_path: Path) -> None:
     pts = read_replay(a).final.scores[0]
     assert entries[1].result.startswith(f"{pts[0]}-{pts[1]}")
     assert not entries[2].ok and "version 9" in entries[2].error
+
+
+def test_live_timeline_grows_like_a_whole_one() -> None:
+    rp = read_replay(GOLDEN / "match-seed-7.jsonl")
+    whole = Timeline.from_replay(rp)
+    events, states = [], [rp.states[0]]
+    live = Timeline(events, states)
+    for e, s in zip(rp.events, rp.states[1:], strict=True):
+        events.append(e)
+        states.append(s)
+        if len(events) % 7 == 0:
+            live.refresh()
+    live.refresh()
+    assert live.n == whole.n and live.marks == whole.marks
+    assert all(live.next_card(p) == whole.next_card(p) for p in range(whole.n + 1))
+    assert all(live.prev_trick(p) == whole.prev_trick(p) for p in range(whole.n + 1))

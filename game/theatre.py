@@ -1,0 +1,552 @@
+"""The replay theatre: watch AI games live and saved games again.
+
+* :class:`ViewerView` shows a replay (or a live AI game) on the shared
+  :class:`game.table.TableScene`: play/pause (Space), one card (Right/Left), one
+  trick (Shift+Right/Left), a seek bar with marks at each deal, discard and trick,
+  speeds 0.25x-8x (+/-), hands face up or down (H; 1-4 per seat), the tricks of
+  the deal so far and the score.  Every jump snaps the table to the engine's state
+  at that position (no animation debris); only playback animates.
+* :class:`WatchSetupView` picks the levels and starts a live AI game, saved as a
+  replay while it is played.
+* ``tarocchi replay FILE [--at N --screenshot OUT.png]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import arcade
+
+from engine.cards import CODES
+from engine.game import Game
+from engine.players import level_names, make_player
+from engine.replay import Replay, ReplayError, read_replay
+
+from . import paths
+from .constants import FONT, GOLD, HEIGHT, INK, PANEL, RED, WIDTH
+from .i18n import _
+from .layout import button_rects
+from .table import TableScene
+from .theatre_model import SPEEDS, Timeline
+from .ui import BaseView, Button
+
+SEAT_KEYS = (arcade.key.KEY_1, arcade.key.KEY_2, arcade.key.KEY_3, arcade.key.KEY_4)
+BAR = (140, 16, 1000, 12)  # seek bar: left, centre y, width, height (logical)
+STRIP = 56  # the table is drawn slightly smaller, above a strip for the bar and status
+TABLE_ZOOM = 0.92
+TRICKS_PANEL = (212, 250, 220, 290)  # the tricks list: left, bottom, width, height (logical)
+MARK_COLOURS = {"deal": GOLD, "discard": (120, 190, 255), "trick": (230, 230, 230), "score": RED}
+PAUSE_AFTER = 0.25  # seconds between events at speed 1 (after the event's animation)
+
+
+def seat_names(players: list[str]) -> list[str]:
+    where = (_("South"), _("East"), _("North"), _("West"))
+    return [f"{where[i]} ({players[i] if i < len(players) else '?'})" for i in range(4)]
+
+
+class LiveGame:
+    """An AI game played by a worker thread while the viewer shows it.
+
+    The worker stays at most ``lead`` events ahead of what is shown, so pausing
+    the viewer also pauses the thinking.  The game autosaves as it goes: its file
+    is a complete replay once the game ends."""
+
+    def __init__(self, levels: list[str], n_deals: int, seed: int, path: Path, lead: int = 6) -> None:
+        self.players = [make_player(lv) for lv in levels]
+        self.game = Game(seed, n_deals, levels, autosave=path,
+                         extra={"created": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "watch": True})
+        self.path = path
+        self.lead = lead
+        self.shown = 0
+        self.error = ""
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tarocchi-watch", daemon=True)
+        self._thread.start()
+
+    @property
+    def done(self) -> bool:
+        return not self._thread.is_alive()
+
+    def _run(self) -> None:
+        g = self.game
+        try:
+            while not self._stop.is_set():
+                legal = g.legal()
+                if not legal:
+                    break
+                if len(g.events) - self.shown > self.lead:
+                    time.sleep(0.02)
+                    continue
+                seat = g.state.turn
+                g.submit(self.players[seat].choose(g.view(seat), legal, g.cursor))
+        except Exception as exc:  # noqa: BLE001 - shown on screen, the game so far is saved
+            self.error = f"{type(exc).__name__}: {exc}"
+        finally:
+            g.close()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+
+class ViewerView(BaseView):
+    """Shows a timeline on the table; see the module docstring for the keys."""
+
+    def __init__(self, window: arcade.Window | None, replay: Replay | None = None, *,
+                 live: LiveGame | None = None, title: str = "", face_up: bool = True,
+                 speed: float = 1.0, back=None) -> None:
+        super().__init__(window)
+        self.live = live
+        if live is not None:
+            self.timeline = Timeline(live.game.events, live.game.states)
+            players = live.game.header.players
+        else:
+            assert replay is not None
+            self.timeline = Timeline.from_replay(replay)
+            players = replay.header.players
+        self.title = title
+        self.back = back
+        sound = getattr(self.window, "sound", None) if self.window else None
+        self.table = TableScene(seat_names(players), sound)
+        self.speed_i = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - speed))
+        self.table.speed = SPEEDS[self.speed_i]
+        self.face_up = set(range(4)) if face_up else {0}
+        self.pos = 0
+        self.playing = live is not None
+        self.wait = 0.0
+        self.dragging = False
+        self._texts_key: tuple = ()
+        self.info = arcade.Text("", BAR[0], BAR[1] + 20, GOLD, 12, anchor_y="center",
+                                font_name=FONT, bold=True)
+        self.status = arcade.Text("", BAR[0] + BAR[2], BAR[1] + 20, INK, 12, anchor_x="right",
+                                  anchor_y="center", font_name=FONT)
+        left, bottom, pw, ph = TRICKS_PANEL
+        self.score_text = arcade.Text("", left + 10, bottom + ph - 8, GOLD, 10, font_name=FONT,
+                                      multiline=True, width=pw - 16, anchor_y="top", bold=True)
+        self.tricks_text = arcade.Text("", left + 10, bottom + ph - 26, INK, 10, font_name=FONT,
+                                       multiline=True, width=pw - 16, anchor_y="top")
+        # The table is drawn a little smaller and higher, leaving the bottom strip free.
+        self.table_camera = arcade.Camera2D(
+            projection=self.camera.projection,
+            position=(WIDTH / 2, HEIGHT / 2 / TABLE_ZOOM - STRIP / TABLE_ZOOM),
+            zoom=TABLE_ZOOM,
+        )
+        self._bar_shapes = None
+        self._bar_key: tuple = ()
+        self._build_buttons()
+        self.seek(0)
+
+    # --- controls ---------------------------------------------------------------
+
+    def _build_buttons(self) -> None:
+        specs = [
+            ("<", _("Back to the menu (Esc)"), self.on_back),
+            ("|<<", _("Previous trick (Shift+Left)"), lambda: self.seek(self.timeline.prev_trick(self.pos))),
+            ("<|", _("Previous card (Left)"), lambda: self.seek(self.timeline.prev_card(self.pos))),
+            (">", _("Play / pause (Space)"), self.toggle_play),
+            ("|>", _("Next card (Right)"), lambda: self.seek(self.timeline.next_card(self.pos))),
+            (">>|", _("Next trick (Shift+Right)"), lambda: self.seek(self.timeline.next_trick(self.pos))),
+            ("-", _("Slower (-)"), lambda: self.change_speed(-1)),
+            ("+", _("Faster (+)"), lambda: self.change_speed(1)),
+            ("H", _("Hands face up or down (H; 1-4 one seat)"), self.toggle_hands),
+        ]
+        rects = button_rects(len(specs))
+        self.buttons = [Button(label, rect, action, tooltip=tip, font_size=14)
+                        for (label, tip, action), rect in zip(specs, rects, strict=True)]
+        self.play_button = self.buttons[3]
+
+    def toggle_play(self) -> None:
+        if not self.playing and self.pos >= self.timeline.n and (self.live is None or self.live.done):
+            self.seek(0)
+        self.playing = not self.playing
+        self.wait = 0.0
+
+    def change_speed(self, step: int) -> None:
+        self.speed_i = max(0, min(len(SPEEDS) - 1, self.speed_i + step))
+        self.table.speed = SPEEDS[self.speed_i]
+
+    def toggle_hands(self) -> None:
+        self.face_up = {0} if len(self.face_up) == 4 else set(range(4))
+        self.seek(self.pos)
+
+    def toggle_seat(self, seat: int) -> None:
+        self.face_up ^= {seat}
+        self.seek(self.pos)
+
+    # --- the position -------------------------------------------------------------
+
+    def seek(self, p: int) -> None:
+        """Lay the table exactly as the engine's state after the first ``p`` events."""
+        self.pos = self.timeline.clamp(p)
+        self.wait = 0.0
+        self.table.snap(self.timeline.state(self.pos), frozenset(self.face_up))
+        self._texts_key = ()
+
+    def _advance(self) -> None:
+        """Playback: animate the next event from the current position."""
+        p = self.pos
+        tl = self.timeline
+        if p >= tl.n:
+            return
+        before, after = tl.states[p], tl.states[p + 1]
+        duration = self.table.animate(tl.events[p], before, after, frozenset(self.face_up))
+        self.pos = p + 1
+        self.wait = duration + PAUSE_AFTER / SPEEDS[self.speed_i]
+        self._texts_key = ()
+
+    def on_update(self, delta_time: float) -> None:
+        if self.live is not None:
+            self.timeline.refresh()
+            self.live.shown = self.pos
+        if self.playing:
+            self.wait -= delta_time
+            if self.wait <= 0 and not self.table.busy:
+                if self.pos < self.timeline.n:
+                    self._advance()
+                elif self.live is None or self.live.done:
+                    self.playing = False
+        self.table.update(delta_time)
+
+    # --- drawing ------------------------------------------------------------------
+
+    def _refresh_texts(self) -> None:
+        st = self.timeline.state(self.pos)
+        key = (self.pos, self.timeline.n, self.playing, self.speed_i)
+        if key == self._texts_key:
+            return
+        self._texts_key = key
+        self.play_button.label = "||" if self.playing else ">"
+        kind = _("match") if st.n_deals == 4 else _("single deal")
+        deal = _("deal {n} of {total}").format(n=max(st.deal_no, 1), total=st.n_deals)
+        self.info.text = f"{self.title}  ·  {kind}, {deal}" if self.title else f"{kind}, {deal}"
+        live = ""
+        if self.live is not None and not self.live.done:
+            live = "  ·  " + _("AI playing…")
+        if self.live is not None and self.live.error:
+            live = "  ·  " + self.live.error
+        self.status.text = (_("event {p} of {n}").format(p=self.pos, n=self.timeline.n)
+                            + f"  ·  {SPEEDS[self.speed_i]:g}x" + live)
+        lines = []
+        for i, (leader, cards) in enumerate(st.tricks, start=1):
+            winner = _winner_of(st, i - 1)
+            played = " ".join(CODES[c] for c in cards)
+            lines.append(f"{i:>2}. {seat_letter(leader)}: {played}  → {seat_letter(winner)}")
+        self.tricks_text.text = "\n".join(lines)
+        score = [_("Tricks this deal")]
+        if st.scores:
+            ta, tb = st.totals
+            score = [_("Match: {a} - {b}").format(a=ta, b=tb)]
+        self.score_text.text = "\n".join(score)
+
+    def _draw_bar(self) -> None:
+        left, cy, w, h = BAR
+        key = (self.timeline.n, len(self.timeline.marks))
+        if key != self._bar_key or self._bar_shapes is None:
+            from arcade import shape_list as sh
+
+            shapes = sh.ShapeElementList()
+            shapes.append(sh.create_rectangle_filled(left + w / 2, cy, w, h, (0, 0, 0, 150)))
+            n = max(self.timeline.n, 1)
+            for m in self.timeline.marks:
+                x = left + w * m.position / n
+                tall = {"deal": h + 10, "discard": h + 4, "score": h + 8}.get(m.kind, h - 6)
+                shapes.append(sh.create_line(x, cy - tall / 2, x, cy + tall / 2, MARK_COLOURS[m.kind],
+                                             2 if m.kind != "trick" else 1))
+            self._bar_shapes = shapes
+            self._bar_key = key
+        self._bar_shapes.draw()
+        n = max(self.timeline.n, 1)
+        x = left + w * self.pos / n
+        arcade.draw_lrbt_rectangle_filled(left, x, cy - 2, cy + 2, GOLD)
+        arcade.draw_circle_filled(x, cy, 8, GOLD)
+
+    def _fit(self) -> None:
+        super()._fit()
+        if hasattr(self, "table_camera"):
+            self.table_camera.viewport = self.camera.viewport
+
+    def draw_scene(self) -> None:
+        self.table_camera.viewport = self.camera.viewport
+        with self.table_camera.activate():
+            self.table.draw()
+        self._refresh_texts()
+        arcade.draw_lbwh_rectangle_filled(*TRICKS_PANEL, PANEL)
+        self.score_text.draw()
+        self.tricks_text.draw()
+        self.info.draw()
+        self._draw_bar()
+        self.status.draw()
+
+    # --- input --------------------------------------------------------------------
+
+    def _bar_position(self, x: float, y: float) -> int | None:
+        left, cy, w, h = BAR
+        if left - 10 <= x <= left + w + 10 and abs(y - cy) <= h + 8:
+            return self.timeline.at_fraction((x - left) / w)
+        return None
+
+    def on_click(self, x: float, y: float, button: int) -> None:
+        p = self._bar_position(x, y)
+        if p is not None:
+            self.dragging = True
+            self.playing = False
+            self.seek(p)
+
+    def on_mouse_drag(self, x: float, y: float, dx: float, dy: float, buttons: int, modifiers: int) -> None:
+        if self.dragging:
+            lx, ly = self.logical(x, y)
+            left, _cy, w, _h = BAR
+            self.seek(self.timeline.at_fraction(max(0.0, min(1.0, (lx - left) / w))))
+
+    def on_mouse_release(self, x: float, y: float, button: int, modifiers: int) -> None:
+        self.dragging = False
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        k = arcade.key
+        shift = modifiers & k.MOD_SHIFT
+        tl = self.timeline
+        if symbol == k.SPACE:
+            self.toggle_play()
+        elif symbol == k.RIGHT:
+            self.playing = False
+            self.seek(tl.next_trick(self.pos) if shift else tl.next_card(self.pos))
+        elif symbol == k.LEFT:
+            self.playing = False
+            self.seek(tl.prev_trick(self.pos) if shift else tl.prev_card(self.pos))
+        elif symbol == k.HOME:
+            self.seek(0)
+        elif symbol == k.END:
+            self.seek(tl.n)
+        elif symbol in (k.PLUS, k.EQUAL, k.NUM_ADD):
+            self.change_speed(1)
+        elif symbol in (k.MINUS, k.NUM_SUBTRACT):
+            self.change_speed(-1)
+        elif symbol == k.H:
+            self.toggle_hands()
+        elif symbol in SEAT_KEYS:
+            self.toggle_seat(SEAT_KEYS.index(symbol))
+        else:
+            return super().on_key_press(symbol, modifiers)
+        return True
+
+    def on_back(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+        if self.back is not None:
+            self.back()
+            return
+        from .views.menu import MenuView
+
+        self.window.show_view(MenuView(self.window))
+
+
+def _winner_of(state, index: int) -> int:
+    """The seat that took trick ``index`` of the deal: the leader of the next one,
+    or for the last recorded trick the current leader."""
+    tricks = state.tricks
+    return tricks[index + 1][0] if index + 1 < len(tricks) else state.leader
+
+
+def seat_letter(seat: int) -> str:
+    return (_("S"), _("E"), _("N"), _("W"))[seat]
+
+
+class MessageView(BaseView):
+    """A message (such as a replay's error, with its line and rule) and a way back."""
+
+    def __init__(self, window: arcade.Window | None, title: str, message: str, back=None) -> None:
+        super().__init__(window)
+        self.back = back
+        self.title = arcade.Text(title, WIDTH / 2, HEIGHT * 0.68, GOLD, 24, anchor_x="center",
+                                 anchor_y="center", font_name=FONT, bold=True)
+        self.text = arcade.Text(message, WIDTH / 2, HEIGHT * 0.52, INK, 15, anchor_x="center",
+                                anchor_y="center", font_name=FONT, multiline=True, width=1000,
+                                align="center")
+        self.buttons = [Button(_("Back"), (WIDTH / 2, HEIGHT * 0.3, 200, 48), self.on_back)]
+        self.focus = 0
+
+    def draw_scene(self) -> None:
+        self.title.draw()
+        self.text.draw()
+
+    def on_back(self) -> None:
+        if self.back is not None:
+            self.back()
+            return
+        from .views.menu import MenuView
+
+        self.window.show_view(MenuView(self.window))
+
+
+def open_replay(window: arcade.Window, path: Path, back=None) -> None:
+    """Show the viewer on ``path``, or the engine's message if the file is bad."""
+    try:
+        rp = read_replay(path)
+    except ReplayError as exc:
+        window.show_view(MessageView(window, _("This replay cannot be shown"), f"{path.name}\n{exc}", back))
+        return
+    window.show_view(ViewerView(window, rp, title=path.name, back=back))
+
+
+# --- Watch AI game ---------------------------------------------------------------
+
+
+class WatchSetupView(BaseView):
+    """Choose the four levels, single deal or match, speed and hands; then watch."""
+
+    def __init__(self, window: arcade.Window | None) -> None:
+        super().__init__(window)
+        settings = getattr(self.window, "settings", None)
+        levels = [lv for lv in level_names()]
+        default = "medium" if "medium" in levels else levels[-1]
+        self.levels_all = levels
+        self.levels = [getattr(settings, "watch_level", default) if settings else default] * 4
+        self.levels = [lv if lv in levels else default for lv in self.levels]
+        self.match = False
+        self.face_up = True
+        self.speed_i = SPEEDS.index(1.0)
+        self.heading = arcade.Text(_("Watch an AI game"), WIDTH / 2, HEIGHT - 90, GOLD, 30,
+                                   anchor_x="center", anchor_y="center", font_name=FONT, bold=True)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        where = (_("South"), _("East"), _("North"), _("West"))
+        rows = []
+        for seat in range(4):
+            rows.append((f"{where[seat]}: {self.levels[seat]}", lambda s=seat: self._cycle(s)))
+        rows.append((_("Match of four deals") if self.match else _("Single deal"), self._toggle_match))
+        rows.append((_("Hands face up") if self.face_up else _("Hands face down"), self._toggle_face))
+        rows.append((_("Speed {x}x").format(x=f"{SPEEDS[self.speed_i]:g}"), self._cycle_speed))
+        rows.append((_("Start"), self.start))
+        rows.append((_("Back"), self.on_back))
+        focus = self.focus
+        self.buttons = [Button(label, (WIDTH / 2, HEIGHT - 170 - 52 * i, 420, 44), action)
+                        for i, (label, action) in enumerate(rows)]
+        self.focus = focus if 0 <= focus < len(self.buttons) else len(rows) - 2
+
+    def _cycle(self, seat: int) -> None:
+        i = self.levels_all.index(self.levels[seat])
+        self.levels[seat] = self.levels_all[(i + 1) % len(self.levels_all)]
+        self._rebuild()
+
+    def _toggle_match(self) -> None:
+        self.match = not self.match
+        self._rebuild()
+
+    def _toggle_face(self) -> None:
+        self.face_up = not self.face_up
+        self._rebuild()
+
+    def _cycle_speed(self) -> None:
+        self.speed_i = (self.speed_i + 1) % len(SPEEDS)
+        self._rebuild()
+
+    def draw_scene(self) -> None:
+        self.heading.draw()
+
+    def start(self) -> None:
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        seed = time.time_ns() & ((1 << 62) - 1)
+        path = paths.replays_dir() / f"watch-{stamp}.jsonl"
+        live = LiveGame(list(self.levels), 4 if self.match else 1, seed, path)
+        self.window.show_view(ViewerView(self.window, live=live, title=_("AI game"),
+                                         face_up=self.face_up, speed=SPEEDS[self.speed_i]))
+
+    def on_back(self) -> None:
+        from .views.menu import MenuView
+
+        self.window.show_view(MenuView(self.window))
+
+
+# --- tarocchi replay -------------------------------------------------------------------
+
+
+def add_replay_command(sub) -> None:
+    p = sub.add_parser("replay", help="watch a saved game again",
+                       description="Open the replay viewer on FILE; with --at and --screenshot, "
+                       "render the table after the first N events to a PNG and exit.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--at", type=int, metavar="N", help="start at (or render) the position after N events")
+    p.add_argument("--screenshot", metavar="OUT.png", help="render one frame to this PNG and exit")
+    p.add_argument("--face-down", action="store_true", help="show only South's hand face up")
+    p.set_defaults(func=cmd_replay)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    import sys
+
+    path = Path(args.file)
+    try:
+        rp = read_replay(path)
+    except ReplayError as exc:
+        if args.screenshot:
+            print(f"{path}: {exc}", file=sys.stderr)
+            return 1
+        rp = None
+        error = str(exc)
+    if rp is not None and args.at is not None and not 0 <= args.at <= len(rp.events):
+        print(f"--at {args.at} is outside 0..{len(rp.events)} for {path}", file=sys.stderr)
+        return 1
+    from .app import prepare_environment
+
+    prepare_environment()
+    if args.screenshot:
+        return _screenshot(rp, args.at if args.at is not None else len(rp.events), Path(args.screenshot),
+                           path.name, not args.face_down)
+    def first_view(window):
+        if rp is None:
+            return MessageView(window, _("This replay cannot be shown"), f"{path.name}\n{error}")
+        v = ViewerView(window, rp, title=path.name, face_up=not args.face_down)
+        if args.at is not None:
+            v.seek(args.at)
+        return v
+
+    return _run(first_view)
+
+
+def _run(first_view) -> int:
+    """Open the game window on ``first_view(window)`` (as ``game.app.run`` does for the menu)."""
+    from . import i18n, textures
+    from .app import make_window
+    from .settings import Settings
+    from .sound import SoundBoard
+
+    settings = Settings.load()
+    i18n.set_language(settings.language)
+    textures.start_loading()
+    window = make_window(settings)
+    window.sound = SoundBoard(settings.sound, settings.volume)
+    window.show_view(first_view(window))
+    arcade.run()
+    return 0
+
+
+def render_position(window: arcade.Window, rp: Replay, at: int, title: str, face_up: bool):
+    """The viewer's table after the first ``at`` events, as a PIL image."""
+    view = ViewerView(window, rp, title=title, face_up=face_up)
+    view.seek(at)
+    window.show_view(view)
+    view.on_update(0.0)
+    window.clear()
+    view.on_draw()
+    return arcade.get_image(0, 0, *window.get_framebuffer_size())
+
+
+def _screenshot(rp: Replay, at: int, out: Path, title: str, face_up: bool) -> int:
+    from . import i18n
+    from .settings import Settings
+
+    settings = Settings.load()
+    i18n.set_language(settings.language)
+    window = arcade.Window(WIDTH, HEIGHT, "Tarocchi", visible=False, antialiasing=False, vsync=False)
+    window.settings = settings  # type: ignore[attr-defined]
+    image = render_position(window, rp, at, title, face_up)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    image.convert("RGB").save(out)
+    window.close()
+    print(out)
+    return 0
