@@ -241,3 +241,39 @@ def test_replay_command_screenshot_and_errors(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-m", "game.cli", "replay", str(bad), "--screenshot", str(out)],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "version 2" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_replay_browser_lists_and_opens(window, home: Path) -> None:
+    import os
+    import shutil
+
+    import arcade
+
+    from game import paths
+    from game.replay_browser import ReplayBrowserView
+    from game.theatre import MessageView, ViewerView
+
+    folder = paths.replays_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copy(GOLDEN / "single-seed-42.jsonl", folder / "old.jsonl")
+    shutil.copy(GOLDEN / "match-seed-7.jsonl", folder / "new.jsonl")
+    (folder / "broken.jsonl").write_text('{"format": "tarocchi-replay", "version": 1}\n')
+    os.utime(folder / "old.jsonl", (1_000_000, 1_000_000))
+    os.utime(folder / "broken.jsonl", (500_000, 500_000))
+    view = ReplayBrowserView(window)
+    window.show_view(view)
+    names = [e.path.name for e in view.entries]
+    assert names == ["new.jsonl", "old.jsonl", "broken.jsonl"]
+    assert "match" in view.rows[0][1].text and "single deal" in view.rows[1][1].text
+    assert "variant" in view.rows[2][1].text  # the error, listed
+    view.on_draw()
+    view.on_key_press(arcade.key.DOWN, 0)
+    view.on_key_press(arcade.key.ENTER, 0)
+    assert isinstance(window.current_view, ViewerView)
+    window.current_view.on_back()  # back to the browser
+    browser = window.current_view
+    assert isinstance(browser, ReplayBrowserView)
+    browser.move(2)
+    browser.open_selected()
+    assert isinstance(window.current_view, MessageView)
+    assert "variant" in window.current_view.text.text
