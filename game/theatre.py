@@ -125,10 +125,12 @@ class ViewerView(BaseView):
         self.status = arcade.Text("", BAR[0] + BAR[2], BAR[1] + 20, INK, 12, anchor_x="right",
                                   anchor_y="center", font_name=FONT)
         left, bottom, pw, ph = TRICKS_PANEL
-        self.score_text = arcade.Text("", left + 10, bottom + ph - 8, GOLD, 10, font_name=FONT,
-                                      multiline=True, width=pw - 16, anchor_y="top", bold=True)
-        self.tricks_text = arcade.Text("", left + 10, bottom + ph - 26, INK, 10, font_name=FONT,
-                                       multiline=True, width=pw - 16, anchor_y="top")
+        self.score_text = arcade.Text("", left + 10, bottom + ph - 14, GOLD, 10, font_name=FONT,
+                                      anchor_y="center", bold=True)
+        # One single-line Text per trick: a seek re-lays only the lines that change
+        # (a multiline Text is laid out whole, several ms on llvmpipe).
+        self.trick_lines = [arcade.Text("", left + 10, bottom + ph - 34 - 17 * i, INK, 10, font_name=FONT,
+                                        anchor_y="center") for i in range(15)]
         # The table is drawn a little smaller and higher, leaving the bottom strip free.
         self.table_camera = arcade.Camera2D(
             projection=self.camera.projection,
@@ -230,17 +232,20 @@ class ViewerView(BaseView):
             live = "  ·  " + self.live.error
         self.status.text = (_("event {p} of {n}").format(p=self.pos, n=self.timeline.n)
                             + f"  ·  {SPEEDS[self.speed_i]:g}x" + live)
-        lines = []
-        for i, (leader, cards) in enumerate(st.tricks, start=1):
-            winner = _winner_of(st, i - 1)
-            played = " ".join(CODES[c] for c in cards)
-            lines.append(f"{i:>2}. {seat_letter(leader)}: {played}  → {seat_letter(winner)}")
-        self.tricks_text.text = "\n".join(lines)
+        for i, line in enumerate(self.trick_lines):
+            text = ""
+            if i < len(st.tricks):
+                leader, cards = st.tricks[i]
+                played = " ".join(CODES[c] for c in cards)
+                text = f"{i + 1:>2}. {seat_letter(leader)}: {played}  → {seat_letter(_winner_of(st, i))}"
+            if line.text != text:
+                line.text = text
         score = [_("Tricks this deal")]
         if st.scores:
             ta, tb = st.totals
             score = [_("Match: {a} - {b}").format(a=ta, b=tb)]
-        self.score_text.text = "\n".join(score)
+        if self.score_text.text != score[0]:
+            self.score_text.text = score[0]
 
     def _draw_bar(self) -> None:
         left, cy, w, h = BAR
@@ -276,7 +281,9 @@ class ViewerView(BaseView):
         self._refresh_texts()
         arcade.draw_lbwh_rectangle_filled(*TRICKS_PANEL, PANEL)
         self.score_text.draw()
-        self.tricks_text.draw()
+        for line in self.trick_lines:
+            if line.text:
+                line.draw()
         self.info.draw()
         self._draw_bar()
         self.status.draw()
@@ -473,6 +480,9 @@ def add_replay_command(sub) -> None:
     p.add_argument("--at", type=int, metavar="N", help="start at (or render) the position after N events")
     p.add_argument("--screenshot", metavar="OUT.png", help="render one frame to this PNG and exit")
     p.add_argument("--face-down", action="store_true", help="show only South's hand face up")
+    p.add_argument("--bench-seek", action="store_true",
+                   help="seek to every position in random order (each seek plus one drawn frame) "
+                   "and print the times as JSON")
     p.set_defaults(func=cmd_replay)
 
 
@@ -483,7 +493,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         rp = read_replay(path)
     except ReplayError as exc:
-        if args.screenshot:
+        if args.screenshot or args.bench_seek:
             print(f"{path}: {exc}", file=sys.stderr)
             return 1
         rp = None
@@ -494,6 +504,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .app import prepare_environment
 
     prepare_environment()
+    if args.bench_seek:
+        return _bench_seek(rp, path.name)
     if args.screenshot:
         return _screenshot(rp, args.at if args.at is not None else len(rp.events), Path(args.screenshot),
                            path.name, not args.face_down)
@@ -549,4 +561,29 @@ def _screenshot(rp: Replay, at: int, out: Path, title: str, face_up: bool) -> in
     image.convert("RGB").save(out)
     window.close()
     print(out)
+    return 0
+
+
+def _bench_seek(rp: Replay, title: str) -> int:
+    """Time every seek of a replay, in random order: the snap and one drawn frame."""
+    import json
+    import random
+
+    window = arcade.Window(WIDTH, HEIGHT, "Tarocchi", visible=False, antialiasing=False, vsync=False)
+    view = ViewerView(window, rp, title=title)
+    window.show_view(view)
+    order = list(range(len(rp.events) + 1))
+    random.Random(1).shuffle(order)
+    times = []
+    for p in order:
+        t0 = time.perf_counter()
+        view.seek(p)
+        view.on_draw()
+        window.ctx.finish()
+        times.append((time.perf_counter() - t0) * 1000)
+    window.close()
+    times.sort()
+    print(json.dumps({"positions": len(times), "seek_ms_p50": round(times[len(times) // 2], 2),
+                      "seek_ms_p95": round(times[int(len(times) * 0.95)], 2),
+                      "seek_ms_max": round(times[-1], 2)}))
     return 0
