@@ -34,6 +34,7 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
     import arcade
 
     from . import session, textures
+    from .constants import T_COUNT
     from .settings import Settings
     from .sound import SoundBoard
     from .views.table_view import TableView
@@ -62,7 +63,7 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
         current["scene"] = name
         if shots_dir and name not in taken and name not in wanted:
             wanted[name] = {"deal": int(150 / speed), "discard": 10, "play": int(100 / speed),
-                            "scoring": int(200 / speed)}.get(name, 30)
+                            "scoring": int(60 * (T_COUNT + 0.4) / speed)}.get(name, 30)
 
     view = TableView(window, game, session.ai_players(game), human_seats=frozenset(),
                      face_up_seats=frozenset({0}), settings=settings, sound=SoundBoard(False),

@@ -122,6 +122,16 @@ class TableScene:
         self._mats = None
         self._mats_key = None
         self.markers = textures.sprite_list()
+        # Each hidden hand at rest is drawn as one pre-composed "fan" image instead
+        # of 15 overlapping cards (a third of the pixels: fill is what costs here).
+        self.fans = textures.sprite_list()
+        self._fan_sprites = {}
+        self._fan_cache = {}
+        for seat in (1, 2, 3):
+            sp = arcade.Sprite(self.tex.back_for(54))
+            sp.visible = False
+            self._fan_sprites[seat] = sp
+            self.fans.append(sp)
         self.dealer_marker = arcade.Sprite(self.tex.table["dealer"], 0.42)
         self.dealer_marker.visible = False
         self.markers.append(self.dealer_marker)
@@ -477,8 +487,59 @@ class TableScene:
                 best = s
         return best.key[1] if best else None
 
+    def _fan_texture(self, seat: int, n: int):
+        key = (seat, n)
+        tex = self._fan_cache.get(key)
+        if tex is None:
+            from PIL import Image
+
+            places = layout.hand_places(seat, n, False)
+            back = self.tex.back_for(CARD_W * places[0].scale).image
+            img = back.rotate(-places[0].angle, expand=True)
+            w, h = img.size
+            xs = [p.x for p in places]
+            ys = [p.y for p in places]
+            left, right = min(xs) - w / 2, max(xs) + w / 2
+            bottom, top = min(ys) - h / 2, max(ys) + h / 2
+            canvas = Image.new("RGBA", (round(right - left), round(top - bottom)), (0, 0, 0, 0))
+            for p in places:
+                canvas.alpha_composite(img, (round(p.x - w / 2 - left), round(top - (p.y + h / 2))))
+            tex = (arcade.Texture(canvas, hash=f"fan:{seat}:{n}:{textures.VERSION}"),
+                   ((left + right) / 2, (bottom + top) / 2))
+            self._fan_cache[key] = tex
+        return tex
+
+    def _update_fans(self) -> None:
+        """Swap each resting hidden hand for its fan image (and back when it moves)."""
+        by_seat: dict[int, list[CardSprite]] = {1: [], 2: [], 3: []}
+        for s in self.sprites:
+            k = s.key
+            if k[0] == "back" and k[1] in by_seat:
+                by_seat[k[1]].append(s)
+        for seat, group in by_seat.items():
+            fan = self._fan_sprites[seat]
+            resting = bool(group) and seat not in self.face_up_seats and all(
+                not s.tweens and 100 <= s.place.z < 300 for s in group)
+            if resting:
+                n = len(group)
+                tex, centre = self._fan_texture(seat, n)
+                if fan.texture is not tex:
+                    fan.texture = tex
+                    fan.scale = 1.0
+                    fan.position = centre
+                fan.visible = True
+                for s in group:
+                    s.visible = False
+            else:
+                fan.visible = False
+                for s in group:
+                    if not s.place.hidden:
+                        s.visible = True
+
     def draw(self) -> None:
+        self._update_fans()
         self._draw_mats()
+        self.fans.draw(pixelated=self.pixelated)
         self.sprite_list.draw(pixelated=self.pixelated)
         self.markers.draw()
         self.batch.draw()

@@ -11,7 +11,7 @@ from engine.rules import play_error
 from engine.state import PLAY, CardPlayed
 from game import layout, paths, session
 from game.views.table_view import TableView
-from tests.gui_helpers import card_point, click, frames, play_human_turn, settle
+from tests.test_gui_helpers import card_point, click, frames, play_human_turn, settle
 
 
 def make_table(window, *, seed=7, practice=False, match=False, levels="random"):

@@ -9,10 +9,11 @@ import arcade
 
 from .. import session, textures
 from ..constants import FONT, GOLD, HEIGHT, INK, RED, WIDTH
-from ..i18n import _
+from ..i18n import N_, _
 from ..ui import BaseView, Button
 
 LEVEL_ORDER = ("easy", "medium", "hard", "random")
+N_("easy"), N_("medium"), N_("hard"), N_("random")
 
 
 def levels() -> list[str]:

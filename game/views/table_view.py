@@ -53,13 +53,13 @@ from ..constants import (
     TEAM_COLOURS,
     WIDTH,
 )
-from ..i18n import _
+from ..i18n import N_, _
 from ..messages import explain, local_card_name
 from ..scoring import breakdown
 from ..table import TableScene
 from ..ui import BaseView, Button
 
-SEAT_KEYS = ("South", "East", "North", "West")
+SEAT_KEYS = (N_("South"), N_("East"), N_("North"), N_("West"))
 
 
 def find_hint():
