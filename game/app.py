@@ -38,7 +38,9 @@ def make_window(settings):
     return TarocchiWindow()
 
 
-def run() -> int:
+def run(first_frame_exit: bool = False) -> int:
+    """Open the window on the menu.  ``first_frame_exit``: draw one frame, print how
+    long the process took to get there, and close (the start-up check)."""
     prepare_environment()
     from . import i18n, textures
     from .settings import Settings
@@ -56,5 +58,26 @@ def run() -> int:
     if settings.fullscreen:
         window.set_fullscreen(True)
     window.show_view(MenuView(window))
+    if first_frame_exit:
+
+        window.dispatch_events()
+        window.on_draw()
+        window.flip()
+        window.ctx.finish()
+        print(f"first frame after {_since_process_start():.3f} s")
+        window.close()
+        return 0
     arcade.run()
     return 0
+
+
+def _since_process_start() -> float:
+    """Seconds since this process started (Linux: /proc start time vs the boot clock)."""
+    import time
+
+    try:
+        with open("/proc/self/stat") as f:
+            ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+        return time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, AttributeError):
+        return time.process_time()

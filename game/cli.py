@@ -21,6 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser("play", help="open the game window (the default)")
+    p.add_argument("--first-frame-exit", action="store_true",
+                   help="draw the first frame, print the seconds since start, and exit (start-up check)")
     p.set_defaults(func=_play)
     engine_cli.add_commands(sub)
     if importlib.util.find_spec("game.commands") is not None:
@@ -33,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _play(args: argparse.Namespace) -> int:
     from game.app import run
 
-    return run()
+    return run(first_frame_exit=getattr(args, "first_frame_exit", False))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -117,8 +117,11 @@ def hand_places(seat: int, n: int, face_up: bool, raised: frozenset[int] = froze
         return out
     scale = SMALL_SCALE if not face_up else OPEN_SCALE
     step = 20 if not face_up else 26
+    # A hidden hand is anchored where a 15-card hand would start, so a card played
+    # from it leaves the others where they are (and the hand stays one fan image).
+    m = n if face_up else 15
     if seat == 2:
-        x0 = round(WIDTH / 2 - step * (n - 1) / 2)
+        x0 = round(WIDTH / 2 - step * (m - 1) / 2)
         for i in range(n):
             out.append(Place(x0 + step * i, NORTH_Y, 180.0 if not face_up else 0.0, scale, face_up, 100 + i))
         return out
@@ -126,7 +129,7 @@ def hand_places(seat: int, n: int, face_up: bool, raised: frozenset[int] = froze
     x = WIDTH - SIDE_X if seat == 1 else SIDE_X
     if face_up:
         x += -14 if seat == 1 else 14
-    y0 = round(CENTRE[1] + step * (n - 1) / 2)
+    y0 = round(CENTRE[1] + step * (m - 1) / 2)
     angle = 90.0 if seat == 1 else -90.0
     for i in range(n):
         out.append(Place(x, y0 - step * i, angle if not face_up else 0.0, scale, face_up, 100 + i))

@@ -132,6 +132,8 @@ class TableScene:
             sp.visible = False
             self._fan_sprites[seat] = sp
             self.fans.append(sp)
+            for n in range(1, 18):  # composed now, not on the frame that first needs one
+                self._fan_texture(seat, n)
         self.dealer_marker = arcade.Sprite(self.tex.table["dealer"], 0.42)
         self.dealer_marker.visible = False
         self.markers.append(self.dealer_marker)
@@ -153,7 +155,7 @@ class TableScene:
         ]
         self.trump_note = arcade.Text("", 0, 0, GOLD, 12, anchor_x="center", anchor_y="center",
                                       font_name=FONT, batch=self.batch)
-        self.winner_text = arcade.Text("", layout.CENTRE[0], layout.CENTRE[1] + 150, GOLD, 16,
+        self.winner_text = arcade.Text("", layout.CENTRE[0], layout.CENTRE[1] + 176, GOLD, 16,
                                        anchor_x="center", anchor_y="center", font_name=FONT,
                                        bold=True)
         self.overlay_title = arcade.Text("", layout.CENTRE[0], layout.CENTRE[1] + 125, INK, 13,
@@ -506,6 +508,7 @@ class TableScene:
                 canvas.alpha_composite(img, (round(p.x - w / 2 - left), round(top - (p.y + h / 2))))
             tex = (arcade.Texture(canvas, hash=f"fan:{seat}:{n}:{textures.VERSION}"),
                    ((left + right) / 2, (bottom + top) / 2))
+            self.tex.atlas.add(tex[0])
             self._fan_cache[key] = tex
         return tex
 

@@ -214,8 +214,12 @@ class TableView(BaseView):
         self.shown = i + 1
         if isinstance(event, Dealt):
             self._enter("deal")
-            self._set_status(_("{name} deals; {cutter} cuts").format(
-                name=self.table.names[event.dealer], cutter=self.table.names[(event.dealer + 3) & 3]))
+            cutter = self.table.names[(event.dealer + 3) & 3]
+            if event.dealer in self.human_seats and event.dealer == 0:
+                self._set_status(_("You deal; {cutter} cuts").format(cutter=cutter))
+            else:
+                self._set_status(_("{name} deals; {cutter} cuts").format(
+                    name=self.table.names[event.dealer], cutter=cutter))
         elif isinstance(event, Discarded):
             n = event.trumps
             who = self.table.names[event.seat]
@@ -337,7 +341,7 @@ class TableView(BaseView):
         return False
 
     def _refuse(self, text: str) -> None:
-        self._set_status(text, RED)
+        self._set_status(text[:1].upper() + text[1:], RED)
         if self.sound:
             self.sound.play("click")
 
@@ -351,7 +355,11 @@ class TableView(BaseView):
                 self.selected.pop(0)
             reason = self._discard_reason(hand, card)
             if reason:
-                self._refuse(_("{card}: {reason}").format(card=local_card_name(card), reason=explain(reason)))
+                text = explain(reason)
+                name = local_card_name(card)
+                if name.lower() not in text.lower():
+                    text = _("{card}: {reason}").format(card=name, reason=text)
+                self._refuse(text)
                 return False
             self.selected.append(card)
         self._show_selection()
@@ -576,7 +584,7 @@ class TableView(BaseView):
         if self.status.text:
             w = self.status.content_width + 30
             x, y = layout.STATUS_POS
-            arcade.draw_lbwh_rectangle_filled(x - w / 2, y - 16, w, 32, (0, 0, 0, 140))
+            arcade.draw_lbwh_rectangle_filled(x - w / 2, y - 17, w, 34, (0, 0, 0, 200))
             self.status.draw()
         if self.banner.text:
             w = self.banner.content_width + 50
@@ -701,9 +709,9 @@ class ScorePanel:
         top = self.top
         self._text(_("Deal {n} of {total}").format(n=len(state.scores), total=state.n_deals)
                    if state.n_deals == 4 else _("The deal is over"), x0, top - 34, GOLD, 22)
-        cols = (x0 - 60, x0 + 90, x0 + 220)
-        self._text(_("Us (South-North)"), cols[1], top - 76, TEAM_COLOURS[0], 14)
-        self._text(_("Them (East-West)"), cols[2], top - 76, TEAM_COLOURS[1], 14)
+        cols = (x0 - 50, x0 + 80, x0 + 250)
+        self._text(_("Us (South-North)"), cols[1], top - 76, TEAM_COLOURS[0], 13)
+        self._text(_("Them (East-West)"), cols[2], top - 76, TEAM_COLOURS[1], 13)
         labels = (_("Tricks won"), _("Card points in tricks"), _("Matto"), _("Discard"), _("Sweep (R11)"))
         rows = [
             (labels[0], parts[0].tricks_won, parts[1].tricks_won, False),
@@ -779,7 +787,7 @@ class ScorePanel:
             t.text = str(round(self.points[i] * e))
 
     def draw(self) -> None:
-        w = 640
+        w = 700
         x0 = WIDTH / 2 - w / 2
         arcade.draw_lbwh_rectangle_filled(x0, self.top - self.h, w, self.h, (8, 24, 16, 238))
         arcade.draw_lbwh_rectangle_outline(x0, self.top - self.h, w, self.h, PANEL_EDGE, 3)
