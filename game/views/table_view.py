@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import importlib
+import sys
 import time
 
 import arcade
@@ -110,6 +111,10 @@ class TableView(BaseView):
         self.table = TableScene(names, sound, subs)
         self.table.speed = self.speed
         self.executor = cf.ThreadPoolExecutor(1, thread_name_prefix="ai")
+        # The AI thread holds the GIL while it searches; with the default 5 ms switch
+        # interval every GL call that releases the GIL can cost the frame up to 5 ms
+        # to get it back.  A short interval keeps frames smooth while the AI thinks.
+        sys.setswitchinterval(min(sys.getswitchinterval(), 0.0005))
         self.pending = None  # (future, cursor, generation, started_at)
         self.hint_future = None
         self.hints: dict[int, float] = {}
