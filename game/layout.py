@@ -174,8 +174,8 @@ def deck_place(dealer: int, i: int, face_up: bool = False) -> Place:
 
 
 # Labels: a seat's name (and below it level and card count), the dealer marker.
-LABEL_POS = ((92, 122), (WIDTH - 92, 212), (WIDTH // 2 + 262, NORTH_Y + 8), (92, 212))
-DEALER_MARK_POS = ((92, 64), (WIDTH - 160, 262), (WIDTH // 2 + 262 + 100, NORTH_Y), (160, 262))
+LABEL_POS = ((92, 122), (WIDTH - 92, 212), (WIDTH // 2 + 292, NORTH_Y + 8), (92, 212))
+DEALER_MARK_POS = ((92, 64), (WIDTH - 160, 262), (WIDTH // 2 + 292 + 102, NORTH_Y), (160, 262))
 STATUS_POS = (WIDTH / 2, 250)  # the one-line message above South's hand
 SCORE_POS = ((18, HEIGHT - 92), (18, HEIGHT - 118))  # team points, under the buttons
 TRUMP_NOTE_POS = ((WIDTH - 90, 34), (WIDTH - 90, HEIGHT - 146))  # the discard's trump count
