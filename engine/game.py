@@ -12,8 +12,8 @@ from .rules import N_TRICKS, score_deal
 from .state import (
     DEAL,
     PLAY,
-    DealScored,
     Command,
+    DealScored,
     Event,
     State,
     apply,
