@@ -128,7 +128,16 @@ def hand_places(seat: int, n: int, face_up: bool, raised: frozenset[int] = froze
     # East (1) at the right, West (3) at the left; top to bottom.
     x = WIDTH - SIDE_X if seat == 1 else SIDE_X
     if face_up:
-        x += -14 if seat == 1 else 14
+        # Shown open (watch mode, replays): columns of at most 9, the second to the
+        # right of the first, so every corner index stays in view and a long hand
+        # does not run into the seat's label.
+        per = n if n <= 9 else (n + 1) // 2
+        x0 = x - 26 + (14 if seat == 3 else 0)
+        y0 = round(CENTRE[1] + step * (per - 1) / 2)
+        return [
+            Place(x0 + 40 * (i // per), y0 - step * (i % per), 0.0, scale, True, 100 + i)
+            for i in range(n)
+        ]
     y0 = round(CENTRE[1] + step * (m - 1) / 2)
     angle = 90.0 if seat == 1 else -90.0
     for i in range(n):

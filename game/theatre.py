@@ -279,7 +279,9 @@ class ViewerView(BaseView):
         with self.table_camera.activate():
             self.table.draw()
         self._refresh_texts()
-        arcade.draw_lbwh_rectangle_filled(*TRICKS_PANEL, PANEL)
+        left, bottom, pw, ph = TRICKS_PANEL
+        used = 30 + 17 * sum(1 for line in self.trick_lines if line.text)
+        arcade.draw_lbwh_rectangle_filled(left, bottom + ph - used, pw, used, PANEL)
         self.score_text.draw()
         for line in self.trick_lines:
             if line.text:
