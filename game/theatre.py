@@ -26,7 +26,7 @@ from engine.game import Game
 from engine.players import level_names, make_player
 from engine.replay import Replay, ReplayError, read_replay
 
-from . import paths
+from . import fonts, paths
 from .constants import FONT, GOLD, HEIGHT, INK, PANEL, RED, WIDTH
 from .i18n import _
 from .layout import button_rects
@@ -140,7 +140,24 @@ class ViewerView(BaseView):
         self._bar_shapes = None
         self._bar_key: tuple = ()
         self._build_buttons()
+        # Render the glyphs of every size used here now, not during the first seeks.
+        for size, bold in ((10, False), (10, True), (12, False), (12, True), (14, True)):
+            arcade.Text(fonts.CHARSET + "→", 0, 0, INK, size, font_name=FONT, bold=bold)
+        fonts.warm()
+        self._warm_up()
         self.seek(0)
+
+    def _warm_up(self) -> None:
+        """Draw a few typical positions once, unseen, before the viewer is shown:
+        shaders, glyphs and shape lists are built on first use (tens of ms each on
+        llvmpipe), and a seek must never wait for them."""
+        tl = self.timeline
+        kinds: dict[str, int] = {}
+        for m in tl.marks:
+            kinds.setdefault(m.kind, m.position)
+        for p in sorted({0, tl.n, *kinds.values(), *(q + 3 for q in kinds.values())}):
+            self.seek(p)
+            self.on_draw()
 
     # --- controls ---------------------------------------------------------------
 
