@@ -82,6 +82,17 @@ class CardSprite(arcade.Sprite):
         self.z = 0.0
 
 
+#: Where hidden sprites wait.  A sprite with visible=False is still rasterised by
+#: arcade's shaders (its fragments are discarded one by one); one outside the
+#: viewport is culled before any fill, which saves ~1-2 ms a frame on llvmpipe.
+OFFSCREEN = (-10000.0, -10000.0)
+
+
+def _set_visible(s: arcade.Sprite, visible: bool) -> None:
+    s.visible = visible
+    s.position = (s.place.x, s.place.y) if visible else OFFSCREEN
+
+
 def _lerp(a: float, b: float, t: float) -> float:
     return a + (b - a) * t
 
@@ -203,9 +214,8 @@ class TableScene:
 
     def _apply_place(self, s: CardSprite, p: Place) -> None:
         s.place = p
-        s.position = (p.x, p.y)
         s.angle = p.angle
-        s.visible = not p.hidden
+        _set_visible(s, not p.hidden)
         self._set_face(s, p.face_up, p.scale)
         if s.z != p.z:
             s.z = p.z
@@ -442,7 +452,7 @@ class TableScene:
                     break
                 if w.frm is None:
                     w.frm = s.place
-                    s.visible = True
+                    _set_visible(s, True)
                     if w.end.z != s.z:
                         s.z = w.end.z
                         self._resort = True
@@ -532,12 +542,13 @@ class TableScene:
                     fan.position = centre
                 fan.visible = True
                 for s in group:
-                    s.visible = False
+                    if s.visible:
+                        _set_visible(s, False)
             else:
                 fan.visible = False
                 for s in group:
-                    if not s.place.hidden:
-                        s.visible = True
+                    if not s.place.hidden and not s.visible:
+                        _set_visible(s, True)
 
     def draw(self) -> None:
         self._update_fans()
