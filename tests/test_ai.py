@@ -17,7 +17,9 @@ from engine.ai.players import (
     HardPlayer,
     MediumPlayer,
     SearchPlayer,
+    budget_scale,
     card_values,
+    hard_budget,
     hint,
 )
 from engine.ai.solver import Solver
@@ -345,3 +347,16 @@ def test_tournament_pairs_deals_both_ways() -> None:
     res = run_tournament("easy", "random", 20, 3, workers=2)
     assert res["deal_pairs"] == 20 and res["wins"] + res["draws"] + res["losses"] == 20
     assert res["mean_margin"] > 0
+
+
+def test_hard_budget_scale() -> None:
+    # The full budget keeps the counts its p95 was calibrated with; smaller budgets
+    # shrink by the square root (250 ms buys three quarters), never below a floor.
+    assert budget_scale(1000) == 1.0
+    assert budget_scale(250) == 0.75
+    assert budget_scale(100) < budget_scale(250) < budget_scale(400) <= 1.0
+    full = hard_budget(1000)
+    assert full.playout_cards == 200_000 and full.exact_cards == 6
+    b = hard_budget(250)
+    assert b.playout_cards == 150_000 and b.exact_cards == 5
+    assert hard_budget(1).min_worlds >= 2
