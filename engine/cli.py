@@ -215,30 +215,15 @@ def bench_fast(seconds: float) -> float:
             return n / (t - t0)
 
 
-def bench_event(seconds: float) -> float:
+def bench_event(seconds: float, autosave_dir: Path | None = None) -> float:
+    """Random legal deals per second through Game (decide, apply, the log kept
+    in memory); with ``autosave_dir`` also written and flushed event by event."""
     n = 0
     t0 = time.perf_counter()
     end = t0 + seconds
     while True:
-        game = Game(n, 1)
-        rand = random.Random(n).random
-        while True:
-            legal = game.legal()
-            if not legal:
-                break
-            game.submit(legal[int(rand() * len(legal))])
-        n += 1
-        t = time.perf_counter()
-        if t >= end:
-            return n / (t - t0)
-
-
-def bench_autosave(seconds: float, folder: Path) -> float:
-    n = 0
-    t0 = time.perf_counter()
-    end = t0 + seconds
-    while True:
-        game = Game(n, 1, autosave=folder / "bench.jsonl")
+        autosave = autosave_dir / "bench.jsonl" if autosave_dir else None
+        game = Game(n, 1, autosave=autosave)
         rand = random.Random(n).random
         while True:
             legal = game.legal()
@@ -258,7 +243,7 @@ def cmd_bench_engine(args: argparse.Namespace) -> int:
     fast = bench_fast(args.seconds)
     event = bench_event(args.seconds)
     with tempfile.TemporaryDirectory() as d:
-        saved = bench_autosave(args.seconds, Path(d))
+        saved = bench_event(args.seconds, Path(d))
     print(
         json.dumps(
             {
