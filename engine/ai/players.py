@@ -6,7 +6,7 @@
   hidden cards, each candidate played out by the policy; exact open-hand solving
   of the last four tricks.
 * ``hard``: more deals, weighted by how well they explain the other seats' plays
-  (inference), exact solving of the last six tricks, the discard chosen by playing
+  (inference), exact solving of the last five or six tricks (six from a 600 ms budget), the discard chosen by playing
   out the candidate pairs, both CPU cores.
 
 Every decision is a pure function of the view and the decision seed: sample
