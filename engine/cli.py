@@ -17,7 +17,7 @@ from typing import Any
 
 from .cards import CODES, mask_cards
 from .game import Game
-from .players import level_names, make_player
+from .players import Player, level_names, make_player
 from .replay import Header, ReplayError, read_replay, write_replay
 from .rng import Rng, mix64
 from .rules import random_deal_fast
@@ -55,6 +55,20 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--match", action="store_true", help="matches of four deals instead of single deals"
     )
     p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument(
+        "--budget-ms",
+        type=int,
+        default=None,
+        metavar="MS",
+        help="cap the hard level's thinking (sample counts, not a clock), for long runs",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="K",
+        help="games played at once in K processes (output is the same for any K)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
 
@@ -157,43 +171,89 @@ def game_seed(seed: int, i: int) -> int:
     return mix64(seed, i) >> 1
 
 
+def _players(names: list[str], budget_ms: int | None, parallel: bool) -> list[Player]:
+    """One player per seat; the hard level takes the budget and, inside a job
+    process, searches in-process (the jobs already use the cores)."""
+    if budget_ms is None and parallel:
+        return [make_player(n) for n in names]
+    from .ai.cli import make_level
+
+    return [make_level(n, budget_ms, parallel=parallel) for n in names]
+
+
+def simulate_one(
+    names: list[str], seed: int, i: int, n_deals: int, out: str, budget_ms: int | None, parallel: bool
+) -> tuple[int, int]:
+    """Play game i of a run, write its replay file, return the teams' totals."""
+    if not parallel:
+        from .ai import pool
+
+        pool.set_parallel(False)
+    players = _players(names, budget_ms, parallel)
+    extra: dict[str, object] = {} if budget_ms is None else {"budget_ms": budget_ms}
+    game = play_game(game_seed(seed, i), players, n_deals, extra=extra)
+    write_replay(Path(out) / f"game-{i:05d}.jsonl", game.header, game.events)
+    t = game.state.totals
+    return t[0], t[1]
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     names = parse_players(args.players)
+    if args.games < 0 or args.jobs < 1:
+        raise SystemExit("--games must be at least 0 and --jobs at least 1")
+    if args.budget_ms is not None and args.budget_ms < 1:
+        raise SystemExit("--budget-ms must be at least 1")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     n_deals = 4 if args.match else 1
     wins = [0, 0]
     draws = 0
     totals = [0, 0]
-    for i in tqdm(
-        range(args.games), desc="simulate", unit="game", disable=args.quiet, file=sys.stderr
-    ):
-        players = [make_player(n) for n in names]
-        game = play_game(game_seed(args.seed, i), players, n_deals)
-        write_replay(out / f"game-{i:05d}.jsonl", game.header, game.events)
-        t = game.state.totals
-        totals[0] += t[0]
-        totals[1] += t[1]
-        if t[0] == t[1]:
+    jobs = min(args.jobs, max(1, args.games))
+    bar = tqdm(total=args.games, desc="simulate", unit="game", disable=args.quiet, file=sys.stderr)
+    results: list[tuple[int, int]] = []
+    if jobs == 1:
+        for i in range(args.games):
+            results.append(
+                simulate_one(names, args.seed, i, n_deals, str(out), args.budget_ms, True)
+            )
+            bar.update()
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        ctx = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(jobs, mp_context=ctx) as ex:
+            futures = [
+                ex.submit(simulate_one, names, args.seed, i, n_deals, str(out), args.budget_ms, False)
+                for i in range(args.games)
+            ]
+            for f in futures:
+                results.append(f.result())
+                bar.update()
+    bar.close()
+    for t0, t1 in results:
+        totals[0] += t0
+        totals[1] += t1
+        if t0 == t1:
             draws += 1
         else:
-            wins[0 if t[0] > t[1] else 1] += 1
+            wins[0 if t0 > t1 else 1] += 1
     g = max(args.games, 1)
-    print(
-        json.dumps(
-            {
-                "games": args.games,
-                "deals_per_game": n_deals,
-                "players": names,
-                "out": str(out),
-                "team_wins": wins,
-                "draws": draws,
-                "mean_points": [round(totals[0] / g, 2), round(totals[1] / g, 2)],
-            }
-        )
-    )
+    summary: dict[str, object] = {
+        "games": args.games,
+        "deals_per_game": n_deals,
+        "players": names,
+        "out": str(out),
+        "team_wins": wins,
+        "draws": draws,
+        "mean_points": [round(totals[0] / g, 2), round(totals[1] / g, 2)],
+    }
+    if args.budget_ms is not None:
+        summary["budget_ms"] = args.budget_ms
+    print(json.dumps(summary))
     return 0
 
 

@@ -40,6 +40,32 @@ def test_simulate_is_byte_identical_and_checks(tmp_path: Path, capsys: pytest.Ca
         assert obj["ok"] is True and obj["deals"] == 1 and sum(obj["points"][0]) == 114
 
 
+def test_simulate_jobs_and_budget_give_the_same_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--jobs spreads games over processes without changing a byte; --budget-ms
+    caps hard and is recorded in the header."""
+    one, two = tmp_path / "one", tmp_path / "two"
+    common = ["--games", "3", "--seed", "9", "--players", "hard,easy,medium,random",
+              "--budget-ms", "5", "--quiet"]
+    assert main(["simulate", *common, "--out", str(one)]) == 0
+    assert main(["simulate", *common, "--jobs", "2", "--out", str(two)]) == 0
+    outs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert outs[0] == {**outs[1], "out": str(one)} and outs[0]["budget_ms"] == 5
+    files = sorted(one.iterdir())
+    assert [f.name for f in files] == [f.name for f in sorted(two.iterdir())] and len(files) == 3
+    for f in files:
+        assert f.read_bytes() == (two / f.name).read_bytes()
+        assert json.loads(f.read_text().splitlines()[0])["budget_ms"] == 5
+    assert main(["check", *map(str, files)]) == 0
+
+
+def test_simulate_refuses_bad_numbers(tmp_path: Path) -> None:
+    for extra in (["--jobs", "0"], ["--budget-ms", "0"]):
+        r = run("simulate", "--games", "1", "--seed", "1", "--out", str(tmp_path), *extra)
+        assert r.returncode != 0 and "at least" in r.stderr and "Traceback" not in r.stderr
+
+
 def test_simulate_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--games", "1", "--seed", "1", "--match", "--out", str(tmp_path), "--quiet"]) == 0
     capsys.readouterr()
