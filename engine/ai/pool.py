@@ -78,6 +78,14 @@ def map_chunks(fn: Callable[..., T], chunks: list[tuple[Any, ...]]) -> list[T]:
         return [fn(*c) for c in chunks]
 
 
+def worker_pids() -> list[int]:
+    """Process ids of the pool's workers (started if need be); empty without a pool."""
+    warm()
+    pool = _pool
+    procs = getattr(pool, "_processes", None) or {}
+    return sorted(int(pid) for pid in procs)
+
+
 def warm() -> None:
     """Start the workers now (so the first decision is not slowed by a fork)."""
     pool = _get_pool()

@@ -13,9 +13,7 @@ worker thread, and pick the answer up on a later frame.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import importlib
-import sys
 import time
 
 import arcade
@@ -38,7 +36,7 @@ from engine.state import (
     TrickTaken,
 )
 
-from .. import layout, paths, textures
+from .. import ai_service, layout, paths, textures
 from ..constants import (
     FONT,
     GOLD,
@@ -110,11 +108,10 @@ class TableView(BaseView):
         subs = [_(p) if p != "human" else "" for p in game.header.players]
         self.table = TableScene(names, sound, subs)
         self.table.speed = self.speed
-        self.executor = cf.ThreadPoolExecutor(1, thread_name_prefix="ai")
-        # The AI thread holds the GIL while it searches; with the default 5 ms switch
-        # interval every GL call that releases the GIL can cost the frame up to 5 ms
-        # to get it back.  A short interval keeps frames smooth while the AI thinks.
-        sys.setswitchinterval(min(sys.getswitchinterval(), 0.0005))
+        # AI decisions and hints run in the AI process (game.ai_service): a search on
+        # a thread here would hold the GIL and make frames stutter while it thinks.
+        self.executor = ai_service.service()
+        self.executor.start()
         self.pending = None  # (future, cursor, generation, started_at)
         self.hint_future = None
         self.hints: dict[int, float] = {}
@@ -531,7 +528,8 @@ class TableView(BaseView):
 
     def close(self) -> None:
         self.generation += 1
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        # The AI service is the application's and outlives this table; a call still
+        # running for it is ignored (the generation has moved on).
         if not self.finished:
             self.game.close()  # the autosave stays: the menu offers to resume
 
