@@ -26,6 +26,7 @@ from .constants import (
     PILE_SCALE,
     RAISE,
     SMALL_SCALE,
+    SOUTH_STEP,
     TRICK_SCALE,
     WIDTH,
 )
@@ -107,7 +108,7 @@ def hand_places(seat: int, n: int, face_up: bool, raised: frozenset[int] = froze
     # Cards at rest sit on whole pixels and are not turned (except by quarter
     # turns), so they are drawn 1:1: see constants.HAND_SCALE.
     if seat == 0:
-        step = min(56, (1000 - 96) // max(n - 1, 1))
+        step = min(SOUTH_STEP, (1000 - 96) // max(n - 1, 1))
         x0 = round(WIDTH / 2 - step * (n - 1) / 2)
         mid = (n - 1) / 2
         for i in range(n):

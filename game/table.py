@@ -40,13 +40,16 @@ from engine.state import CardPlayed, DealScored, Dealt, Discarded, TrickTaken
 
 from . import layout, textures
 from .constants import (
+    BAND_H,
     CARD_W,
     DIM,
     FELT_DARK,
     FONT,
     GOLD,
+    HAND_SCALE,
     INK,
     PILE_SCALE,
+    SOUTH_STEP,
     T_CUT,
     T_DISCARD,
     T_PACKET,
@@ -145,6 +148,18 @@ class TableScene:
             self.fans.append(sp)
             for n in range(1, 18):  # composed now, not on the frame that first needs one
                 self._fan_texture(seat, n)
+        # South's resting hand is drawn as strips (see _update_strips): the bands
+        # are the thin slivers the arc leaves visible under a right neighbour.
+        self.bands = textures.sprite_list()
+        self._band_sprites = []
+        for _i in range(18):
+            b = arcade.Sprite(self.tex.back)
+            b.visible = False
+            b.position = OFFSCREEN
+            self._band_sprites.append(b)
+            self.bands.append(b)
+        self._strip_ids = {id(t[0]) for t in self.tex.strips.values()}
+        self._strip_key: tuple = ()
         self.dealer_marker = arcade.Sprite(self.tex.table["dealer"], 0.42)
         self.dealer_marker.visible = False
         self.markers.append(self.dealer_marker)
@@ -550,10 +565,76 @@ class TableScene:
                     if not s.place.hidden and not s.visible:
                         _set_visible(s, True)
 
+    def _update_strips(self) -> None:
+        """Draw South's resting hand as the strips that show (fill is what costs).
+
+        Each card of the hand at rest but the last is covered on its right by its
+        neighbour, STRIP_W - 4 pixels along, so it is drawn as its left STRIP_W
+        columns (the 4 extra cover the neighbour's rounded corner).  Where the arc
+        sets the neighbour up to BAND_H pixels higher or lower, the sliver of the
+        card left uncovered below or above it is drawn by a band sprite.  Cards
+        that move, are raised apart from their neighbour, or are lifted keep
+        their whole texture; the picture is the same pixel for pixel.
+        """
+        strips = self.tex.strips
+        hand = sorted(
+            (s for s in self.sprites
+             if s.visible and not s.tweens and 100 <= s.place.z < 300
+             and s.place.scale == HAND_SCALE and s.place.angle == 0.0 and s.place.y < 300),
+            key=lambda s: s.place.x)
+        key = tuple((id(s), s.place, id(s.texture), tuple(s.color)) for s in hand)
+        if key == self._strip_key:
+            return
+        self._strip_key = key
+        want: dict[int, tuple] = {}  # id(sprite) -> (strip trio, dy to the neighbour)
+        for a, b in zip(hand, hand[1:], strict=False):
+            full = a.texture if id(a.texture) not in self._strip_ids else None
+            if full is None:
+                full = self._full_texture(a)
+            trio = strips.get(id(full))
+            dy = b.place.y - a.place.y
+            if (trio is not None and b.place.x - a.place.x == SOUTH_STEP and abs(dy) <= BAND_H
+                    and b.z > a.z):
+                want[id(a)] = (trio, dy)
+        bands = iter(self._band_sprites)
+        for s in self.sprites:
+            got = want.get(id(s))
+            if got is None:
+                if id(s.texture) in self._strip_ids:
+                    self._set_face(s, s.face_up)
+                    if s.visible and not s.tweens:
+                        s.position = (s.place.x, s.place.y)
+                continue
+            (strip, top, bottom), dy = got
+            half_w = s.place.scale * CARD_W / 2
+            if s.texture is not strip:
+                s.texture = strip
+                s.scale = 1.0
+            s.position = (s.place.x - half_w + strip.width / 2, s.place.y)
+            if dy:
+                band = next(bands)
+                band.texture = bottom if dy > 0 else top
+                band.color = s.color
+                h = strip.height / 2 - BAND_H / 2
+                band.position = (s.place.x - half_w + strip.width + band.texture.width / 2,
+                                 s.place.y - h if dy > 0 else s.place.y + h)
+                band.visible = True
+        for band in bands:
+            if band.visible:
+                band.visible = False
+                band.position = OFFSCREEN
+
+    def _full_texture(self, s: CardSprite):
+        kind, ident = s.key[0], s.key[1]
+        width = CARD_W * s.place.scale
+        return self.tex.face(ident, width) if s.face_up and kind == "card" else self.tex.back_for(width)
+
     def draw(self) -> None:
         self._update_fans()
+        self._update_strips()
         self._draw_mats()
         self.fans.draw(pixelated=self.pixelated)
+        self.bands.draw(pixelated=self.pixelated)
         self.sprite_list.draw(pixelated=self.pixelated)
         self.markers.draw()
         self.batch.draw()

@@ -17,7 +17,7 @@ from pathlib import Path
 from engine.cards import CODES
 
 from . import paths
-from .constants import BACK_SIZES, FACE_SIZES
+from .constants import BACK_SIZES, BAND_H, FACE_SIZES, STRIP_W
 
 TABLE_IMAGES = ("felt", "dealer", "pile", "undo", "redo", "hint", "speed", "sound_on", "sound_off", "menu")
 VERSION = "v1"
@@ -49,6 +49,8 @@ class Textures:
     atlas: object = None
     face_sizes: list = field(default_factory=list)  # by card: {width: texture}
     back_sizes: dict = field(default_factory=dict)  # {width: texture}
+    # id(96-wide texture) -> (strip, top band, bottom band) for South's resting hand
+    strips: dict = field(default_factory=dict)
 
     def face(self, card: int, width: float):
         """The face texture of ``card`` nearest to ``width`` pixels wide."""
@@ -74,6 +76,12 @@ def _decode() -> dict[str, object]:
             half = im.reduce(2)
             for w, h in BACK_SIZES if code == "back" else FACE_SIZES:
                 out[f"card:{code}:{w}"] = half.resize((w, h), Image.Resampling.LANCZOS)
+            # South's hand size, cut for drawing a resting hand (see TableScene)
+            w, h = FACE_SIZES[0]
+            big = half.resize((w, h), Image.Resampling.LANCZOS)
+            out[f"strip:{code}"] = big.crop((0, 0, STRIP_W, h))
+            out[f"band-top:{code}"] = big.crop((STRIP_W, 0, w, BAND_H))
+            out[f"band-bottom:{code}"] = big.crop((STRIP_W, h - BAND_H, w, h))
     for name in TABLE_IMAGES:
         with Image.open(paths.table_path(name)) as im:
             out["table:" + name] = im.convert("RGBA")
@@ -138,13 +146,18 @@ def get() -> Textures:
     t.faces = [d[FACE_SIZES[0][0]] for d in t.face_sizes]
     t.back = t.back_sizes[BACK_SIZES[0][0]]
     t.table = {n: arcade.Texture(images["table:" + n], hash=f"table:{n}:{VERSION}") for n in TABLE_IMAGES}
+    w0 = FACE_SIZES[0][0]
+    for code, full in (*zip(CODES, (d[w0] for d in t.face_sizes), strict=True), ("back", t.back_sizes[w0])):
+        t.strips[id(full)] = tuple(
+            arcade.Texture(images[f"{part}:{code}"], hash=f"{part}:{code}:{VERSION}")
+            for part in ("strip", "band-top", "band-bottom"))
     # One atlas sized for the whole pack, filled once: adding textures one by one
     # to the default atlas as they first appear grows and rewrites it mid-game.
     from arcade.texture_atlas import DefaultTextureAtlas
 
     t.atlas = DefaultTextureAtlas((2048, 2048), auto_resize=True)
     for tex in (*(x for d in t.face_sizes for x in d.values()), *t.back_sizes.values(),
-                *t.table.values()):
+                *t.table.values(), *(x for trio in t.strips.values() for x in trio)):
         t.atlas.add(tex)
     _textures = t
     return t

@@ -125,8 +125,8 @@ def test_resume_after_a_kill(window, home):
     settle(view)
     n_events = view.game.cursor
     state = view.game.state
-    # a kill: nothing is closed; and the last line was torn mid-write
-    view.executor.shutdown(wait=False)
+    # a kill: nothing is closed (the view is simply never updated again); and the
+    # last line was torn mid-write
     with open(paths.autosave_path(), "a", encoding="utf-8") as f:
         f.write('{"type": "pla')
     from game.views.menu import MenuView
@@ -212,3 +212,34 @@ def test_ai_cards_fly_to_the_centre(window, home):
     assert end.z >= 300 and end.face_up  # lands face up in the trick
     order = len(view.game.states[view.shown].trick) - 1
     assert end == layout.trick_place(e.seat, order)
+
+
+def _frame_pixels(view):
+    view.on_draw()
+    return arcade.get_image().convert("RGB")
+
+
+def test_resting_hand_strips_draw_the_same_picture(window, home):
+    """South's resting hand is drawn as strips and bands (fewer pixels to fill);
+    the frame must look the same as with whole cards, raised cards included."""
+    from PIL import ImageChops
+
+    view = make_table(window, seed=11)
+    settle(view)  # South to play: legal cards raised, the others dimmed
+    table = view.table
+    before = _frame_pixels(view)
+    stripped = [s for s in table.sprites if id(s.texture) in table._strip_ids]
+    assert len(stripped) >= 5, "the resting hand should be drawn as strips"
+    real = table.tex.strips
+    try:
+        table.tex.strips, table._strip_key = {}, ()
+        whole = _frame_pixels(view)
+        assert not any(id(s.texture) in table._strip_ids for s in table.sprites)
+    finally:
+        table.tex.strips, table._strip_key = real, ()
+    diff = ImageChops.difference(before, whole).convert("L")
+    changed = sum(1 for v in diff.getdata() if v > 24)
+    assert changed <= 20, f"{changed} pixels differ between strips and whole cards"
+    # and back: the strips return once the hand is at rest again
+    _frame_pixels(view)
+    assert any(id(s.texture) in table._strip_ids for s in table.sprites)
