@@ -31,7 +31,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any
 
-
 AI_NICENESS = 10
 
 

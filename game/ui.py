@@ -121,21 +121,18 @@ class BaseView(arcade.View):
 
     def on_draw(self) -> None:
         # The background is a clear of the letterbox (a scissored clear costs
-        # nothing; a full-screen rectangle costs ~4 ms on llvmpipe).
+        # nothing; a full-screen rectangle costs ~4 ms on llvmpipe).  The default
+        # framebuffer takes window coordinates and scales them by the pixel ratio.
         ctx = self.window.ctx
-        fw, fh = self.window.get_framebuffer_size()
-        ctx.viewport = (0, 0, fw, fh)
-        ctx.scissor = None
         w, h = self.window.get_size()
+        ctx.viewport = (0, 0, w, h)
+        ctx.scissor = None
         left, bottom, vw, vh = layout.letterbox(w, h)
-        if (vw, vh) == (w, h):  # no bars: one full clear (a scissored one is a slow quad)
+        if (vw, vh) == (w, h):  # no bars: one full clear
             self.clear(color=self.background)
         else:
             self.clear(color=(0, 0, 0))
-            sx, sy = fw / max(w, 1), fh / max(h, 1)
-            ctx.scissor = (round(left * sx), round(bottom * sy), round(vw * sx), round(vh * sy))
-            self.clear(color=self.background)
-            ctx.scissor = None
+            ctx.screen.clear(color=self.background, viewport=(left, bottom, vw, vh))
         with self.camera.activate():
             self.draw_scene()
             self.draw_buttons()

@@ -1,0 +1,62 @@
+"""A real (virtual) X window under Xvfb: resizing and letterboxing, F11, and the
+autoplay run.  EGL windows cannot be resized (HEADLESS.md trap 5), so these run
+in a subprocess under ``xvfb-run``, which CI installs (.ci/run)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from game.constants import FELT
+
+ROOT = Path(__file__).resolve().parent.parent
+XVFB = ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24"]
+
+
+def _run_under_xvfb(args: list[str], home: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    assert shutil.which("xvfb-run"), "xvfb-run is missing: install xvfb and xauth (see .ci/run)"
+    env = {k: v for k, v in os.environ.items() if k not in ("ARCADE_HEADLESS", "DISPLAY")}
+    env.update(PYTHONPATH=str(ROOT), TAROCCHI_HOME=str(home), TAROCCHI_AI_PROCESS="0")
+    return subprocess.run([*XVFB, sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def _near(rgb, want, tol: int = 40) -> bool:
+    return all(abs(a - b) <= tol for a, b in zip(rgb, want, strict=True))
+
+
+def test_resized_window_is_letterboxed_and_f11_goes_fullscreen(tmp_path: Path) -> None:
+    r = _run_under_xvfb([str(ROOT / "tests" / "xvfb_window_check.py")], tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["headless"] is False  # a real X window, not EGL
+    assert out["1280x720"]["viewport"] == [0, 0, 1280, 720]
+    assert out["1600x700"]["viewport"] == [178, 0, 1244, 700]
+    assert out["800x900"]["viewport"] == [0, 225, 800, 450]
+    for size in ("1280x720", "1600x700", "800x900"):
+        seen = out[size]
+        # the felt fills the 16:9 table right to its edges, the bars are black
+        for px in seen["inside"]:
+            assert _near(px, FELT), (size, seen)
+        for px in seen["bars"]:
+            assert px == [0, 0, 0], (size, seen)
+        # a click on a button, wherever the window puts it, lands on that button
+        assert seen["click_maps_to"] == [round(v, 1) for v in seen["button"]]
+    assert out["fullscreen"] is True
+
+
+def test_autoplay_under_xvfb(tmp_path: Path) -> None:
+    r = _run_under_xvfb(["-m", "game.cli", "autoplay", "--deals", "1", "--seed", "3",
+                         "--players", "random,easy,random,easy", "--speed", "8", "--json"], tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["frames"] > 100 and out["frame_ms_p50"] > 0
+    replay = Path(out["replay"])
+    assert replay.is_file() and replay.parent.parent == tmp_path
+    check = subprocess.run([sys.executable, "-m", "game.cli", "check", str(replay)], cwd=ROOT,
+                           capture_output=True, text=True, timeout=60)
+    assert check.returncode == 0 and "ok" in check.stdout, check.stdout + check.stderr
