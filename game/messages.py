@@ -25,7 +25,7 @@ _PATTERNS = [
     (re.compile(r"^(.+) may never be discarded: no King, trump 1, trump 21 or Matto \(R6\)$"),
      N_("{card} may never be discarded: no King, trump 1, trump 21 or Matto (R6)"), "cards"),
     (re.compile(r"^only (\d+) trump\(s\) may be discarded with this hand \(R6\)$"),
-     N_("only {n} trump(s) may be discarded with this hand (R6)"), "n"),
+     N_("trumps this hand may discard: {n} at most (R6)"), "n"),
     (re.compile(r"^a trump may be discarded only with no other choice or to keep no trump \(R6\)$"),
      N_("a trump may be discarded only with no other choice, or to keep no trump at all (R6)"), ""),
 ]

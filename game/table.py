@@ -216,7 +216,7 @@ class TableScene:
             self.dealer_marker.visible = False
         if state.discard_trumps >= 0:
             self.trump_note.x, self.trump_note.y = layout.TRUMP_NOTE_POS[state.dealer & 1]
-            self.trump_note.text = _("discard: {n} trump(s)").format(n=state.discard_trumps)
+            self.trump_note.text = _("trumps in the discard: {n}").format(n=state.discard_trumps)
         else:
             self.trump_note.text = ""
         self._turn = state.turn

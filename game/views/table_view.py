@@ -225,7 +225,7 @@ class TableView(BaseView):
         elif isinstance(event, Discarded):
             n = event.trumps
             who = self.table.names[event.seat]
-            self._announce(_("{name} discarded {n} trump(s)").format(name=who, n=n))
+            self._announce(_("Trumps in {name}'s discard: {n}").format(name=who, n=n))
         elif isinstance(event, DealScored):
             self.table.animate(event, before, after, self.face_up)
             self._open_scoring(before, event)
