@@ -26,7 +26,7 @@ from engine.game import Game
 from engine.players import level_names, make_player
 from engine.replay import Replay, ReplayError, read_replay
 
-from . import fonts, paths
+from . import ai_service, fonts, paths
 from .constants import FONT, GOLD, HEIGHT, INK, PANEL, RED, WIDTH
 from .i18n import _
 from .layout import button_rects
@@ -49,7 +49,8 @@ def seat_names(players: list[str]) -> list[str]:
 
 
 class LiveGame:
-    """An AI game played by a worker thread while the viewer shows it.
+    """An AI game played by a worker thread (its searches in the AI process) while
+    the viewer shows it.
 
     The worker stays at most ``lead`` events ahead of what is shown, so pausing
     the viewer also pauses the thinking.  The game autosaves as it goes: its file
@@ -82,7 +83,10 @@ class LiveGame:
                     time.sleep(0.02)
                     continue
                 seat = g.state.turn
-                g.submit(self.players[seat].choose(g.view(seat), legal, g.cursor))
+                # the search runs in the AI process: this thread only waits on it
+                choice = ai_service.service().submit(
+                    self.players[seat].choose, g.view(seat), legal, g.cursor).result()
+                g.submit(choice)
         except Exception as exc:  # noqa: BLE001 - shown on screen, the game so far is saved
             self.error = f"{type(exc).__name__}: {exc}"
         finally:
