@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing
+import multiprocessing.util  # registers its exit hook now, so ours (later) runs first
 import os
 import pickle
+import signal
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -42,21 +44,35 @@ def _shutdown_search_pool() -> None:
     pool.shutdown()
 
 
+class CallNotLoadable(Exception):
+    """The helper could not unpickle a call (e.g. a function it cannot import)."""
+
+
+def _exit_on_term(signum: int, frame: object) -> None:
+    raise SystemExit(0)  # so the finally below stops the search workers too
+
+
 def _serve(conn: Connection) -> None:
     """The helper's loop: receive ``(fn, args)``, send ``(ok, value)``, until told to stop."""
     try:
+        signal.signal(signal.SIGTERM, _exit_on_term)
         # Below the window in priority: the frame (the main thread and the GL
         # rasteriser's threads) takes the cores when it needs them, the search
         # the rest.  Counts, not clocks, set the AI's work, so its play is unchanged.
         os.nice(AI_NICENESS)
-    except (AttributeError, OSError):
+    except (AttributeError, OSError, ValueError):
         pass
     try:
         while True:
             try:
-                msg = conn.recv()
+                data = conn.recv_bytes()
             except (EOFError, OSError):
                 break  # the window's process closed the pipe or died
+            try:
+                msg = pickle.loads(data)
+            except Exception as exc:  # noqa: BLE001 - the caller runs it itself
+                conn.send((False, CallNotLoadable(f"{type(exc).__name__}: {exc}")))
+                continue
             if msg is None:
                 break
             fn, args = msg
@@ -78,8 +94,10 @@ def _serve(conn: Connection) -> None:
 class AIService:
     """Submit AI calls; each returns a :class:`concurrent.futures.Future`.
 
-    Calls run one at a time, in order.  ``use_process=False`` runs them on the
-    link thread in this process (the fallback, and what tests may ask for).
+    Calls run one at a time, in order, on the link thread, which alone uses the
+    pipe.  ``use_process=False`` runs them on that thread in this process (the
+    fallback, and what tests may ask for).  After :meth:`close`, ``submit``
+    raises ``RuntimeError``.
     """
 
     def __init__(self, use_process: bool | None = None) -> None:
@@ -91,6 +109,7 @@ class AIService:
         self._proc: Any = None
         self._conn: Connection | None = None
         self._closed = False
+        self._futures: list[Future[Any]] = []  # submitted and maybe not done
         self.fallback_reason = "" if use_process else "switched off"
 
     # --- the helper process -------------------------------------------------------
@@ -98,42 +117,42 @@ class AIService:
     def start(self) -> None:
         """Start the helper now (it takes a moment to import the engine); idempotent."""
         with self._lock:
-            self._start_locked()
-
-    def _start_locked(self) -> None:
-        if self._proc is not None or not self.use_process or self._closed:
-            return
-        try:
-            ctx = multiprocessing.get_context("spawn")
-            parent, child = ctx.Pipe()
-            proc = ctx.Process(target=_serve, args=(child,), name="tarocchi-ai", daemon=False)
-            proc.start()
-            child.close()
-        except (OSError, ValueError, RuntimeError) as exc:
-            self._fall_back(f"could not start the AI process: {exc}")
-            return
-        self._proc, self._conn = proc, parent
-
-    def _fall_back(self, reason: str) -> None:
-        self.use_process = False
-        self.fallback_reason = reason
-        self._stop_locked()
+            if self._proc is not None or not self.use_process or self._closed:
+                return
+            try:
+                ctx = multiprocessing.get_context("spawn")
+                parent, child = ctx.Pipe()
+                proc = ctx.Process(target=_serve, args=(child,), name="tarocchi-ai", daemon=False)
+                proc.start()
+                child.close()
+            except (OSError, ValueError, RuntimeError) as exc:
+                self.use_process = False
+                self.fallback_reason = f"could not start the AI process: {exc}"
+                return
+            self._proc, self._conn = proc, parent
 
     @property
     def in_process(self) -> bool:
         """True while calls run in the helper process."""
         return self.use_process and self._proc is not None
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     # --- calls --------------------------------------------------------------------
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
-        if not self._closed:
-            self.start()
-        return self._link.submit(self._call, fn, args)
+        if self._closed:
+            raise RuntimeError("the AI service is closed")
+        self.start()
+        fut = self._link.submit(self._call, fn, args)
+        self._futures = [f for f in self._futures if not f.done()] + [fut]
+        return fut
 
     def _call(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-        with self._lock:
-            conn = self._conn if self.use_process else None
+        """On the link thread."""
+        conn = self._conn if self.use_process else None
         if conn is None:
             return fn(*args)
         try:
@@ -141,25 +160,50 @@ class AIService:
         except (pickle.PicklingError, TypeError, AttributeError):
             return fn(*args)  # this call cannot travel; the helper stays for the others
         except OSError as exc:
-            with self._lock:
-                self._fall_back(f"the AI process stopped: {exc}")
-            return fn(*args)
+            return self._after_failure(f"the AI process stopped: {exc}", fn, args)
         try:
             ok, value = conn.recv()
         except (EOFError, OSError) as exc:
-            if self._closed:
-                raise RuntimeError("the AI service was closed during the call") from exc
-            with self._lock:
-                self._fall_back(f"the AI process stopped: {exc or 'pipe closed'}")
-            return fn(*args)
+            return self._after_failure(f"the AI process stopped: {exc or 'pipe closed'}", fn, args)
         if ok:
             return value
+        if isinstance(value, CallNotLoadable):
+            return fn(*args)
         raise value
+
+    def _after_failure(self, reason: str, fn: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        """On the link thread: the helper is gone; run here from now on."""
+        if self._closed:
+            raise RuntimeError("the AI service was closed during the call")
+        with self._lock:
+            proc, conn = self._proc, self._conn
+            self._proc = self._conn = None
+            self.use_process = False
+            self.fallback_reason = reason
+        if conn is not None:
+            conn.close()
+        if proc is not None:
+            proc.join(1.0)
+        return fn(*args)
 
     # --- closing ------------------------------------------------------------------
 
-    def _stop_locked(self, timeout: float = 3.0) -> None:
+    def close(self, timeout: float = 3.0) -> None:
+        """Cancel the calls not started, let the one in hand finish (up to
+        ``timeout`` seconds, then stop the helper), and stop the helper."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._link.shutdown(wait=False, cancel_futures=True)
+        running = [f for f in self._futures if not f.done()]
+        if running:
+            wait(running, timeout=timeout)
         proc, conn = self._proc, self._conn
+        if proc is not None and any(not f.done() for f in running):
+            proc.terminate()  # the helper stops its search workers, then exits
+            proc.join(3.0)
+            wait(running, timeout=1.0)  # the link thread sees the pipe close
         self._proc = self._conn = None
         if conn is not None:
             try:
@@ -171,25 +215,36 @@ class AIService:
             proc.join(timeout)
             if proc.is_alive():
                 proc.terminate()
+                proc.join(3.0)
+            if proc.is_alive():
+                proc.kill()
                 proc.join(1.0)
-
-    def close(self) -> None:
-        """Stop the helper (it finishes the call in hand first); later calls run here."""
-        with self._lock:
-            self._closed = True
-            self._stop_locked()
-        self._link.shutdown(wait=False, cancel_futures=True)
 
 
 _service: AIService | None = None
 _service_lock = threading.Lock()
+_exiting = False
+
+
+def _at_exit() -> None:
+    global _exiting
+    with _service_lock:
+        _exiting = True
+        current = _service
+    if current is not None:
+        current.close()
+
+
+atexit.register(_at_exit)  # registered after multiprocessing's: runs before it joins children
 
 
 def service() -> AIService:
-    """The application's one AI service, started on first use and closed at exit."""
+    """The application's one AI service, started on first use and closed at exit.
+
+    Once the program is exiting it stays closed (its ``submit`` raises), so a
+    late call from a daemon thread cannot start a helper nobody would stop."""
     global _service
     with _service_lock:
-        if _service is None or _service._closed:
+        if _service is None or (_service.closed and not _exiting):
             _service = AIService()
-            atexit.register(_service.close)  # runs before multiprocessing joins children
         return _service

@@ -72,10 +72,21 @@ def test_errors_come_back_as_errors(service: AIService) -> None:
     assert service.submit(int, "42").result(timeout=60) == 42  # the helper lives on
 
 
-def test_a_call_that_cannot_travel_runs_here(service: AIService) -> None:
+def test_a_call_that_cannot_travel_runs_here(service: AIService, tmp_path: Path) -> None:
     here = os.getpid()
     assert service.submit(lambda: os.getpid()).result(timeout=60) == here
     assert service.submit(os.getpid).result(timeout=60) != here
+    # pickled here, but the helper cannot import it back: it runs here too
+    mod = tmp_path / "only_here_mod.py"
+    mod.write_text("import os\ndef pid():\n    return os.getpid()\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import only_here_mod
+
+        assert service.submit(only_here_mod.pid).result(timeout=60) == here
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert service.in_process and service.submit(os.getpid).result(timeout=60) != here
 
 
 def test_a_dead_helper_falls_back_without_losing_the_call() -> None:
@@ -98,6 +109,31 @@ def test_switched_off_runs_on_a_thread() -> None:
         assert s.fallback_reason == "switched off"
     finally:
         s.close()
+
+
+def test_close_lets_the_call_in_hand_finish_and_cancels_the_rest(service: AIService) -> None:
+    helper = service.submit(os.getpid).result(timeout=60)
+    running = service.submit(time.sleep, 1.0)
+    queued = service.submit(os.getpid)
+    time.sleep(0.2)
+    service.close(timeout=10)
+    assert running.done() and running.exception() is None
+    assert queued.cancelled()
+    assert _wait_gone([helper]) == []
+    with pytest.raises(RuntimeError):
+        service.submit(os.getpid)
+
+
+def test_close_stops_a_call_that_runs_too_long_and_its_workers(service: AIService) -> None:
+    helper = service.submit(os.getpid).result(timeout=60)
+    workers = service.submit(pool.worker_pids).result(timeout=60)
+    stuck = service.submit(time.sleep, 60)
+    time.sleep(0.3)
+    t0 = time.monotonic()
+    service.close(timeout=0.5)
+    assert time.monotonic() - t0 < 15
+    assert _wait_gone([helper, *workers]) == []
+    assert stuck.done() and isinstance(stuck.exception(), RuntimeError)
 
 
 def test_close_stops_the_helper_and_its_search_workers(service: AIService) -> None:
@@ -130,6 +166,23 @@ def test_a_program_using_it_exits_without_closing_it(tmp_path: Path) -> None:
             print(" ".join(map(str, s.submit(pool.worker_pids).result(timeout=60))))
             cmd = s.submit(player.choose, game.view(game.state.turn), game.legal(), game.cursor)
             print(cmd.result(timeout=120))
+            # a daemon thread calling in while the program exits starts nothing new
+            import threading, time
+            from game import ai_service
+
+            def late():
+                time.sleep(0.5)
+                try:
+                    ai_service.service().submit(os.getpid)
+                    print("late call ran")
+                except RuntimeError:
+                    print("late call refused")
+                sys.stdout.flush()
+
+            threading.Thread(target=late, daemon=True).start()
+            ai_service._at_exit()  # what atexit does first
+            time.sleep(1.0)
+            assert ai_service.service() is s and s.closed
             sys.stdout.flush()
     """))
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -138,4 +191,5 @@ def test_a_program_using_it_exits_without_closing_it(tmp_path: Path) -> None:
     lines = r.stdout.splitlines()
     helper = int(lines[0])
     workers = [int(p) for p in lines[1].split()]
+    assert lines[-1] == "late call refused"
     assert _wait_gone([helper, *workers]) == []

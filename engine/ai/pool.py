@@ -12,6 +12,8 @@ from __future__ import annotations
 import atexit
 import multiprocessing
 import os
+import signal
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -44,7 +46,11 @@ def _get_pool() -> Executor | None:
         if _pool is None and not _failed:
             try:
                 ctx = multiprocessing.get_context("fork")
-                _pool = ProcessPoolExecutor(WORKERS, mp_context=ctx, initializer=_worker_init)
+                # Workers are made by the calling thread; tie their lives to it only
+                # when that is the main thread (PR_SET_PDEATHSIG fires at thread exit).
+                main = threading.current_thread() is threading.main_thread()
+                _pool = ProcessPoolExecutor(WORKERS, mp_context=ctx, initializer=_worker_init,
+                                            initargs=(main,))
                 atexit.register(shutdown)
             except (OSError, ValueError, ImportError):
                 _failed = True
@@ -52,8 +58,26 @@ def _get_pool() -> Executor | None:
         return _pool
 
 
-def _worker_init() -> None:
+def _worker_init(made_by_main_thread: bool = False) -> None:
     set_parallel(False)
+    if made_by_main_thread:
+        _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """Linux: a search worker gets SIGTERM when the process that made it dies, so
+    none is left waiting for work if its parent is killed."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # the parent died before the line above
+            os._exit(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def shutdown() -> None:
