@@ -14,6 +14,7 @@ worker thread, and pick the answer up on a later frame.
 from __future__ import annotations
 
 import importlib
+import sys
 import time
 
 import arcade
@@ -276,6 +277,10 @@ class TableView(BaseView):
             player = self.players[seat]
             view = self.game.view(seat)  # never the State
             legal = self.game.legal()
+            if not self.executor.in_process:
+                # the search shares this process's GIL: switch threads often so a
+                # frame never waits the default 5 ms to get it back
+                sys.setswitchinterval(min(sys.getswitchinterval(), 0.0005))
             fut = self.executor.submit(player.choose, view, legal, self.game.cursor)
             self.pending = (fut, self.game.cursor, self.generation, self.table.clock)
             self._set_status(_("{name} is thinking…").format(name=self.table.names[seat]))
@@ -425,8 +430,7 @@ class TableView(BaseView):
     def resync(self) -> None:
         """Cancel every animation and pending AI answer; lay the table as the state says."""
         self.generation += 1
-        self.pending = None
-        self.hint_future = None
+        self._cancel_ai()
         self.waiting = ""
         self.score_panel = None
         self.banner.text = ""
@@ -526,10 +530,18 @@ class TableView(BaseView):
         if self.on_exit:
             self.on_exit()
 
+    def _cancel_ai(self) -> None:
+        """Drop the AI calls of this table: queued ones are cancelled, one already
+        running is ignored when it ends (the generation has moved on)."""
+        for item in (self.pending, self.hint_future):
+            if item:
+                item[0].cancel()
+        self.pending = None
+        self.hint_future = None
+
     def close(self) -> None:
         self.generation += 1
-        # The AI service is the application's and outlives this table; a call still
-        # running for it is ignored (the generation has moved on).
+        self._cancel_ai()  # the AI service is the application's and outlives this table
         if not self.finished:
             self.game.close()  # the autosave stays: the menu offers to resume
 
@@ -624,7 +636,8 @@ class TableView(BaseView):
         for s in self.table.sprites:
             if s.key == ("card", c):
                 w, h = layout.card_size(s.place.scale)
-                arcade.draw_lbwh_rectangle_outline(s.center_x - w / 2 - 3, s.center_y - h / 2 - 3,
+                # the place, not the sprite: a resting card may be drawn as a strip
+                arcade.draw_lbwh_rectangle_outline(s.place.x - w / 2 - 3, s.place.y - h / 2 - 3,
                                                    w + 6, h + 6, GOLD, 3)
 
     # --- input -------------------------------------------------------------------
