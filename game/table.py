@@ -569,8 +569,8 @@ class TableScene:
         """Draw South's resting hand as the strips that show (fill is what costs).
 
         Each card of the hand at rest but the last is covered on its right by its
-        neighbour, STRIP_W - 4 pixels along, so it is drawn as its left STRIP_W
-        columns (the 4 extra cover the neighbour's rounded corner).  Where the arc
+        neighbour, SOUTH_STEP pixels along, so it is drawn as its left STRIP_W
+        columns (the 5 extra lie under the neighbour's rounded corner).  Where the arc
         sets the neighbour up to BAND_H pixels higher or lower, the sliver of the
         card left uncovered below or above it is drawn by a band sprite.  Cards
         that move, are raised apart from their neighbour, or are lifted keep
@@ -602,8 +602,8 @@ class TableScene:
             if got is None:
                 if id(s.texture) in self._strip_ids:
                     self._set_face(s, s.face_up)
-                    if s.visible and not s.tweens:
-                        s.position = (s.place.x, s.place.y)
+                    if s.visible and (not s.tweens or s.tweens[0].frm is None):
+                        s.position = (s.place.x, s.place.y)  # a tween not begun yet
                 continue
             (strip, top, bottom), dy = got
             half_w = s.place.scale * CARD_W / 2
