@@ -224,8 +224,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(jobs, mp_context=ctx) as ex:
+        # spawn (not fork): the progress bar's thread is running; workers import once
+        ctx = multiprocessing.get_context("spawn")
+        ex = ProcessPoolExecutor(jobs, mp_context=ctx)
+        try:
             futures = [
                 ex.submit(simulate_one, names, args.seed, i, n_deals, str(out), args.budget_ms, False)
                 for i in range(args.games)
@@ -233,6 +235,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             for f in futures:
                 results.append(f.result())
                 bar.update()
+        finally:  # a failed game stops the run now, not after the thousands queued
+            ex.shutdown(wait=True, cancel_futures=True)
     bar.close()
     for t0, t1 in results:
         totals[0] += t0

@@ -20,7 +20,7 @@ XVFB = ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24"]
 def _run_under_xvfb(args: list[str], home: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     assert shutil.which("xvfb-run"), "xvfb-run is missing: install xvfb and xauth (see .ci/run)"
     env = {k: v for k, v in os.environ.items() if k not in ("ARCADE_HEADLESS", "DISPLAY")}
-    env.update(PYTHONPATH=str(ROOT), TAROCCHI_HOME=str(home), TAROCCHI_AI_PROCESS="0")
+    env.update(PYTHONPATH=str(ROOT), TAROCCHI_HOME=str(home))
     return subprocess.run([*XVFB, sys.executable, *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=timeout)
 
