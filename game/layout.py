@@ -108,7 +108,8 @@ def hand_places(seat: int, n: int, face_up: bool, raised: frozenset[int] = froze
     # Cards at rest sit on whole pixels and are not turned (except by quarter
     # turns), so they are drawn 1:1: see constants.HAND_SCALE.
     if seat == 0:
-        step = min(SOUTH_STEP, (1000 - 96) // max(n - 1, 1))
+        # 16 or 17 cards (the dealer's) close up so the hand keeps clear of the labels
+        step = min(SOUTH_STEP, (880 - 96) // max(n - 1, 1))
         x0 = round(WIDTH / 2 - step * (n - 1) / 2)
         mid = (n - 1) / 2
         for i in range(n):
@@ -188,7 +189,8 @@ LABEL_POS = ((92, 122), (WIDTH - 92, 212), (WIDTH // 2 + 292, NORTH_Y + 8), (92,
 DEALER_MARK_POS = ((92, 64), (WIDTH - 160, 262), (WIDTH // 2 + 292 + 102, NORTH_Y), (160, 262))
 STATUS_POS = (WIDTH / 2, 250)  # the one-line message above South's hand
 SCORE_POS = ((18, HEIGHT - 92), (18, HEIGHT - 118))  # team points, under the buttons
-TRUMP_NOTE_POS = ((WIDTH - 90, 34), (WIDTH - 90, HEIGHT - 146))  # the discard's trump count
+# the discard's trump count, right-aligned under (or over) the discard
+TRUMP_NOTE_POS = ((WIDTH - 10, 34), (WIDTH - 10, HEIGHT - 146))
 
 
 def button_rects(n: int) -> list[tuple[float, float, float, float]]:

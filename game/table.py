@@ -179,7 +179,7 @@ class TableScene:
                         font_name=FONT, batch=self.batch, bold=True)
             for t, (x, y) in enumerate(layout.SCORE_POS)
         ]
-        self.trump_note = arcade.Text("", 0, 0, GOLD, 12, anchor_x="center", anchor_y="center",
+        self.trump_note = arcade.Text("", 0, 0, GOLD, 12, anchor_x="right", anchor_y="center",
                                       font_name=FONT, batch=self.batch)
         self.winner_text = arcade.Text("", layout.CENTRE[0], layout.CENTRE[1] + 176, GOLD, 16,
                                        anchor_x="center", anchor_y="center", font_name=FONT,
@@ -216,7 +216,7 @@ class TableScene:
             self.dealer_marker.visible = False
         if state.discard_trumps >= 0:
             self.trump_note.x, self.trump_note.y = layout.TRUMP_NOTE_POS[state.dealer & 1]
-            self.trump_note.text = _("trumps in the discard: {n}").format(n=state.discard_trumps)
+            self.trump_note.text = _("trumps discarded: {n}").format(n=state.discard_trumps)
         else:
             self.trump_note.text = ""
         self._turn = state.turn
@@ -569,7 +569,7 @@ class TableScene:
         """Draw South's resting hand as the strips that show (fill is what costs).
 
         Each card of the hand at rest but the last is covered on its right by its
-        neighbour, SOUTH_STEP pixels along, so it is drawn as its left STRIP_W
+        neighbour, at most SOUTH_STEP pixels along, so it is drawn as its left STRIP_W
         columns (the 5 extra lie under the neighbour's rounded corner).  Where the arc
         sets the neighbour up to BAND_H pixels higher or lower, the sliver of the
         card left uncovered below or above it is drawn by a band sprite.  Cards
@@ -593,7 +593,7 @@ class TableScene:
                 full = self._full_texture(a)
             trio = strips.get(id(full))
             dy = b.place.y - a.place.y
-            if (trio is not None and b.place.x - a.place.x == SOUTH_STEP and abs(dy) <= BAND_H
+            if (trio is not None and 0 < b.place.x - a.place.x <= SOUTH_STEP and abs(dy) <= BAND_H
                     and b.z > a.z):
                 want[id(a)] = (trio, dy)
         bands = iter(self._band_sprites)
