@@ -236,13 +236,17 @@ class TableScene:
             s.z = p.z
             self._resort = True
 
+    def _texture_for(self, s: CardSprite, face_up: bool, width: float):
+        """The face (a known card shown face up) or the back, made for the nearest size."""
+        if face_up and s.key[0] == "card":
+            return self.tex.face(s.key[1], width)
+        return self.tex.back_for(width)
+
     def _set_face(self, s: CardSprite, face_up: bool, scale: float | None = None) -> None:
         """Show the face or the back, from the texture made for the nearest size."""
-        kind, ident = s.key[0], s.key[1]
-        want = face_up and kind == "card"
         width = CARD_W * (s.place.scale if scale is None else scale)
-        tex = self.tex.face(ident, width) if want else self.tex.back_for(width)
-        s.face_up = want
+        tex = self._texture_for(s, face_up, width)
+        s.face_up = face_up and s.key[0] == "card"
         if s.texture is not tex:
             s.texture = tex
         s.scale = width / tex.width
@@ -588,10 +592,7 @@ class TableScene:
         self._strip_key = key
         want: dict[int, tuple] = {}  # id(sprite) -> (strip trio, dy to the neighbour)
         for a, b in zip(hand, hand[1:], strict=False):
-            full = a.texture if id(a.texture) not in self._strip_ids else None
-            if full is None:
-                full = self._full_texture(a)
-            trio = strips.get(id(full))
+            trio = strips.get(id(self._texture_for(a, a.face_up, CARD_W * a.place.scale)))
             dy = b.place.y - a.place.y
             if (trio is not None and 0 < b.place.x - a.place.x <= SOUTH_STEP and abs(dy) <= BAND_H
                     and b.z > a.z):
@@ -623,11 +624,6 @@ class TableScene:
             if band.visible:
                 band.visible = False
                 band.position = OFFSCREEN
-
-    def _full_texture(self, s: CardSprite):
-        kind, ident = s.key[0], s.key[1]
-        width = CARD_W * s.place.scale
-        return self.tex.face(ident, width) if s.face_up and kind == "card" else self.tex.back_for(width)
 
     def draw(self) -> None:
         self._update_fans()

@@ -76,9 +76,11 @@ def _decode() -> dict[str, object]:
             half = im.reduce(2)
             for w, h in BACK_SIZES if code == "back" else FACE_SIZES:
                 out[f"card:{code}:{w}"] = half.resize((w, h), Image.Resampling.LANCZOS)
-            # South's hand size, cut for drawing a resting hand (see TableScene)
+            # South's hand size (the first of both lists), cut for drawing a
+            # resting hand (see TableScene._update_strips)
             w, h = FACE_SIZES[0]
-            big = half.resize((w, h), Image.Resampling.LANCZOS)
+            big = out[f"card:{code}:{w}"]
+            assert isinstance(big, Image.Image)
             out[f"strip:{code}"] = big.crop((0, 0, STRIP_W, h))
             out[f"band-top:{code}"] = big.crop((STRIP_W, 0, w, BAND_H))
             out[f"band-bottom:{code}"] = big.crop((STRIP_W, h - BAND_H, w, h))
