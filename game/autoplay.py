@@ -6,6 +6,13 @@ GL work), one frame per 1/60 s of game time.  Frames on which a screenshot is
 read back (``--screenshots``, about 10 ms each on llvmpipe) are left out of the
 figures.  Each scene's screenshot is taken once the scene's opening animation
 has settled (the deal mid-flight, so the packets can be seen).
+
+Frames run back to back, each advancing the game by 1/60 s, except while an AI
+is still thinking (its answer is worked out in wall-clock time, in the AI
+process): then the loop waits out the rest of each 1/60 s as a 60 Hz window
+would.  Without that wait the count of frames, most of them with nothing to
+redraw, would grow with how fast a frame is drawn.  ``drawn_ms_p95`` is the
+p95 of the frames on which something changed on screen.
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
     prepare_environment()
     import arcade
 
-    from . import session, textures
+    from . import damage, session, textures
     from .constants import T_COUNT
     from .settings import Settings
     from .sound import SoundBoard
@@ -70,6 +77,7 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
                      auto_continue=True, on_scene=on_scene)
     window.show_view(view)
     frame_ms: list[float] = []
+    drawn_ms: list[float] = []
     dt = 1 / 60
     t_end = time.perf_counter() + max_seconds
     frames = 0
@@ -93,7 +101,11 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
         if not shot:
             ms = (t1 - t0) * 1000
             frame_ms.append(ms)
+            if view.last_damage != []:
+                drawn_ms.append(ms)
             scene_times.setdefault(current["scene"] or "start", []).append(ms)
+        if view.pending is not None and not view.pending[0].done():
+            time.sleep(max(0.0, t0 + dt - time.perf_counter()))  # a 60 Hz window while the AI thinks
         if view.finished and view.score_panel is None and not view.table.busy:
             break
         if view.finished and shots_dir and "scoring" in wanted:
@@ -105,6 +117,9 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
         "frames": frames,
         "frame_ms_p50": round(statistics.median(frame_ms), 3),
         "frame_ms_p95": round(percentile(frame_ms, 0.95), 3),
+        "drawn_frames": len(drawn_ms),
+        "drawn_ms_p95": round(percentile(drawn_ms, 0.95), 3),
+        "redraw": damage.redraw_mode(window),
         "replay": str(view.replay_path),
         "scenes": {k: {"frames": len(v), "p95": round(percentile(v, 0.95), 3)} for k, v in scene_times.items()},
         "screenshots": [str(shots_dir / f"{n}.png") for n in taken] if shots_dir else [],

@@ -180,8 +180,10 @@ DECK_POS = ((WIDTH // 2 - 190, 262), (WIDTH - 220, CENTRE[1] - 120), (WIDTH // 2
 
 
 def deck_place(dealer: int, i: int, face_up: bool = False) -> Place:
+    """The i-th card from the bottom of the pack: four cards to each place, so the
+    ones under the top of each four are not drawn (``TableScene._cull_covered``)."""
     x, y = DECK_POS[dealer if dealer >= 0 else 0]
-    return Place(x - i // 4, y + i // 3, 0.0, DECK_SCALE, face_up, 20 + i)
+    return Place(x - i // 4, y + i // 4, 0.0, DECK_SCALE, face_up, 20 + i)
 
 
 # Labels: a seat's name (and below it level and card count), the dealer marker.

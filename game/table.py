@@ -38,7 +38,7 @@ from engine.cards import MATTO, TRUMP_MASK, mask_points
 from engine.rules import TEAM
 from engine.state import CardPlayed, DealScored, Dealt, Discarded, TrickTaken
 
-from . import layout, textures
+from . import damage, layout, textures
 from .constants import (
     BAND_H,
     CARD_W,
@@ -83,6 +83,7 @@ class CardSprite(arcade.Sprite):
         self.tweens: deque[Tween] = deque()
         self.face_up = False
         self.z = 0.0
+        self.covered = False  # exactly under a card drawn later: kept off screen (prepare)
 
 
 #: Where hidden sprites wait.  A sprite with visible=False is still rasterised by
@@ -135,6 +136,7 @@ class TableScene:
         # about 4 ms a frame, so the table has none (see game/ui.py).
         self._mats = None
         self._mats_key = None
+        self._mats_rects: list = []
         self.markers = textures.sprite_list()
         # Each hidden hand at rest is drawn as one pre-composed "fan" image instead
         # of 15 overlapping cards (a third of the pixels: fill is what costs here).
@@ -181,6 +183,7 @@ class TableScene:
         ]
         self.trump_note = arcade.Text("", 0, 0, GOLD, 12, anchor_x="right", anchor_y="center",
                                       font_name=FONT, batch=self.batch)
+        self._batch_texts = (*self.labels, *self.counts, *self.pile_labels, self.trump_note)
         self.winner_text = arcade.Text("", layout.CENTRE[0], layout.CENTRE[1] + 176, GOLD, 16,
                                        anchor_x="center", anchor_y="center", font_name=FONT,
                                        bold=True)
@@ -625,39 +628,105 @@ class TableScene:
                 band.visible = False
                 band.position = OFFSCREEN
 
-    def draw(self) -> None:
+    def prepare(self) -> None:
+        """Settle what this frame draws: resting hands as fans and strips, covered cards."""
         self._update_fans()
         self._update_strips()
-        self._draw_mats()
-        self.fans.draw(pixelated=self.pixelated)
-        self.bands.draw(pixelated=self.pixelated)
+        self._cull_covered()
+
+    def _cull_covered(self) -> None:
+        """Keep off screen each card lying exactly under a card drawn after it.
+
+        Cards of one silhouette at the same place, angle and size cover each other
+        wholly (the pack stacks four to a place): of the 62 cards of the pack
+        while it is gathered, shuffled and cut, 16 are drawn, not 62.
+        """
+        seen = set()
+        for s in reversed(self.sprite_list):  # the last drawn first
+            if not s.visible:
+                continue
+            p = s.place
+            where = (p.x, p.y, p.angle, p.scale)
+            if where in seen:
+                if s.position != OFFSCREEN:
+                    s.position = OFFSCREEN
+                s.covered = True
+                continue
+            if s._color[3] == 255:  # an opaque card hides what lies exactly under it
+                seen.add(where)
+            if s.covered:
+                s.covered = False
+                if s.position == OFFSCREEN:
+                    s.position = (p.x, p.y)
+
+    def damage_items(self) -> list:
+        """Everything :meth:`draw` draws, as ``game.damage`` items (after :meth:`prepare`)."""
+        items = []
+        for sl in (self.fans, self.bands, self.sprite_list, self.markers):
+            items.extend(damage.sprite_items(sl))
+        for t in (*self._batch_texts, self.winner_text):
+            items.append(damage.text_item(t))
+        turn = self._turn if 0 <= self._turn < 4 else -1
+        items.append(damage.rect_item("turn", turn, self._turn_rect(turn) if turn >= 0 else None))
+        ov = self.last_trick_overlay
+        cx, cy = layout.CENTRE
+        items.append(damage.rect_item("last-trick", ov, (cx - 233, cy - 153, cx + 233, cy + 153) if ov else None))
+        return items
+
+    def draw(self, prepare: bool = True, clip=None) -> None:
+        """Draw the table; ``prepare=False`` when :meth:`prepare` already ran this frame.
+
+        ``clip`` (logical left, bottom, right, top) is the damaged rectangle this
+        pass redraws: draw calls whose bounds miss it are skipped.
+        """
+        if prepare:
+            self.prepare()
+        meets = damage.meets
+        self._draw_mats(clip)
+        if damage.any_meets(clip, (damage.sprite_rect(s) for s in self.fans)):
+            self.fans.draw(pixelated=self.pixelated)
+        if damage.any_meets(clip, (damage.sprite_rect(s) for s in self.bands if s.visible)):
+            self.bands.draw(pixelated=self.pixelated)
         self.sprite_list.draw(pixelated=self.pixelated)
-        self.markers.draw()
-        self.batch.draw()
-        if self.winner_text.text:
+        if meets(clip, damage.sprite_rect(self.dealer_marker)):
+            self.markers.draw()
+        if damage.any_meets(clip, (damage.text_rect(t) for t in self._batch_texts)):
+            self.batch.draw()
+        if self.winner_text.text and meets(clip, damage.text_rect(self.winner_text)):
             self.winner_text.draw()
         if self.last_trick_overlay:
             self._draw_last_trick()
 
-    def _draw_mats(self) -> None:
+    def _draw_mats(self, clip=None) -> None:
         """The table's fixed marks, built once per turn change (one draw call)."""
         key = self._turn
         if self._mats is None or self._mats_key != key:
             from arcade import shape_list as sh
 
             m = sh.ShapeElementList()
+            rects = []
             cx, cy = layout.CENTRE
             m.append(sh.create_ellipse_outline(cx, cy, 440, 330, (*FELT_DARK, 255), 6))
             m.append(sh.create_ellipse_outline(cx, cy, 452, 342, (236, 196, 92, 60), 2))
+            rects.append((cx - 232, cy - 177, cx + 232, cy + 177))
             for t, (x, y) in enumerate(layout.PILE_POS):
                 w, h = layout.card_size(PILE_SCALE)
                 m.append(sh.create_rectangle_outline(x, y, h + 14, w + 14, (*TEAM_COLOURS[t], 150), 2))
+                rects.append((x - h / 2 - 10, y - w / 2 - 10, x + h / 2 + 10, y + w / 2 + 10))
             if 0 <= self._turn < 4:
                 x, y = layout.LABEL_POS[self._turn]
                 m.append(sh.create_rectangle_filled(x, y - 8, 170, 46, (236, 196, 92, 45)))
                 m.append(sh.create_rectangle_outline(x, y - 8, 170, 46, GOLD, 2))
-            self._mats, self._mats_key = m, key
-        self._mats.draw()
+                rects.append(self._turn_rect(self._turn))
+            self._mats, self._mats_key, self._mats_rects = m, key, rects
+        if damage.any_meets(clip, self._mats_rects):
+            self._mats.draw()
+
+    @staticmethod
+    def _turn_rect(turn: int):
+        """The bounds of the highlight under the name of the seat to play."""
+        x, y = layout.LABEL_POS[turn]
+        return x - 85 - 3, y - 8 - 23 - 3, x + 85 + 3, y - 8 + 23 + 3
 
     def _draw_last_trick(self) -> None:
         leader, cards = self.last_trick_overlay

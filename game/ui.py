@@ -13,7 +13,7 @@ from collections.abc import Callable
 import arcade
 from arcade.types import LBWH, LRBT
 
-from . import layout
+from . import damage, layout
 from .constants import BUTTON, BUTTON_FOCUS, BUTTON_HOVER, FONT, GOLD, HEIGHT, INK, WIDTH
 
 
@@ -82,6 +82,12 @@ class Button:
             self.text.draw()
 
 
+def _button_rect(rect) -> tuple[float, float, float, float]:
+    """A button's bounds with its outline (up to 3 px, drawn across the edge)."""
+    cx, cy, w, h = rect
+    return cx - w / 2 - 3, cy - h / 2 - 3, cx + w / 2 + 3, cy + h / 2 + 3
+
+
 class BaseView(arcade.View):
     """A view drawn at the logical size, letterboxed, with keyboard-navigable buttons."""
 
@@ -95,6 +101,11 @@ class BaseView(arcade.View):
         )
         self.buttons: list[Button] = []
         self.focus = -1
+        self._damage: damage.Damage | None = None
+        self._damage_state: tuple | None = None
+        self._fbo = None
+        self.last_damage: list | None = None  # the rectangles redrawn last frame (None: all)
+        self.clip: tuple | None = None  # the damaged rectangle being redrawn (None: all)
         self.tooltip = arcade.Text("", 0, 0, GOLD, 12, anchor_x="center", anchor_y="center",
                                    font_name=FONT)
         self._fit()
@@ -123,19 +134,95 @@ class BaseView(arcade.View):
         # The background is a clear of the letterbox (a scissored clear costs
         # nothing; a full-screen rectangle costs ~4 ms on llvmpipe).  The default
         # framebuffer takes window coordinates and scales them by the pixel ratio.
+        self.prepare_frame()
+        mode = damage.redraw_mode(self.window)
+        items = self.damage_items() if mode != "full" else None
         ctx = self.window.ctx
+        if items is None:
+            self.window._tarocchi_picture = None
+            self._draw_whole(ctx.screen)
+            return
+        target = ctx.screen if mode == "retained" else self._offscreen()
         w, h = self.window.get_size()
-        ctx.viewport = (0, 0, w, h)
-        ctx.scissor = None
+        state = (mode, w, h, id(target))
+        if self._damage is None:
+            self._damage = damage.Damage((0, 0, WIDTH, HEIGHT))
+        if state != self._damage_state or getattr(self.window, "_tarocchi_picture", None) is not self:
+            self._damage.invalidate()
+        self._damage_state = state
+        self.window._tarocchi_picture = self
+        rects = self._damage.update(items)
+        self.last_damage = rects
+        if rects is None:
+            self._draw_whole(target)
+        elif rects:
+            left, bottom, vw, vh = layout.letterbox(w, h)
+            with target.activate():
+                for r in rects:
+                    box = damage.to_pixels(r, (left, bottom, vw, vh), (WIDTH, HEIGHT), target.size)
+                    if box is None:
+                        continue
+                    target.clear(color=self.background, viewport=box)
+                    self.camera.scissor = LBWH(*box)
+                    self.clip = r
+                    try:
+                        with self.camera.activate():
+                            self.draw_scene()
+                            self.draw_buttons()
+                    finally:
+                        self.camera.scissor = None
+                        self.clip = None
+        if target is not ctx.screen:
+            ctx.copy_framebuffer(target, ctx.screen)
+            ctx.screen.use(force=True)
+
+    def _draw_whole(self, target) -> None:
+        w, h = self.window.get_size()
         left, bottom, vw, vh = layout.letterbox(w, h)
-        if (vw, vh) == (w, h):  # no bars: one full clear
-            self.clear(color=self.background)
+        with target.activate():
+            target.viewport = (0, 0, w, h)
+            target.scissor = None
+            if (vw, vh) == (w, h):  # no bars: one full clear
+                target.clear(color=self.background)
+            else:
+                target.clear(color=(0, 0, 0))
+                target.clear(color=self.background, viewport=(left, bottom, vw, vh))
+            with self.camera.activate():
+                self.draw_scene()
+                self.draw_buttons()
+
+    def _offscreen(self):
+        """The framebuffer that keeps this view's picture in ``fbo`` mode (window-sized)."""
+        size = self.window.get_framebuffer_size()
+        fbo = self._fbo
+        if fbo is None or fbo.size != tuple(size):
+            ctx = self.window.ctx
+            fbo = ctx.framebuffer(color_attachments=[ctx.texture(tuple(size), components=4)])
+            self._fbo = fbo
+        return fbo
+
+    def prepare_frame(self) -> None:
+        """Bring the drawables up to date for this frame (before ``damage_items``)."""
+
+    def damage_items(self) -> list | None:
+        """This view's drawables as ``game.damage`` items, or None to draw each frame whole.
+
+        A view that lists them must list everything ``draw_scene`` draws; the
+        buttons and the tooltip are added by :meth:`chrome_items`.
+        """
+        return None
+
+    def chrome_items(self) -> list:
+        items = [damage.rect_item(("button", i), key, _button_rect(b.rect))
+                 for i, (b, key) in enumerate(zip(self.buttons, self._chrome_key(), strict=True))]
+        tip = self._tooltip_at()
+        if tip is None:
+            items.append(damage.rect_item("tooltip", None, None))
         else:
-            self.clear(color=(0, 0, 0))
-            ctx.screen.clear(color=self.background, viewport=(left, bottom, vw, vh))
-        with self.camera.activate():
-            self.draw_scene()
-            self.draw_buttons()
+            _text, x, y = tip
+            w = self._tooltip_width()
+            items.append(damage.rect_item("tooltip", tip, (x - w / 2 - 2, y - 14, x + w / 2 + 2, y + 14)))
+        return items
 
     def draw_scene(self) -> None:
         pass
@@ -177,22 +264,31 @@ class BaseView(arcade.View):
             self._build_chrome()
             self._chrome_cache_key = key
         shapes, icons, batch, _texts = self._chrome
-        shapes.draw()
-        icons.draw()
-        batch.draw()
-        tip = ""
+        if damage.any_meets(self.clip, (_button_rect(b.rect) for b in self.buttons)):
+            shapes.draw()
+            icons.draw()
+            batch.draw()
+        if self._tooltip_at() is not None:
+            x, y = self.tooltip.x, self.tooltip.y
+            w = self._tooltip_width()
+            arcade.draw_lbwh_rectangle_filled(x - w / 2, y - 12, w, 24, (0, 0, 0, 220))
+            self.tooltip.draw()
+
+    def _tooltip_at(self) -> tuple[str, float, float] | None:
+        """The hovered button's tooltip and where it shows (the text is set up to draw)."""
         for b in self.buttons:
             if b.hover and b.tooltip:
-                tip = b.tooltip
                 cx, cy, _w, h = b.rect
-                self.tooltip.x = max(150, min(WIDTH - 150, cx))
-                self.tooltip.y = cy - h / 2 - 14 if cy > HEIGHT / 2 else cy + h / 2 + 14
-        if tip:
-            self.tooltip.text = tip
-            w = self.tooltip.content_width + 16
-            arcade.draw_lbwh_rectangle_filled(self.tooltip.x - w / 2, self.tooltip.y - 12, w, 24,
-                                              (0, 0, 0, 220))
-            self.tooltip.draw()
+                x = max(150, min(WIDTH - 150, cx))
+                y = cy - h / 2 - 14 if cy > HEIGHT / 2 else cy + h / 2 + 14
+                if (self.tooltip.text, self.tooltip.x, self.tooltip.y) != (b.tooltip, x, y):
+                    self.tooltip.text = b.tooltip
+                    self.tooltip.x, self.tooltip.y = x, y
+                return b.tooltip, x, y
+        return None
+
+    def _tooltip_width(self) -> float:
+        return self.tooltip.content_width + 16
 
     # --- input ----------------------------------------------------------------------
 

@@ -37,7 +37,7 @@ from engine.state import (
     TrickTaken,
 )
 
-from .. import ai_service, layout, paths, textures
+from .. import ai_service, damage, layout, paths, textures
 from ..constants import (
     FONT,
     GOLD,
@@ -131,6 +131,7 @@ class TableView(BaseView):
                                   anchor_x="center", anchor_y="center", font_name=FONT, bold=True)
         self.banner_until = 0.0
         self.hint_texts: list[arcade.Text] = []
+        self._extra: list[Button] = []  # confirm / continue, when they show (prepare_frame)
         self.score_panel: ScorePanel | None = None
         self.finished = False
         self.replay_path = None
@@ -587,58 +588,108 @@ class TableView(BaseView):
 
     # --- drawing -------------------------------------------------------------------
 
-    def draw_scene(self) -> None:
+    def prepare_frame(self) -> None:
         vp = self.camera.viewport
         self.table.pixelated = (round(vp.width), round(vp.height)) == (WIDTH, HEIGHT) and \
             self.window.get_framebuffer_size()[0] == self.window.get_size()[0]
-        self.table.draw()
-        if self.key_cursor >= 0 and self.prompt_for == self.game.cursor:
-            self._draw_key_cursor()
-        for t in self.hint_texts:
-            t.draw()
-        if self.status.text:
-            w = self.status.content_width + 30
-            x, y = layout.STATUS_POS
-            arcade.draw_lbwh_rectangle_filled(x - w / 2, y - 17, w, 34, (0, 0, 0, 200))
-            self.status.draw()
-        if self.banner.text:
-            w = self.banner.content_width + 50
-            x, y = self.banner.x, self.banner.y
-            arcade.draw_lbwh_rectangle_filled(x - w / 2, y - 26, w, 52, PANEL)
-            arcade.draw_lbwh_rectangle_outline(x - w / 2, y - 26, w, 52, PANEL_EDGE, 2)
-            self.banner.draw()
-        if self.practice:
-            pass
-        if self.score_panel:
-            self.score_panel.draw()
+        self.table.prepare()
         st = self.game.state
         extra = []
         if self.prompt_for == self.game.cursor and st.phase == DISCARD and len(self.selected) == 2:
             extra.append(self.btn_confirm)
         if self.waiting == "trick" or (self.waiting == "scoring" and self.score_panel):
-            self.btn_continue.label = _("Continue") if not self.finished or self.waiting == "trick" \
+            label = _("Continue") if not self.finished or self.waiting == "trick" \
                 else _("Back to the menu")
+            if self.btn_continue.label != label:
+                self.btn_continue.label = label
             if self.waiting == "scoring":
                 self.btn_continue.rect = (WIDTH / 2, 128, 220, 42)
             else:
                 self.btn_continue.rect = (WIDTH / 2, 282, 180, 40)
             self.btn_continue.text.x, self.btn_continue.text.y = self.btn_continue.rect[:2]
             extra.append(self.btn_continue)
-        for b in extra:
-            b.draw(False)
         self._extra = extra
 
-    def _draw_key_cursor(self) -> None:
+    def _status_box(self) -> tuple[float, float, float, float]:
+        w = self.status.content_width + 30
+        x, y = layout.STATUS_POS
+        return x - w / 2, y - 17, w, 34
+
+    def _banner_box(self) -> tuple[float, float, float, float]:
+        w = self.banner.content_width + 50
+        return self.banner.x - w / 2, self.banner.y - 26, w, 52
+
+    def damage_items(self) -> list:
+        items = self.table.damage_items()
+        for i, t in enumerate(self.hint_texts):
+            items.append((("hint", i), damage.text_key(t), t, damage.text_rect))
+        cursor = self._key_cursor_box()
+        items.append(damage.rect_item("key-cursor", cursor, cursor and (
+            cursor[0] - 3, cursor[1] - 3, cursor[0] + cursor[2] + 3, cursor[1] + cursor[3] + 3)))
+        for name, text, box, edge in (("status", self.status, self._status_box, 0),
+                                      ("banner", self.banner, self._banner_box, 2)):
+            if text.text:
+                x, y, w, h = box()
+                items.append(damage.rect_item(name, damage.text_key(text), (x - edge - 1, y - edge - 1,
+                                                                            x + w + edge + 1, y + h + edge + 1)))
+            else:
+                items.append(damage.rect_item(name, None, None))
+        panel = self.score_panel
+        if panel is not None:
+            items.append(damage.rect_item("panel", (id(panel), panel.done), panel.bounds()))
+            for i, t in enumerate(panel.texts):
+                items.append((("panel-text", i), damage.text_key(t), t, damage.text_rect))
+        else:
+            items.append(damage.rect_item("panel", None, None))
+        for i, b in enumerate(self._extra):
+            cx, cy, w, h = b.rect
+            items.append(damage.rect_item(("extra", i), (b.label, b.rect, b.hover, b.enabled),
+                                          (cx - w / 2 - 3, cy - h / 2 - 3, cx + w / 2 + 3, cy + h / 2 + 3)))
+        items.extend(self.chrome_items())
+        return items
+
+    def draw_scene(self) -> None:
+        clip, meets = self.clip, damage.meets
+        self.table.draw(prepare=False, clip=clip)  # prepare_frame did it, once for every pass
+        self._draw_key_cursor()
+        for t in self.hint_texts:
+            if meets(clip, damage.text_rect(t)):
+                t.draw()
+        if self.status.text:
+            x, y, w, h = self._status_box()
+            if meets(clip, (x, y, x + w, y + h)):
+                arcade.draw_lbwh_rectangle_filled(x, y, w, h, (0, 0, 0, 200))
+                self.status.draw()
+        if self.banner.text:
+            x, y, w, h = self._banner_box()
+            if meets(clip, (x - 2, y - 2, x + w + 2, y + h + 2)):
+                arcade.draw_lbwh_rectangle_filled(x, y, w, h, PANEL)
+                arcade.draw_lbwh_rectangle_outline(x, y, w, h, PANEL_EDGE, 2)
+                self.banner.draw()
+        if self.score_panel and meets(clip, self.score_panel.bounds()):
+            self.score_panel.draw()
+        for b in self._extra:
+            b.draw(False)
+
+    def _key_cursor_box(self) -> tuple[float, float, float, float] | None:
+        """The keyboard cursor's outline (left, bottom, width, height), if it shows."""
+        if self.key_cursor < 0 or self.prompt_for != self.game.cursor:
+            return None
         cards = layout.sorted_hand(self.game.state.hands[0])
         if not 0 <= self.key_cursor < len(cards):
-            return
+            return None
         c = cards[self.key_cursor]
         for s in self.table.sprites:
             if s.key == ("card", c):
                 w, h = layout.card_size(s.place.scale)
                 # the place, not the sprite: a resting card may be drawn as a strip
-                arcade.draw_lbwh_rectangle_outline(s.place.x - w / 2 - 3, s.place.y - h / 2 - 3,
-                                                   w + 6, h + 6, GOLD, 3)
+                return s.place.x - w / 2 - 3, s.place.y - h / 2 - 3, w + 6, h + 6
+        return None
+
+    def _draw_key_cursor(self) -> None:
+        box = self._key_cursor_box()
+        if box is not None:
+            arcade.draw_lbwh_rectangle_outline(*box, GOLD, 3)
 
     # --- input -------------------------------------------------------------------
 
@@ -802,8 +853,14 @@ class ScorePanel:
         for i, t in enumerate(self.total_texts):
             t.text = str(round(self.points[i] * e))
 
+    W = 700
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        x0 = WIDTH / 2 - self.W / 2
+        return x0 - 3, self.top - self.h - 3, x0 + self.W + 3, self.top + 3
+
     def draw(self) -> None:
-        w = 700
+        w = self.W
         x0 = WIDTH / 2 - w / 2
         arcade.draw_lbwh_rectangle_filled(x0, self.top - self.h, w, self.h, (8, 24, 16, 238))
         arcade.draw_lbwh_rectangle_outline(x0, self.top - self.h, w, self.h, PANEL_EDGE, 3)
