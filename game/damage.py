@@ -49,6 +49,7 @@ Item = tuple[Hashable, Hashable, object, Callable[[object], "Rect | None"]]
 # (0.35-0.45 ms of draw calls for a small pass, against 5-8 ns a pixel on llvmpipe;
 # measured on 2 cores).
 PASS_COST = 70_000.0
+WHOLE = 0.85  # damage costing this share of a whole redraw is drawn whole
 SPRITE_PAD = 2.0  # logical pixels around a sprite (rounding, linear sampling)
 TEXT_PAD = 4.0  # around a text's layout box (glyph overhang, hinting)
 
@@ -221,8 +222,8 @@ class Damage:
         if not clipped:
             return []
         rects = merge(clipped, self.pass_cost, self.max_rects)
-        if sum(_area(r) for r in rects) + (len(rects) - 1) * self.pass_cost >= _area(self.bounds):
-            return None  # cheaper to draw it all (and no seams to get wrong)
+        if sum(_area(r) for r in rects) + (len(rects) - 1) * self.pass_cost >= WHOLE * _area(self.bounds):
+            return None  # as cheap to draw it all
         return rects
 
 

@@ -56,3 +56,28 @@ def play_human_turn(view) -> None:
         view.on_draw()
         x, y = view.btn_confirm.rect[:2]
         click(view, x, y)
+
+
+def damaged_vs_whole(window, view) -> tuple[int, list | None, tuple | None]:
+    """Draw the next frame as the game does (only its damaged rectangles, over the
+    picture kept from the last frame), then draw the same frame whole.
+
+    Returns how many pixels differ, the rectangles redrawn (None: the frame was
+    drawn whole anyway; []: nothing changed) and the bounding box of the
+    differences (image coordinates, top-left origin) or None.
+    """
+    from PIL import Image, ImageChops
+
+    view.on_draw()
+    size = window.ctx.screen.size
+    part = window.ctx.screen.read(components=3)
+    rects = view.last_damage
+    view._damage.invalidate()
+    view.on_draw()
+    whole = window.ctx.screen.read(components=3)
+    if part == whole:
+        return 0, rects, None
+    diff = ImageChops.difference(Image.frombytes("RGB", size, part), Image.frombytes("RGB", size, whole))
+    count = sum(1 for px in diff.getdata() if px != (0, 0, 0))
+    box = diff.transpose(Image.Transpose.FLIP_TOP_BOTTOM).getbbox()
+    return count, rects, box

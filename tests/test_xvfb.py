@@ -55,8 +55,22 @@ def test_autoplay_under_xvfb(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr[-2000:]
     out = json.loads(r.stdout.strip().splitlines()[-1])
     assert out["frames"] > 100 and out["frame_ms_p50"] > 0
+    assert out["redraw"] == "fbo"  # a software renderer: the picture is kept offscreen
     replay = Path(out["replay"])
     assert replay.is_file() and replay.parent.parent == tmp_path
     check = subprocess.run([sys.executable, "-m", "game.cli", "check", str(replay)], cwd=ROOT,
                            capture_output=True, text=True, timeout=60)
     assert check.returncode == 0 and "ok" in check.stdout, check.stdout + check.stderr
+
+
+def test_table_in_a_window_redrawn_in_pieces_equals_the_whole_picture(tmp_path: Path) -> None:
+    # llvmpipe under Xvfb is a software renderer: the table keeps its picture in an
+    # offscreen framebuffer and redraws only what changed, letterboxed or not
+    r = _run_under_xvfb([str(ROOT / "tests" / "xvfb_damage_check.py")], tmp_path)
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["mode"] == "fbo"
+    for size, seen in out["sizes"].items():
+        assert seen["framebuffer"] == [int(v) for v in size.split("x")]
+        assert not seen["bad"], (size, seen)
+        assert seen["compared"] >= 100 and seen["pieces"] > 30, (size, seen)

@@ -1,0 +1,238 @@
+"""Damage rectangles (game/damage.py): the table redrawn in pieces is, pixel for
+pixel, the table drawn whole; and the bookkeeping behind it."""
+
+from __future__ import annotations
+
+import time
+
+import arcade
+from hypothesis import given
+from hypothesis import strategies as st
+
+from game import damage, layout, session
+from game.settings import Settings
+from game.sound import SoundBoard
+from game.table import OFFSCREEN, TableScene
+from game.views.table_view import TableView
+from tests.test_gui_helpers import card_point, click, damaged_vs_whole, settle
+
+# --- the tracker ------------------------------------------------------------------------
+
+BOUNDS = (0.0, 0.0, 1280.0, 720.0)
+
+
+def _items(rects: dict):
+    return [damage.rect_item(k, v, v) for k, v in rects.items()]
+
+
+def test_first_frame_is_whole_then_only_what_changed():
+    d = damage.Damage(BOUNDS)
+    a, b = (100, 100, 200, 200), (600, 400, 650, 460)
+    assert d.update(_items({"a": a, "b": b})) is None  # nothing kept yet: draw it all
+    assert d.update(_items({"a": a, "b": b})) == []  # nothing changed
+    moved = (110, 100, 210, 200)
+    assert d.update(_items({"a": moved, "b": b})) == [(100, 100, 210, 200)]  # old and new place
+    assert d.update(_items({"a": moved})) == [b]  # gone: its old place is redrawn
+    assert d.update(_items({"a": moved, "b": b})) == [b]  # back again
+    d.invalidate()
+    assert d.update(_items({"a": moved, "b": b})) is None
+
+
+def test_damage_is_clipped_to_the_screen_and_most_of_it_is_a_whole_redraw():
+    d = damage.Damage(BOUNDS)
+    d.update(_items({"a": (0, 0, 10, 10)}))
+    assert d.update(_items({"a": (-50, -50, 20, 20)})) == [(0, 0, 20, 20)]
+    assert d.update(_items({"a": (0, 0, 1200, 700)})) is None
+
+
+def test_distant_changes_stay_apart_and_near_ones_merge():
+    d = damage.Damage(BOUNDS)
+    far = {"a": (10, 10, 60, 60), "b": (1200, 650, 1250, 700)}
+    d.update(_items(far))
+    out = d.update(_items({k: (r[0] + 5, r[1], r[2] + 5, r[3]) for k, r in far.items()}))
+    assert out is not None and len(out) == 2  # one pass each beats one huge rectangle
+    near = {"a": (100, 100, 150, 150), "b": (160, 100, 210, 150)}
+    d.update(_items(near))
+    out = d.update(_items({k: (r[0], r[1] + 3, r[2], r[3] + 3) for k, r in near.items()}))
+    assert out == [(100, 100, 210, 153)]
+
+
+rect_st = st.tuples(st.integers(0, 1200), st.integers(0, 650), st.integers(1, 300), st.integers(1, 300)).map(
+    lambda t: (float(t[0]), float(t[1]), float(t[0] + t[2]), float(t[1] + t[3])))
+
+
+@given(st.lists(rect_st, min_size=1, max_size=150), st.integers(1, 4))
+def test_merged_rectangles_cover_every_damaged_one(rects, max_rects):
+    out = damage.merge(rects, damage.PASS_COST, max_rects)
+    assert 1 <= len(out) <= max_rects
+    for r in rects:
+        assert any(o[0] <= r[0] and o[1] <= r[1] and o[2] >= r[2] and o[3] >= r[3] for o in out), (r, out)
+
+
+def test_scissor_box_rounds_outwards_inside_the_letterbox():
+    # a 1600x700 window letterboxes the 1280x720 table at x 178, width 1244
+    vp = layout.letterbox(1600, 700)
+    box = damage.to_pixels((10.2, 20.7, 30.1, 40.0), vp, (1280, 720), (1600, 700))
+    x, y, w, h = box
+    s = vp[2] / 1280
+    assert x <= vp[0] + 10.2 * s and x + w >= vp[0] + 30.1 * s
+    assert y <= 20.7 * s and y + h >= 40.0 * s
+    assert damage.to_pixels((-100, -100, 5000, 5000), vp, (1280, 720), (1600, 700)) == vp
+
+
+def test_headless_picture_is_kept_in_the_pbuffer(window):
+    assert damage.redraw_mode(window) == "retained"
+
+
+# --- the picture ------------------------------------------------------------------------
+
+
+def _watch_table(window, seed: int, speed: float) -> TableView:
+    game = session.new_game(partner="random", opponents="random", match=False, seed=seed, human=False,
+                            players=["random"] * 4)
+    view = TableView(window, game, session.ai_players(game), human_seats=frozenset(),
+                     face_up_seats=frozenset({0}), settings=Settings(speed=speed, auto_advance=True, sound=False),
+                     sound=SoundBoard(False), auto_continue=True)
+    window.show_view(view)
+    return view
+
+
+def _play_out(window, view, compare_every: int = 2, first_only: bool = False) -> tuple[int, int, list]:
+    """Play the deal out; every ``compare_every``-th frame is checked against a whole
+    redraw.  Returns frames compared, how many of them were redrawn in pieces
+    (not whole, not unchanged), and the frames that differed."""
+    compared = partial = 0
+    bad = []
+    frame = 0
+    while not (view.finished and view.score_panel is None and not view.table.busy):
+        view.on_update(1 / 60)
+        frame += 1
+        if frame % compare_every:
+            view.on_draw()  # drawn with damage only: errors it leaves show on a later compared frame
+            continue
+        n, rects, box = damaged_vs_whole(window, view)
+        compared += 1
+        partial += bool(rects)
+        if n:
+            bad.append((frame, view.scene, n, rects, box))
+            if first_only:
+                break
+        assert frame < 5000
+    view.close()
+    return compared, partial, bad
+
+
+def test_a_whole_deal_redrawn_in_pieces_equals_the_whole_picture(window, home):
+    view = _watch_table(window, seed=3, speed=8.0)
+    compared, partial, bad = _play_out(window, view)
+    assert not bad, f"{len(bad)} of {compared} frames differ from a whole redraw, first: {bad[:3]}"
+    assert compared > 250
+    assert partial > 0.4 * compared  # the pieces, not whole redraws, were under test
+
+
+def test_a_forgotten_drawable_would_be_caught(window, home, monkeypatch):
+    # the check above can fail: without the turn highlight among the items, the
+    # highlight's old place keeps its gold when the turn moves on
+    orig = TableScene.damage_items
+    monkeypatch.setattr(TableScene, "damage_items", lambda self: [i for i in orig(self) if i[0] != "turn"])
+    view = _watch_table(window, seed=3, speed=8.0)
+    _compared, _partial, bad = _play_out(window, view, compare_every=3, first_only=True)
+    assert bad
+
+
+def test_practice_table_pieces_equal_the_whole_picture_through_every_control(window, home):
+    """Hover and tooltips, keyboard cursor, hints, the last trick, an illegal click, undo."""
+    from engine.rules import play_error
+    from engine.state import PLAY
+
+    game = session.new_game(partner="random", opponents="random", match=False, practice=True, seed=12)
+    window.settings.speed = 8.0
+    view = TableView(window, game, session.ai_players(game), human_seats=session.human_seats(game),
+                     practice=True, settings=window.settings, sound=window.sound)
+    window.show_view(view)
+
+    def same(what: str, frames: int = 4) -> None:
+        for _ in range(frames):
+            view.on_update(1 / 60)
+            n, rects, box = damaged_vs_whole(window, view)
+            assert n == 0, f"after {what}: {n} pixels differ in {box} (redrawn: {rects})"
+
+    played = 0
+    seen = {"hints": 0, "illegal": 0, "last trick": 0, "undo": 0}
+    for _turn in range(4):
+        settle(view, draw_every=1)
+        same("settling")
+        if view.game.state.phase != PLAY:
+            from tests.test_gui_helpers import play_human_turn
+
+            play_human_turn(view)
+            same("the discard", 30)
+            continue
+        for b in view.buttons:  # hover each button: highlight and tooltip come and go
+            x, y = b.rect[:2]
+            view.on_mouse_motion(x, y, 0, 0)
+            same(f"hovering {b.tooltip or b.label}", 2)
+        view.on_mouse_motion(640, 400, 0, 0)
+        same("leaving the buttons", 2)
+        view.on_key_press(arcade.key.RIGHT, 0)
+        same("the keyboard cursor")
+        view.on_key_press(arcade.key.RIGHT, 0)
+        same("moving the cursor")
+        view.ask_hint()
+        t_end = time.monotonic() + 60  # the hint is worked out in the AI process
+        while not view.hint_texts and time.monotonic() < t_end:
+            view.on_update(1 / 60)
+            view.on_draw()
+            time.sleep(0.01)
+        seen["hints"] += bool(view.hint_texts)
+        same("the hints")
+        st = view.game.state
+        illegal = [c for c in layout.sorted_hand(st.hands[0]) if play_error(st.hands[0], st.trick, c)]
+        if illegal:
+            click(view, *card_point(view, illegal[0]))
+            seen["illegal"] += view.status.color[:3] != (245, 240, 225)
+            same("an illegal click")
+        if played:
+            view.show_last_trick()
+            seen["last trick"] += bool(view.table.last_trick_overlay)
+            same("the last trick shown")
+            view.on_back()
+            same("the last trick closed")
+            cursor = view.game.cursor
+            view.undo()
+            seen["undo"] += view.game.cursor < cursor
+            same("undo", 40)
+            settle(view, draw_every=1)
+            same("after undo")
+        legal = view.game.legal()
+        click(view, *card_point(view, legal[0].card))
+        same("playing a card", 40)
+        played += 1
+    view.close()
+    assert all(seen.values()), seen
+
+
+# --- covered cards --------------------------------------------------------------------
+
+
+def test_the_gathered_pack_draws_one_card_in_four_and_uncovers_as_it_is_dealt(window):
+    game = session.new_game(partner="random", opponents="random", match=False, seed=4, human=False,
+                            players=["random"] * 4)
+    scene = TableScene(("S", "E", "N", "W"))
+    pack = game.states[0]
+    assert pack.deal_no == 0  # before the deal: the whole pack is in front of the dealer
+    scene.snap(pack)
+    scene.prepare()
+    drawn = [s for s in scene.sprites if s.visible and s.position != OFFSCREEN]
+    assert len(drawn) == 16  # 62 cards, four to a place
+    assert len({(s.place.x, s.place.y) for s in drawn}) == 16
+    top = max(scene.sprites, key=lambda s: s.z)
+    under = [s for s in scene.sprites if s is not top and s.place[:2] == top.place[:2]]
+    assert under and all(s.covered for s in under)
+    # the top card leaves: the next one down is drawn again, at its own place
+    scene._tween_to(top, top.place._replace(x=top.place.x + 300), scene.clock, 0.2)
+    scene.update(0.3)
+    scene.prepare()
+    nxt = max(under, key=lambda s: s.z)
+    assert not nxt.covered and nxt.position == (nxt.place.x, nxt.place.y)
+    assert all(s.covered for s in under if s is not nxt)
