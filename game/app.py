@@ -22,23 +22,65 @@ def prepare_environment() -> None:
         pyglet.options.debug_gl = bool(os.environ.get("TAROCCHI_DEBUG_GL"))
 
 
-class _Window:
-    pass
+def window_class():
+    """The game's window class (arcade imported): see :func:`make_window`."""
+    import arcade
+
+    from . import damage
+
+    class TarocchiWindow(arcade.Window):
+        """An arcade window that can show just the rectangles a frame redrew.
+
+        Views set ``present_boxes`` each frame (``game.ui.BaseView.on_draw``):
+        None for the whole window, else the framebuffer boxes they redrew.  It
+        matters only where the back buffer is never swapped
+        (``game.damage.SubBufferPresenter``); elsewhere ``flip`` swaps as usual.
+        """
+
+        presents_rects = True
+
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self.present_boxes: list | None = None
+            self._exposed = True
+            self._presented_size: tuple | None = None
+
+        def on_expose(self) -> None:
+            self._exposed = True  # uncovered or mapped: show all of the kept picture
+
+        def flip(self) -> None:
+            boxes, self.present_boxes = self.present_boxes, None
+            if damage.redraw_mode(self) != "retained" or damage.presenter(self) is None:
+                super().flip()
+                return
+            size = tuple(self.get_framebuffer_size())
+            if size != self._presented_size:
+                # a new size reaches the GL drawable at a buffer swap; the swap
+                # leaves the back buffer undefined, so the next frame is drawn whole
+                self._presented_size = size
+                self._tarocchi_picture = None
+                super().flip()
+                return
+            self.ctx.gc()
+            if boxes is None or self._exposed:
+                self._exposed = False
+                boxes = [(0, 0, *self.get_framebuffer_size())]
+            damage.presenter(self).present(boxes)
+            sync = getattr(self, "_sync_resize", None)  # what pyglet's X flip does after a swap
+            if sync is not None:
+                sync()
+
+    return TarocchiWindow
 
 
 def make_window(settings):
-    import arcade
-
     from .constants import HEIGHT, TITLE, WIDTH
 
-    class TarocchiWindow(arcade.Window):
-        def __init__(self) -> None:
-            super().__init__(WIDTH, HEIGHT, TITLE, resizable=True, antialiasing=False,
-                             vsync=True, update_rate=1 / 60, draw_rate=1 / 60)
-            self.set_minimum_size(640, 360)
-            self.settings = settings
-
-    return TarocchiWindow()
+    window = window_class()(WIDTH, HEIGHT, TITLE, resizable=True, antialiasing=False,
+                            vsync=True, update_rate=1 / 60, draw_rate=1 / 60)
+    window.set_minimum_size(640, 360)
+    window.settings = settings
+    return window
 
 
 def run(first_frame_exit: bool = False) -> int:

@@ -48,8 +48,10 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
 
     own_window = window is None
     if own_window:
-        window = arcade.Window(size[0], size[1], "Tarocchi autoplay", visible=False,
-                               antialiasing=False, vsync=False)
+        from .app import window_class
+
+        window = window_class()(size[0], size[1], "Tarocchi autoplay", visible=False,
+                                antialiasing=False, vsync=False)
     textures.start_loading()
     if not players:
         from engine.players import level_names

@@ -27,13 +27,17 @@ scissor box, so the picture is the same, pixel for pixel, as a full redraw
 Where the picture is kept between frames (:func:`redraw_mode`):
 
 ``retained``  the EGL pbuffer of ``ARCADE_HEADLESS`` keeps its pixels (a
-              pbuffer has no front buffer to swap with);
-``fbo``       a window on a software renderer: the picture is kept in an
-              offscreen framebuffer and copied to the window each frame;
+              pbuffer has no front buffer to swap with); so does the back
+              buffer of an X window on a software renderer that shows its
+              frames by copying rectangles (:class:`SubBufferPresenter`);
+``fbo``       another window on a software renderer: the picture is kept in
+              an offscreen framebuffer and copied to the window each frame;
 ``full``      a GPU, where a full redraw costs nothing: every frame is drawn
               whole, as before.
 
-``TAROCCHI_REDRAW=full`` or ``=damage`` overrides the choice.
+``TAROCCHI_REDRAW=full`` draws every frame whole, ``=damage`` redraws in pieces
+even on a GPU, ``=fbo`` keeps the picture offscreen even where the back buffer
+could keep it.
 """
 
 from __future__ import annotations
@@ -238,28 +242,85 @@ def redraw_mode(window) -> str:
     if cached is not None:
         return cached
     choice = os.environ.get("TAROCCHI_REDRAW", "").strip().lower()
-    headless = type(window).__module__.startswith("pyglet.window.headless") or any(
-        c.__module__.startswith("pyglet.window.headless") for c in type(window).__mro__)
+    headless = any(c.__module__.startswith("pyglet.window.headless") for c in type(window).__mro__)
     if choice == "full":
         mode = "full"
     elif headless:
         mode = "retained"
-    elif choice == "damage":
-        mode = "fbo"
     else:
         renderer = ""
         try:
             renderer = str(window.ctx.info.RENDERER).lower()
         except Exception:  # noqa: BLE001 - no info: assume a GPU
             pass
-        mode = "fbo" if any(r in renderer for r in SOFTWARE_RENDERERS) else "full"
-    try:
-        if mode == "fbo" and window.get_pixel_ratio() != 1.0:
+        software = any(r in renderer for r in SOFTWARE_RENDERERS)
+        mode = "fbo" if software or choice in ("damage", "fbo") else "full"
+        try:
+            ratio = window.get_pixel_ratio()
+        except Exception:  # noqa: BLE001
+            ratio = 1.0
+        if ratio != 1.0:
             mode = "full"  # the offscreen copy would need the window's own scaling
-    except Exception:  # noqa: BLE001
-        pass
+        elif mode == "fbo" and choice != "fbo" and getattr(window, "presents_rects", False) \
+                and presenter(window):
+            mode = "retained"  # the back buffer is never swapped: see SubBufferPresenter
     window._tarocchi_redraw_mode = mode
     return mode
+
+
+class SubBufferPresenter:
+    """Shows rectangles of the back buffer in an X window (GLX_MESA_copy_sub_buffer).
+
+    A buffer swap leaves the back buffer undefined, so a window that swaps
+    must keep its picture elsewhere and copy all of it each frame (``fbo``:
+    3 ms on llvmpipe).  Mesa's software GLX instead copies any rectangle of the
+    back buffer to the window: the window never swaps, the back buffer keeps
+    the picture, and a frame shows just the rectangles it redrew.
+    """
+
+    NAME = b"glXCopySubBufferMESA"
+
+    def __init__(self, context, fn) -> None:
+        self.context = context
+        self.fn = fn
+
+    @classmethod
+    def for_window(cls, window) -> SubBufferPresenter | None:
+        """The presenter for ``window``, or None where the extension is missing."""
+        import ctypes
+
+        try:
+            from pyglet.gl import glx
+
+            context = window.context
+            if not context.config.glx_info.have_extension("GLX_MESA_copy_sub_buffer"):
+                return None
+            name = ctypes.cast(ctypes.c_char_p(cls.NAME), ctypes.POINTER(ctypes.c_ubyte))
+            addr = glx.glXGetProcAddressARB(name)
+            if not addr:
+                return None
+            proto = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int,
+                                     ctypes.c_int, ctypes.c_int)
+            fn = proto(ctypes.cast(addr, ctypes.c_void_p).value)
+            context.x_display, context.glx_window  # noqa: B018 - both must exist
+        except Exception:  # noqa: BLE001 - not GLX (EGL, Wayland, Windows, macOS)
+            return None
+        return cls(context, fn)
+
+    def present(self, boxes) -> None:
+        """Show ``boxes`` (``x, y, w, h`` framebuffer pixels) of the back buffer."""
+        ctx = self.context
+        if not ctx.glx_window:
+            return
+        for x, y, w, h in boxes:
+            self.fn(ctx.x_display, ctx.glx_window, int(x), int(y), int(w), int(h))
+
+
+def presenter(window) -> SubBufferPresenter | None:
+    """The window's :class:`SubBufferPresenter`, made once, or None."""
+    if not hasattr(window, "_tarocchi_presenter"):
+        window._tarocchi_presenter = SubBufferPresenter.for_window(window)
+    return window._tarocchi_presenter
 
 
 def to_pixels(rect: Rect, viewport: tuple[int, int, int, int], logical: tuple[int, int],

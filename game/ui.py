@@ -138,6 +138,7 @@ class BaseView(arcade.View):
         mode = damage.redraw_mode(self.window)
         items = self.damage_items() if mode != "full" else None
         ctx = self.window.ctx
+        self.window.present_boxes = None  # what this frame redrew, for the window to show
         if items is None:
             self.window._tarocchi_picture = None
             self._draw_whole(ctx.screen)
@@ -155,13 +156,15 @@ class BaseView(arcade.View):
         self.last_damage = rects
         if rects is None:
             self._draw_whole(target)
-        elif rects:
+        else:
             left, bottom, vw, vh = layout.letterbox(w, h)
+            boxes = []
             with target.activate():
                 for r in rects:
                     box = damage.to_pixels(r, (left, bottom, vw, vh), (WIDTH, HEIGHT), target.size)
                     if box is None:
                         continue
+                    boxes.append(box)
                     target.clear(color=self.background, viewport=box)
                     self.camera.scissor = LBWH(*box)
                     self.clip = r
@@ -172,6 +175,7 @@ class BaseView(arcade.View):
                     finally:
                         self.camera.scissor = None
                         self.clip = None
+            self.window.present_boxes = boxes
         if target is not ctx.screen:
             ctx.copy_framebuffer(target, ctx.screen)
             ctx.screen.use(force=True)
