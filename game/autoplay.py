@@ -1,8 +1,8 @@
 """``tarocchi autoplay``: the real table, every frame rendered, all four seats AI.
 
 For tests, bug reports and benchmarks.  Frame time is measured from the start
-of ``on_update`` to the end of ``flip`` (the buffer swap, which waits for the
-GL work), one frame per 1/60 s of game time.  Frames on which a screenshot is
+of ``on_update`` to the end of the GL work (``flip``, then ``ctx.finish``), one
+frame per 1/60 s of game time.  Frames on which a screenshot is
 read back (``--screenshots``, about 10 ms each on llvmpipe) are left out of the
 figures.  Each scene's screenshot is taken once the scene's opening animation
 has settled (the deal mid-flight, so the packets can be seen).
@@ -11,8 +11,10 @@ Frames run back to back, each advancing the game by 1/60 s, except while an AI
 is still thinking (its answer is worked out in wall-clock time, in the AI
 process): then the loop waits out the rest of each 1/60 s as a 60 Hz window
 would.  Without that wait the count of frames, most of them with nothing to
-redraw, would grow with how fast a frame is drawn.  ``drawn_ms_p95`` is the
-p95 of the frames on which something changed on screen.
+redraw, would grow with how fast a frame is drawn.  ``frame_ms_*`` count every
+frame, those with nothing to redraw too; ``drawn_ms_p95`` counts only the
+frames on which something was drawn (in ``full`` redraw mode, every frame).
+``redraw`` names how frames are drawn (``game.damage.redraw_mode``).
 """
 
 from __future__ import annotations

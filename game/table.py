@@ -125,6 +125,8 @@ class TableScene:
         self._dimmed: frozenset[int] = frozenset()
         self._timers: list[tuple[float, object]] = []  # (time, callable) fired by update
         self.last_trick_overlay: tuple[int, tuple[int, ...]] | None = None
+        self._overlay_key = None  # the overlay its sprites were made for
+        self._overlay_sprites: arcade.SpriteList | None = None
         self._build_furniture()
         self.set_names(names, subtitles)
         self._info_state = None
@@ -629,7 +631,12 @@ class TableScene:
                 band.position = OFFSCREEN
 
     def prepare(self) -> None:
-        """Settle what this frame draws: resting hands as fans and strips, covered cards."""
+        """Settle what this frame draws: the draw order, resting hands as fans and
+        strips, covered cards.  (``snap`` sets new places without sorting: a frame
+        drawn before the next ``update`` must still draw them in order.)"""
+        if self._resort:
+            self._resort = False
+            self.sprite_list.sort(key=lambda s: s.z)
         self._update_fans()
         self._update_strips()
         self._cull_covered()
@@ -638,8 +645,10 @@ class TableScene:
         """Keep off screen each card lying exactly under a card drawn after it.
 
         Cards of one silhouette at the same place, angle and size cover each other
-        wholly (the pack stacks four to a place): of the 62 cards of the pack
-        while it is gathered, shuffled and cut, 16 are drawn, not 62.
+        but for the few partly clear pixels of their rounded corners (the pack
+        stacks four to a place): of the 62 cards of the pack while it is
+        gathered, shuffled and cut, 16 are drawn, not 62, and its corners are
+        those of one card, not of four laid on each other.
         """
         seen = set()
         for s in reversed(self.sprite_list):  # the last drawn first
@@ -695,7 +704,7 @@ class TableScene:
         if self.winner_text.text and meets(clip, damage.text_rect(self.winner_text)):
             self.winner_text.draw()
         if self.last_trick_overlay:
-            self._draw_last_trick()
+            self._draw_last_trick(clip)
 
     def _draw_mats(self, clip=None) -> None:
         """The table's fixed marks, built once per turn change (one draw call)."""
@@ -728,19 +737,22 @@ class TableScene:
         x, y = layout.LABEL_POS[turn]
         return x - 85 - 3, y - 8 - 23 - 3, x + 85 + 3, y - 8 + 23 + 3
 
-    def _draw_last_trick(self) -> None:
-        leader, cards = self.last_trick_overlay
+    def _draw_last_trick(self, clip=None) -> None:
         cx, cy = layout.CENTRE
+        if not damage.meets(clip, (cx - 233, cy - 153, cx + 233, cy + 153)):
+            return
+        if self._overlay_key != self.last_trick_overlay:
+            leader, cards = self.last_trick_overlay
+            self.overlay_title.text = _("Last trick (click to close)")
+            sl = arcade.SpriteList()
+            for i, c in enumerate(cards):
+                p = layout.trick_place((leader + i) & 3, i)
+                sl.append(arcade.Sprite(self.tex.face(c, CARD_W * p.scale), 1.0, p.x, p.y - 10))
+            self._overlay_key, self._overlay_sprites = self.last_trick_overlay, sl
         arcade.draw_lbwh_rectangle_filled(cx - 230, cy - 150, 460, 300, (10, 28, 18, 235))
         arcade.draw_lbwh_rectangle_outline(cx - 230, cy - 150, 460, 300, GOLD, 2)
-        self.overlay_title.text = _("Last trick (click to close)")
         self.overlay_title.draw()
-        sl = arcade.SpriteList()
-        for i, c in enumerate(cards):
-            seat = (leader + i) & 3
-            p = layout.trick_place(seat, i)
-            sl.append(arcade.Sprite(self.tex.face(c, CARD_W * p.scale), 1.0, p.x, p.y - 10))
-        sl.draw()
+        self._overlay_sprites.draw()
 
 
 def pyglet_batch():

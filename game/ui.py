@@ -82,8 +82,8 @@ class Button:
             self.text.draw()
 
 
-def _button_rect(rect) -> tuple[float, float, float, float]:
-    """A button's bounds with its outline (up to 3 px, drawn across the edge)."""
+def button_bounds(rect) -> tuple[float, float, float, float]:
+    """A button's bounds (left, bottom, right, top) with its outline (up to 3 px)."""
     cx, cy, w, h = rect
     return cx - w / 2 - 3, cy - h / 2 - 3, cx + w / 2 + 3, cy + h / 2 + 3
 
@@ -103,9 +103,9 @@ class BaseView(arcade.View):
         self.focus = -1
         self._damage: damage.Damage | None = None
         self._damage_state: tuple | None = None
-        self._fbo = None
         self.last_damage: list | None = None  # the rectangles redrawn last frame (None: all)
         self.clip: tuple | None = None  # the damaged rectangle being redrawn (None: all)
+        self._chrome_now: tuple | None = None  # the buttons' key, once a frame
         self.tooltip = arcade.Text("", 0, 0, GOLD, 12, anchor_x="center", anchor_y="center",
                                    font_name=FONT)
         self._fit()
@@ -131,43 +131,53 @@ class BaseView(arcade.View):
     # --- drawing --------------------------------------------------------------------
 
     def on_draw(self) -> None:
-        # The background is a clear of the letterbox (a scissored clear costs
-        # nothing; a full-screen rectangle costs ~4 ms on llvmpipe).  The default
-        # framebuffer takes window coordinates and scales them by the pixel ratio.
+        """Draw the frame: whole, or only its damaged rectangles (``game.damage``)."""
+        try:
+            self._draw_frame()
+        finally:
+            self._chrome_now = None
+
+    def _draw_frame(self) -> None:
         self.prepare_frame()
-        mode = damage.redraw_mode(self.window)
-        items = self.damage_items() if mode != "full" else None
-        ctx = self.window.ctx
-        self.window.present_boxes = None  # what this frame redrew, for the window to show
+        window = self.window
+        ctx = window.ctx
+        mode = damage.redraw_mode(window)
+        w, h = window.get_size()
+        fb_size = tuple(window.get_framebuffer_size())
+        self._chrome_now = self._chrome_key()
+        items = self.damage_items() if mode != "full" and fb_size == (w, h) else None
+        window.present_boxes = None  # what this frame redrew, for the window to show
         if items is None:
-            self.window._tarocchi_picture = None
+            window._tarocchi_picture = None
+            self.last_damage = None
             self._draw_whole(ctx.screen)
             return
         target = ctx.screen if mode == "retained" else self._offscreen()
-        w, h = self.window.get_size()
-        state = (mode, w, h, id(target))
+        state = (mode, w, h, fb_size, id(target))
         if self._damage is None:
             self._damage = damage.Damage((0, 0, WIDTH, HEIGHT))
-        if state != self._damage_state or getattr(self.window, "_tarocchi_picture", None) is not self:
+        if state != self._damage_state or getattr(window, "_tarocchi_picture", None) is not self:
             self._damage.invalidate()
         self._damage_state = state
-        self.window._tarocchi_picture = self
         rects = self._damage.update(items)
         self.last_damage = rects
+        window._tarocchi_picture = None  # until it is drawn: a failed frame is not kept
         if rects is None:
             self._draw_whole(target)
         else:
-            left, bottom, vw, vh = layout.letterbox(w, h)
+            viewport = layout.letterbox(w, h)
             boxes = []
             with target.activate():
                 for r in rects:
-                    box = damage.to_pixels(r, (left, bottom, vw, vh), (WIDTH, HEIGHT), target.size)
+                    box = damage.to_pixels(r, viewport, (WIDTH, HEIGHT), target.size)
                     if box is None:
                         continue
                     boxes.append(box)
                     target.clear(color=self.background, viewport=box)
                     self.camera.scissor = LBWH(*box)
-                    self.clip = r
+                    # the clip is the scissor box itself, rounding included: a draw
+                    # call is skipped only if it cannot reach a pixel of the box
+                    self.clip = damage.to_logical(box, viewport, (WIDTH, HEIGHT))
                     try:
                         with self.camera.activate():
                             self.draw_scene()
@@ -175,12 +185,16 @@ class BaseView(arcade.View):
                     finally:
                         self.camera.scissor = None
                         self.clip = None
-            self.window.present_boxes = boxes
+            window.present_boxes = boxes
+        window._tarocchi_picture = self
         if target is not ctx.screen:
             ctx.copy_framebuffer(target, ctx.screen)
             ctx.screen.use(force=True)
 
     def _draw_whole(self, target) -> None:
+        # The background is a clear of the letterbox (a scissored clear costs
+        # nothing; a full-screen rectangle costs ~4 ms on llvmpipe).  The default
+        # framebuffer takes window coordinates and scales them by the pixel ratio.
         w, h = self.window.get_size()
         left, bottom, vw, vh = layout.letterbox(w, h)
         with target.activate():
@@ -196,13 +210,13 @@ class BaseView(arcade.View):
                 self.draw_buttons()
 
     def _offscreen(self):
-        """The framebuffer that keeps this view's picture in ``fbo`` mode (window-sized)."""
-        size = self.window.get_framebuffer_size()
-        fbo = self._fbo
-        if fbo is None or fbo.size != tuple(size):
+        """The window's offscreen picture in ``fbo`` mode (one per window, window-sized)."""
+        size = tuple(self.window.get_framebuffer_size())
+        fbo = getattr(self.window, "_tarocchi_fbo", None)
+        if fbo is None or fbo.size != size:
             ctx = self.window.ctx
-            fbo = ctx.framebuffer(color_attachments=[ctx.texture(tuple(size), components=4)])
-            self._fbo = fbo
+            fbo = ctx.framebuffer(color_attachments=[ctx.texture(size, components=4)])
+            self.window._tarocchi_fbo = fbo
         return fbo
 
     def prepare_frame(self) -> None:
@@ -217,9 +231,9 @@ class BaseView(arcade.View):
         return None
 
     def chrome_items(self) -> list:
-        items = [damage.rect_item(("button", i), key, _button_rect(b.rect))
-                 for i, (b, key) in enumerate(zip(self.buttons, self._chrome_key(), strict=True))]
-        tip = self._tooltip_at()
+        items = [damage.rect_item(("button", i), key, button_bounds(b.rect))
+                 for i, (b, key) in enumerate(zip(self.buttons, self._chrome_now, strict=True))]
+        tip = self._place_tooltip()
         if tip is None:
             items.append(damage.rect_item("tooltip", None, None))
         else:
@@ -263,23 +277,23 @@ class BaseView(arcade.View):
         self._chrome = (shapes, icons, batch, texts)
 
     def draw_buttons(self) -> None:
-        key = self._chrome_key()
+        key = self._chrome_now if self._chrome_now is not None else self._chrome_key()
         if getattr(self, "_chrome_cache_key", None) != key:
             self._build_chrome()
             self._chrome_cache_key = key
         shapes, icons, batch, _texts = self._chrome
-        if damage.any_meets(self.clip, (_button_rect(b.rect) for b in self.buttons)):
+        if damage.any_meets(self.clip, (button_bounds(b.rect) for b in self.buttons)):
             shapes.draw()
             icons.draw()
             batch.draw()
-        if self._tooltip_at() is not None:
+        if self._place_tooltip() is not None:
             x, y = self.tooltip.x, self.tooltip.y
             w = self._tooltip_width()
             arcade.draw_lbwh_rectangle_filled(x - w / 2, y - 12, w, 24, (0, 0, 0, 220))
             self.tooltip.draw()
 
-    def _tooltip_at(self) -> tuple[str, float, float] | None:
-        """The hovered button's tooltip and where it shows (the text is set up to draw)."""
+    def _place_tooltip(self) -> tuple[str, float, float] | None:
+        """Set the tooltip up for the hovered button; returns (text, x, y), or None."""
         for b in self.buttons:
             if b.hover and b.tooltip:
                 cx, cy, _w, h = b.rect

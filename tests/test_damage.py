@@ -236,3 +236,58 @@ def test_the_gathered_pack_draws_one_card_in_four_and_uncovers_as_it_is_dealt(wi
     nxt = max(under, key=lambda s: s.z)
     assert not nxt.covered and nxt.position == (nxt.place.x, nxt.place.y)
     assert all(s.covered for s in under if s is not nxt)
+
+
+def _practice_table(window, seed: int) -> TableView:
+    game = session.new_game(partner="random", opponents="random", match=False, practice=True, seed=seed)
+    window.settings.speed = 8.0
+    view = TableView(window, game, session.ai_players(game), human_seats=session.human_seats(game),
+                     practice=True, settings=window.settings, sound=window.sound)
+    window.show_view(view)
+    return view
+
+
+def test_a_frame_drawn_between_undo_and_the_next_update_keeps_the_order(window, home):
+    # snap (undo, redo, resume) sets new places; the order they are drawn in must
+    # follow at once, not at the next update, or that frame's overlaps stay wrong
+    from tests.test_gui_helpers import play_human_turn
+
+    view = _practice_table(window, seed=12)
+    for _ in range(3):
+        settle(view, draw_every=1)
+        play_human_turn(view)
+    settle(view, draw_every=1)
+    view.on_draw()
+    view.table.snap(view.game.states[max(1, view.game.cursor - 6)], view.face_up)
+    view.on_draw()  # drawn before any update
+    view.table.update(0)
+    n, rects, box = damaged_vs_whole(window, view)
+    assert n == 0, f"{n} pixels differ in {box} (redrawn: {rects})"
+    view.close()
+
+
+def test_a_rectangle_ending_just_short_of_a_drawable_redraws_what_its_scissor_box_reaches(window, home,
+                                                                                          monkeypatch):
+    view = _watch_table(window, seed=3, speed=8.0)
+    view._set_status("A status line")
+    view.on_draw()
+    view._damage.invalidate()
+    view.on_draw()
+    whole = window.ctx.screen.read(components=3)
+    x, y, _w, h = view._status_box()
+    width = window.ctx.screen.size[0]
+    vp = layout.letterbox(*window.get_size())
+    for gap in (0.3, 0.5, 0.9, 1.4):
+        # only a probe left of the status box is redrawn; its scissor box, rounded
+        # outwards, takes in the box's edge, which must be drawn again, not cleared
+        probe = (x - 40, y + 4, x - gap, y + h - 4)
+        monkeypatch.setattr(view._damage, "update", lambda items, probe=probe: [probe])
+        view.on_draw()
+        monkeypatch.undo()
+        part = window.ctx.screen.read(components=3)
+        bx, by, bw, bh = damage.to_pixels(probe, vp, (1280, 720), window.ctx.screen.size)
+        assert bx + bw > x, "the probe's box should reach the status box"
+        for row in range(by, by + bh):
+            a, b = (buf[(row * width + bx) * 3:(row * width + bx + bw) * 3] for buf in (part, whole))
+            assert a == b, f"gap {gap}: row {row} of the probe's box differs from the whole picture"
+    view.close()

@@ -57,7 +57,7 @@ from ..i18n import N_, _
 from ..messages import explain, local_card_name
 from ..scoring import breakdown
 from ..table import TableScene
-from ..ui import BaseView, Button
+from ..ui import BaseView, Button, button_bounds
 
 SEAT_KEYS = (N_("South"), N_("East"), N_("North"), N_("West"))
 
@@ -622,7 +622,7 @@ class TableView(BaseView):
     def damage_items(self) -> list:
         items = self.table.damage_items()
         for i, t in enumerate(self.hint_texts):
-            items.append((("hint", i), damage.text_key(t), t, damage.text_rect))
+            items.append(damage.text_item(t, ("hint", i)))
         cursor = self._key_cursor_box()
         items.append(damage.rect_item("key-cursor", cursor, cursor and (
             cursor[0] - 3, cursor[1] - 3, cursor[0] + cursor[2] + 3, cursor[1] + cursor[3] + 3)))
@@ -638,13 +638,12 @@ class TableView(BaseView):
         if panel is not None:
             items.append(damage.rect_item("panel", (id(panel), panel.done), panel.bounds()))
             for i, t in enumerate(panel.texts):
-                items.append((("panel-text", i), damage.text_key(t), t, damage.text_rect))
+                items.append(damage.text_item(t, ("panel-text", i)))
         else:
             items.append(damage.rect_item("panel", None, None))
         for i, b in enumerate(self._extra):
-            cx, cy, w, h = b.rect
             items.append(damage.rect_item(("extra", i), (b.label, b.rect, b.hover, b.enabled),
-                                          (cx - w / 2 - 3, cy - h / 2 - 3, cx + w / 2 + 3, cy + h / 2 + 3)))
+                                          button_bounds(b.rect)))
         items.extend(self.chrome_items())
         return items
 
@@ -657,7 +656,7 @@ class TableView(BaseView):
                 t.draw()
         if self.status.text:
             x, y, w, h = self._status_box()
-            if meets(clip, (x, y, x + w, y + h)):
+            if meets(clip, (x - 1, y - 1, x + w + 1, y + h + 1)):
                 arcade.draw_lbwh_rectangle_filled(x, y, w, h, (0, 0, 0, 200))
                 self.status.draw()
         if self.banner.text:
@@ -694,7 +693,7 @@ class TableView(BaseView):
     # --- input -------------------------------------------------------------------
 
     def on_click(self, x: float, y: float, button: int) -> None:
-        for b in getattr(self, "_extra", []):
+        for b in self._extra:
             if b.contains(x, y):
                 b.press()
                 return
