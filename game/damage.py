@@ -33,10 +33,10 @@ Where the picture is kept between frames (:func:`redraw_mode`):
               pbuffer has no front buffer to swap with); so does the back
               buffer of an X window on a software renderer that shows its
               frames by copying rectangles (:class:`SubBufferPresenter`);
-``fbo``       another window on a software renderer: the picture is kept in
-              an offscreen framebuffer and copied to the window each frame;
-``full``      a GPU, where a full redraw costs nothing: every frame is drawn
-              whole, as before.
+``fbo``       asked for (``TAROCCHI_REDRAW``): the picture is kept in an
+              offscreen framebuffer and copied to the window each frame (the
+              copy costs 3-4 ms on llvmpipe: its p95 is worse than ``full``);
+``full``      any other window: on a GPU a whole redraw costs nothing.
 
 A window whose framebuffer is not its size (a HiDPI pixel ratio) draws whole.
 ``TAROCCHI_REDRAW=full`` draws every frame whole, ``=damage`` redraws in pieces
@@ -254,8 +254,12 @@ def redraw_mode(window) -> str:
         except Exception:  # noqa: BLE001 - no info: assume a GPU
             pass
         software = any(r in renderer for r in SOFTWARE_RENDERERS)
-        mode = "fbo" if software or choice in ("damage", "fbo") else "full"
-        if mode == "fbo" and choice != "fbo" and getattr(window, "presents_rects", False) \
+        # A window's back buffer is undefined after a swap: kept offscreen, the
+        # picture costs a whole copy a frame (3-4 ms on llvmpipe: p95 worse than
+        # drawing it whole), so only a window that never swaps redraws in pieces
+        # unless asked to.
+        mode = "fbo" if choice in ("damage", "fbo") else "full"
+        if choice != "fbo" and (software or choice == "damage") and getattr(window, "presents_rects", False) \
                 and presenter(window):
             mode = "retained"  # the back buffer is never swapped: see SubBufferPresenter
     window._tarocchi_redraw_mode = mode

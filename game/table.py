@@ -97,6 +97,12 @@ def _set_visible(s: arcade.Sprite, visible: bool) -> None:
     s.position = (s.place.x, s.place.y) if visible else OFFSCREEN
 
 
+def set_colour(t: arcade.Text, colour) -> None:
+    """Colour a text only if it changes: pyglet lays the text out again on every set."""
+    if tuple(t.label.color[:3]) != tuple(colour[:3]):
+        t.color = colour
+
+
 def _lerp(a: float, b: float, t: float) -> float:
     return a + (b - a) * t
 
@@ -227,8 +233,8 @@ class TableScene:
         self._turn = state.turn
         for seat in range(4):
             colour = GOLD if seat == state.turn else INK
-            self.labels[seat].color = colour
-            self.counts[seat].color = colour if seat == state.turn else (200, 200, 190)
+            set_colour(self.labels[seat], colour)
+            set_colour(self.counts[seat], colour if seat == state.turn else (200, 200, 190))
 
     # --- laying out --------------------------------------------------------------------
 

@@ -56,7 +56,7 @@ from ..constants import (
 from ..i18n import N_, _
 from ..messages import explain, local_card_name
 from ..scoring import breakdown
-from ..table import TableScene
+from ..table import TableScene, set_colour
 from ..ui import BaseView, Button, button_bounds
 
 SEAT_KEYS = (N_("South"), N_("East"), N_("North"), N_("West"))
@@ -250,7 +250,7 @@ class TableView(BaseView):
 
     def _set_status(self, text: str, colour=INK) -> None:
         self.status.text = text
-        self.status.color = colour
+        set_colour(self.status, colour)
 
     def _act(self) -> None:
         state = self.game.state
