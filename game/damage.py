@@ -132,6 +132,21 @@ def any_meets(clip: Rect | None, rects: Iterable[Rect | None]) -> bool:
     return clip is None or any(meets(clip, r) for r in rects)
 
 
+def mapped(items: Iterable[Item], fn: Callable[[Rect], Rect]) -> list[Item]:
+    """Items whose rectangles are mapped by ``fn`` (drawn through another camera)."""
+    wrapped: dict = {}
+    out = []
+    for ident, key, obj, rect_of in items:
+        w = wrapped.get(rect_of)
+        if w is None:
+            def w(o, rect_of=rect_of):
+                r = rect_of(o)
+                return None if r is None else fn(r)
+            wrapped[rect_of] = w
+        out.append((ident, key, obj, w))
+    return out
+
+
 # --- the tracker ---------------------------------------------------------------------
 
 

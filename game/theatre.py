@@ -26,7 +26,7 @@ from engine.game import Game
 from engine.players import level_names, make_player
 from engine.replay import Replay, ReplayError, read_replay
 
-from . import ai_service, fonts, paths
+from . import ai_service, damage, fonts, paths
 from .constants import FONT, GOLD, HEIGHT, INK, PANEL, RED, WIDTH
 from .i18n import _
 from .layout import button_rects
@@ -295,14 +295,48 @@ class ViewerView(BaseView):
         if hasattr(self, "table_camera"):
             self.table_camera.viewport = self.camera.viewport
 
-    def draw_scene(self) -> None:
+    # The table is seen through table_camera: a table point p is at
+    # (p - position) * zoom + the screen's centre on the logical screen.
+    def _to_screen(self, r):
+        (px, py), z = self.table_camera.position, self.table_camera.zoom
+        return ((r[0] - px) * z + WIDTH / 2, (r[1] - py) * z + HEIGHT / 2,
+                (r[2] - px) * z + WIDTH / 2, (r[3] - py) * z + HEIGHT / 2)
+
+    def _to_table(self, r):
+        (px, py), z = self.table_camera.position, self.table_camera.zoom
+        return ((r[0] - WIDTH / 2) / z + px, (r[1] - HEIGHT / 2) / z + py,
+                (r[2] - WIDTH / 2) / z + px, (r[3] - HEIGHT / 2) / z + py)
+
+    def prepare_frame(self) -> None:
         self.table_camera.viewport = self.camera.viewport
-        with self.table_camera.activate():
-            self.table.draw()
+        self.table.prepare()
         self._refresh_texts()
+
+    def _panel_box(self) -> tuple[float, float, float, float]:
         left, bottom, pw, ph = TRICKS_PANEL
         used = 30 + 17 * sum(1 for line in self.trick_lines if line.text)
-        arcade.draw_lbwh_rectangle_filled(left, bottom + ph - used, pw, used, PANEL)
+        return left, bottom + ph - used, pw, used
+
+    def damage_items(self) -> list:
+        items = damage.mapped(self.table.damage_items(), self._to_screen)
+        x, y, w, h = self._panel_box()
+        items.append(damage.rect_item("tricks-panel", h, (x - 1, y - 1, x + w + 1, y + h + 1)))
+        for t in (self.score_text, *self.trick_lines, self.info, self.status):
+            items.append(damage.text_item(t))
+        left, cy, w, h = BAR
+        bar = (self.timeline.n, len(self.timeline.marks), self.pos)
+        items.append(damage.rect_item("bar", bar, (left - 12, cy - h - 12, left + w + 12, cy + h + 12)))
+        items.extend(self.chrome_items())
+        return items
+
+    def draw_scene(self) -> None:
+        self.table_camera.viewport = self.camera.viewport
+        self.table_camera.scissor = self.camera.scissor  # a camera sets its own scissor box
+        with self.table_camera.activate():
+            self.table.draw(prepare=False, clip=None if self.clip is None else self._to_table(self.clip))
+        self._refresh_texts()
+        left, bottom, pw, used = self._panel_box()
+        arcade.draw_lbwh_rectangle_filled(left, bottom, pw, used, PANEL)
         self.score_text.draw()
         for line in self.trick_lines:
             if line.text:

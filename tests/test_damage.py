@@ -291,3 +291,30 @@ def test_a_rectangle_ending_just_short_of_a_drawable_redraws_what_its_scissor_bo
             a, b = (buf[(row * width + bx) * 3:(row * width + bx + bw) * 3] for buf in (part, whole))
             assert a == b, f"gap {gap}: row {row} of the probe's box differs from the whole picture"
     view.close()
+
+
+def test_the_theatre_redrawn_in_pieces_equals_the_whole_picture(window, home):
+    """The viewer sees the table through a zoomed camera: its damage is mapped."""
+    from engine.replay import read_replay
+    from game.theatre import ViewerView
+    from tests.test_theatre import GOLDEN
+
+    rp = read_replay(GOLDEN / "single-seed-42.jsonl")
+    view = ViewerView(window, rp, face_up=True, speed=4.0)
+    window.show_view(view)
+    view.toggle_play()
+    compared = pieces = 0
+    for i in range(700):
+        view.on_update(1 / 60)
+        if i == 300:
+            view.seek(view.timeline.prev_trick(view.pos))  # a jump back, then playing on
+        if i == 450:
+            view.toggle_hands()
+        if i % 2:
+            view.on_draw()
+            continue
+        n, rects, box = damaged_vs_whole(window, view)
+        assert n == 0, f"frame {i}: {n} pixels differ in {box} (redrawn: {rects})"
+        compared += 1
+        pieces += bool(rects)
+    assert pieces > 0.3 * compared, (pieces, compared)
