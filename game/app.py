@@ -31,25 +31,51 @@ def window_class():
     class TarocchiWindow(arcade.Window):
         """An arcade window that can show just the rectangles a frame redrew.
 
-        Views set ``present_boxes`` each frame (``game.ui.BaseView.on_draw``):
-        None for the whole window, else the framebuffer boxes they redrew.  It
-        matters only where the back buffer is never swapped
-        (``game.damage.SubBufferPresenter``); elsewhere ``flip`` swaps as usual.
+        Views add what each ``on_draw`` redrew (``add_present_boxes``): None
+        for the whole window, else framebuffer boxes; ``flip`` shows them (all
+        of the window if nothing said what it drew) and starts again.  It matters only where the back buffer is never
+        swapped (``game.damage.SubBufferPresenter``; no vsync there); elsewhere
+        ``flip`` swaps as usual.  A view switch, an Expose event and a
+        fullscreen switch show the whole window once.
         """
 
         presents_rects = True
 
         def __init__(self, *args, **kwargs) -> None:
             super().__init__(*args, **kwargs)
-            self.present_boxes: list | None = None
+            self.present_boxes: list | None = None  # None: the whole window
+            self._told = False  # whether a view said what it drew since the last flip
             self._exposed = True
             self._presented_size: tuple | None = None
 
         def on_expose(self) -> None:
             self._exposed = True  # uncovered or mapped: show all of the kept picture
 
+        def show_view(self, new_view) -> None:
+            super().show_view(new_view)
+            self._exposed = True  # the next frame shows the whole window once
+
+        def set_fullscreen(self, *args, **kwargs) -> None:
+            super().set_fullscreen(*args, **kwargs)
+            # a new X window and GL surface, even at the same size: a blank back buffer
+            self._presented_size = None
+            self._tarocchi_picture = None
+            self._exposed = True
+            self.__dict__.pop("_tarocchi_presenter", None)  # made again for the new X window
+
+        def add_present_boxes(self, boxes: list | None) -> None:
+            """What an ``on_draw`` redrew (None: all of it), added up until ``flip``."""
+            if not self._told:
+                self._told, self.present_boxes = True, []
+            if boxes is None or self.present_boxes is None:
+                self.present_boxes = None
+            else:
+                self.present_boxes.extend(boxes)
+
         def flip(self) -> None:
-            boxes, self.present_boxes = self.present_boxes, None
+            # drawn by something that did not say what: show it all
+            boxes = self.present_boxes if self._told else None
+            self.present_boxes, self._told = None, False
             if damage.redraw_mode(self) != "retained" or damage.presenter(self) is None:
                 super().flip()
                 return
@@ -102,12 +128,12 @@ def run(first_frame_exit: bool = False) -> int:
     window.sound = SoundBoard(settings.sound, settings.volume)
     if settings.fullscreen:
         window.set_fullscreen(True)
-    window.show_view(MenuView(window))
+    menu = MenuView(window)
+    window.show_view(menu)
     if first_frame_exit:
-
         window.dispatch_events()
-        window.on_draw()
-        window.flip()
+        menu.on_draw()  # the menu itself: Window.on_draw draws nothing, and a
+        window.flip()  # dispatched on_draw would wait in pyglet's event queue
         window.ctx.finish()
         print(f"first frame after {_since_process_start():.3f} s")
         window.close()

@@ -98,9 +98,10 @@ def _set_visible(s: arcade.Sprite, visible: bool) -> None:
 
 
 def set_colour(t: arcade.Text, colour) -> None:
-    """Colour a text only if it changes: pyglet lays the text out again on every set."""
-    if tuple(t.label.color[:3]) != tuple(colour[:3]):
-        t.color = colour
+    """Colour a text only if its colour changes (alpha 255 when not given)."""
+    want = tuple(colour) if len(colour) == 4 else (*colour, 255)
+    if tuple(t.label.color) != want:
+        t.color = want
 
 
 def _lerp(a: float, b: float, t: float) -> float:
@@ -691,8 +692,9 @@ class TableScene:
     def draw(self, prepare: bool = True, clip=None) -> None:
         """Draw the table; ``prepare=False`` when :meth:`prepare` already ran this frame.
 
-        ``clip`` (logical left, bottom, right, top) is the damaged rectangle this
-        pass redraws: draw calls whose bounds miss it are skipped.
+        ``clip`` (left, bottom, right, top, in the table's own coordinates) is
+        the scissor box of the pass being drawn: draw calls whose bounds miss it
+        are skipped.
         """
         if prepare:
             self.prepare()

@@ -162,6 +162,7 @@ class ViewerView(BaseView):
         for p in sorted({0, tl.n, *kinds.values(), *(q + 3 for q in kinds.values())}):
             self.seek(p)
             self.on_draw()
+        self.forget_picture()  # drawn unseen: the window's picture is not this view's yet
 
     # --- controls ---------------------------------------------------------------
 
@@ -329,12 +330,16 @@ class ViewerView(BaseView):
         items.extend(self.chrome_items())
         return items
 
+    def picture_key(self) -> tuple:
+        return tuple(self.table_camera.position), self.table_camera.zoom
+
     def draw_scene(self) -> None:
-        self.table_camera.viewport = self.camera.viewport
         self.table_camera.scissor = self.camera.scissor  # a camera sets its own scissor box
-        with self.table_camera.activate():
-            self.table.draw(prepare=False, clip=None if self.clip is None else self._to_table(self.clip))
-        self._refresh_texts()
+        try:
+            with self.table_camera.activate():
+                self.table.draw(prepare=False, clip=None if self.clip is None else self._to_table(self.clip))
+        finally:
+            self.table_camera.scissor = None
         left, bottom, pw, used = self._panel_box()
         arcade.draw_lbwh_rectangle_filled(left, bottom, pw, used, PANEL)
         self.score_text.draw()
@@ -601,6 +606,7 @@ def render_position(window: arcade.Window, rp: Replay, at: int, title: str, face
     window.show_view(view)
     view.on_update(0.0)
     window.clear()
+    view.forget_picture()  # cleared: this frame is drawn whole
     view.on_draw()
     return arcade.get_image(0, 0, *window.get_framebuffer_size())
 

@@ -82,6 +82,13 @@ class Button:
             self.text.draw()
 
 
+def _present(window, boxes) -> None:
+    """Tell the window what this frame redrew (None: everything), if it can show parts."""
+    add = getattr(window, "add_present_boxes", None)
+    if add is not None:
+        add(boxes)
+
+
 def button_bounds(rect) -> tuple[float, float, float, float]:
     """A button's bounds (left, bottom, right, top) with its outline (up to 3 px)."""
     cx, cy, w, h = rect
@@ -104,7 +111,8 @@ class BaseView(arcade.View):
         self._damage: damage.Damage | None = None
         self._damage_state: tuple | None = None
         self.last_damage: list | None = None  # the rectangles redrawn last frame (None: all)
-        self.clip: tuple | None = None  # the damaged rectangle being redrawn (None: all)
+        # the scissor box of the pass being drawn, in logical units (None: all)
+        self.clip: tuple | None = None
         self._chrome_now: tuple | None = None  # the buttons' key, once a frame
         self.tooltip = arcade.Text("", 0, 0, GOLD, 12, anchor_x="center", anchor_y="center",
                                    font_name=FONT)
@@ -146,24 +154,25 @@ class BaseView(arcade.View):
         fb_size = tuple(window.get_framebuffer_size())
         self._chrome_now = self._chrome_key()
         items = self.damage_items() if mode != "full" and fb_size == (w, h) else None
-        window.present_boxes = None  # what this frame redrew, for the window to show
+        kept = getattr(window, "_tarocchi_picture", None) is self
+        window._tarocchi_picture = None  # until this frame is drawn: a failed frame is not kept
         if items is None:
-            window._tarocchi_picture = None
             self.last_damage = None
             self._draw_whole(ctx.screen)
+            _present(window, None)
             return
         target = ctx.screen if mode == "retained" else self._offscreen()
-        state = (mode, w, h, fb_size, id(target))
+        state = (mode, w, h, fb_size, id(target), self.picture_key())
         if self._damage is None:
             self._damage = damage.Damage((0, 0, WIDTH, HEIGHT))
-        if state != self._damage_state or getattr(window, "_tarocchi_picture", None) is not self:
+        if state != self._damage_state or not kept:
             self._damage.invalidate()
         self._damage_state = state
         rects = self._damage.update(items)
         self.last_damage = rects
-        window._tarocchi_picture = None  # until it is drawn: a failed frame is not kept
         if rects is None:
             self._draw_whole(target)
+            _present(window, None)
         else:
             viewport = layout.letterbox(w, h)
             boxes = []
@@ -185,7 +194,8 @@ class BaseView(arcade.View):
                     finally:
                         self.camera.scissor = None
                         self.clip = None
-            window.present_boxes = boxes
+                target.scissor = None  # nothing drawn after this frame is clipped to its last box
+            _present(window, boxes)
         window._tarocchi_picture = self
         if target is not ctx.screen:
             ctx.copy_framebuffer(target, ctx.screen)
@@ -221,6 +231,14 @@ class BaseView(arcade.View):
 
     def prepare_frame(self) -> None:
         """Bring the drawables up to date for this frame (before ``damage_items``)."""
+
+    def picture_key(self) -> tuple:
+        """What, changed, makes the kept picture useless (e.g. a camera's zoom)."""
+        return ()
+
+    def forget_picture(self) -> None:
+        """The window's picture was drawn over or cleared elsewhere: draw the next frame whole."""
+        self.window._tarocchi_picture = None
 
     def damage_items(self) -> list | None:
         """This view's drawables as ``game.damage`` items, or None to draw each frame whole.

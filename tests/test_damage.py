@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import arcade
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -105,6 +106,9 @@ def _play_out(window, view, compare_every: int = 2, first_only: bool = False) ->
     bad = []
     frame = 0
     while not (view.finished and view.score_panel is None and not view.table.busy):
+        t_end = time.monotonic() + 60
+        while view.pending is not None and not view.pending[0].done() and time.monotonic() < t_end:
+            time.sleep(0.001)  # the AI answers in wall-clock time, from its own process
         view.on_update(1 / 60)
         frame += 1
         if frame % compare_every:
@@ -318,3 +322,21 @@ def test_the_theatre_redrawn_in_pieces_equals_the_whole_picture(window, home):
         compared += 1
         pieces += bool(rects)
     assert pieces > 0.3 * compared, (pieces, compared)
+
+
+@pytest.mark.parametrize("at", [None, 100])
+def test_a_replay_screenshot_is_the_whole_picture(window, at):
+    """``tarocchi replay --screenshot`` clears the window and draws once: whole."""
+    from engine.replay import read_replay
+    from game.theatre import render_position
+    from tests.test_theatre import GOLDEN
+
+    rp = read_replay(GOLDEN / "single-seed-42.jsonl")
+    n = len(rp.events) if at is None else at
+    got = render_position(window, rp, n, "t", True).convert("RGB")
+    window._tarocchi_redraw_mode = "full"
+    try:
+        want = render_position(window, rp, n, "t", True).convert("RGB")
+    finally:
+        del window._tarocchi_redraw_mode
+    assert got.tobytes() == want.tobytes()

@@ -198,3 +198,33 @@ def test_autoplay_renders_every_scene_and_writes_a_valid_replay(window, home, tm
     img = Image.open(shots / "scoring.png").convert("RGB")
     r, g, b = img.getpixel((640, 330))
     assert g < 60
+
+
+def test_first_frame_exit_draws_the_menu(tmp_path):
+    """``tarocchi play --first-frame-exit`` times a frame with the menu on it."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    shot = tmp_path / "first.png"
+    script = (
+        "import arcade, sys\n"
+        "from game import app\n"
+        "close = arcade.Window.close\n"
+        "def keep(self):\n"
+        f"    arcade.get_image().save({str(shot)!r})\n"
+        "    close(self)\n"
+        "arcade.Window.close = keep\n"
+        "sys.exit(app.run(first_frame_exit=True))\n"
+    )
+    env = {k: v for k, v in __import__("os").environ.items() if k != "DISPLAY"}
+    env.update(ARCADE_HEADLESS="1", PYTHONPATH=str(root), TAROCCHI_HOME=str(tmp_path / "home"))
+    r = subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "first frame after" in r.stdout
+    from PIL import Image
+
+    img = Image.open(shot).convert("RGB")
+    assert len(set(img.getdata())) > 50  # the title, the buttons: not a blank clear

@@ -3,6 +3,8 @@ headless (EGL), pixels read back from the frame."""
 
 from __future__ import annotations
 
+import time
+
 import arcade
 import pytest
 
@@ -197,8 +199,11 @@ def test_ai_cards_fly_to_the_centre(window, home):
     view = make_table(window, seed=13)
     # run until some AI card is on its way to the trick
     e = None
+    t_end = time.monotonic() + 120
     for _ in range(3000):
         frames(view, 1, draw_every=0)
+        while view.pending is not None and not view.pending[0].done() and time.monotonic() < t_end:
+            time.sleep(0.001)  # the AI answers in wall-clock time, from its own process
         last = view.game.events[view.shown - 1] if view.shown else None
         if isinstance(last, CardPlayed) and last.seat != 0:
             e = last

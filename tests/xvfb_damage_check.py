@@ -1,8 +1,14 @@
 """Run under Xvfb by tests/test_xvfb.py: the table in a real window redrawn in
-pieces, letterboxed and not, against the same frames drawn whole: both what the
-back buffer keeps and what the X window shows.  Prints one JSON line; with an
-argument, saves the first differing pair of pictures under that prefix.  Not a
-test module."""
+pieces, letterboxed and not, through a view switch and a fullscreen switch.
+
+For each frame it checks what the X window shows (XGetImage) against the kept
+picture (the back buffer, or the offscreen one in ``fbo`` mode), over runs of
+frames drawn only in pieces; every tenth frame it checks the kept picture
+against the same frame drawn whole; and once, that only the redrawn boxes are
+shown (a mark left outside them in the back buffer must not reach the window).
+It counts buffer swaps.  Prints one JSON line; with an argument, saves the
+first differing pair of pictures under that prefix.  Not a test module.
+"""
 
 from __future__ import annotations
 
@@ -34,71 +40,133 @@ def shown_pixels(window) -> bytes:
     return b"".join(rows)
 
 
+def kept_pixels(window) -> bytes:
+    """The picture the window keeps between frames."""
+    from game import damage
+
+    if damage.redraw_mode(window) == "fbo":
+        return window._tarocchi_fbo.read(components=3)
+    return window.ctx.screen.read(components=3)
+
+
 def main() -> int:
     from game.app import make_window, prepare_environment
 
     prepare_environment()
+    from pathlib import Path
+
+    from engine.replay import read_replay
     from game import damage, session
     from game.settings import Settings
     from game.sound import SoundBoard
+    from game.theatre import ViewerView
     from game.views.table_view import TableView
     from tests.test_gui_helpers import damaged_vs_whole
 
     window = make_window(Settings())
+    swaps = {"n": 0}
+    swap = window.context.flip
+
+    def counted_swap():
+        swaps["n"] += 1
+        swap()
+
+    window.context.flip = counted_swap
     game = session.new_game(partner="random", opponents="random", match=False, seed=9, human=False,
                             players=["random"] * 4)
-    view = TableView(window, game, session.ai_players(game), human_seats=frozenset(),
-                     face_up_seats=frozenset({0}), settings=Settings(speed=8.0, auto_advance=True, sound=False),
-                     sound=SoundBoard(False), auto_continue=True)
-    window.show_view(view)
-    out: dict = {"mode": damage.redraw_mode(window), "sizes": {}}
-    for size, frames in (((1600, 700), 240), ((1280, 720), 200)):
+    table = TableView(window, game, session.ai_players(game), human_seats=frozenset(),
+                      face_up_seats=frozenset({0}), settings=Settings(speed=8.0, auto_advance=True, sound=False),
+                      sound=SoundBoard(False), auto_continue=True)
+    window.show_view(table)
+    out: dict = {"mode": damage.redraw_mode(window), "runs": {}}
+    saved = {"done": False}
+
+    def save(name, a, b):
+        if len(sys.argv) > 1 and not saved["done"]:
+            from PIL import Image
+
+            saved["done"] = True
+            fw, fh = window.get_framebuffer_size()
+            for tag, data in (("shown", a), ("kept", b)):
+                Image.frombytes("RGB", (fw, fh), data).transpose(
+                    Image.Transpose.FLIP_TOP_BOTTOM).save(f"{sys.argv[1]}-{name}-{tag}.png")
+
+    def run(name: str, view, frames: int) -> None:
+        shown_bad, kept_bad = [], []
+        compared = pieces = 0
+        for i in range(frames):
+            view.on_update(1 / 60)
+            if i % 10 == 9:  # the kept picture is the frame drawn whole
+                n, _rects, box = damaged_vs_whole(window, view)
+                window.flip()
+                if n:
+                    kept_bad.append([i, n, box])
+                continue
+            view.on_draw()
+            pieces += bool(view.last_damage)
+            window.flip()
+            if i % 3 == 0:  # the window shows the kept picture, after frames drawn in pieces only
+                compared += 1
+                a, b = shown_pixels(window), kept_pixels(window)
+                if a != b:
+                    shown_bad.append(i)
+                    save(name, a, b)
+        out["runs"][name] = {"compared": compared, "pieces": pieces, "shown_bad": shown_bad[:5],
+                             "kept_bad": kept_bad[:5], "framebuffer": list(window.get_framebuffer_size())}
+
+    def settle_size(size) -> None:
         window.set_size(*size)
         for _ in range(5):
             window.dispatch_events()
-        view.on_resize(*window.get_size())
-        view.on_draw()
+        window.current_view.on_resize(*window.get_size())
+        window.current_view.on_draw()
         window.flip()
         window.dispatch_events()
-        compared = pieces = 0
-        bad = []
-        shown_bad = []
-        for i in range(frames):
-            view.on_update(1 / 60)
-            if i % 2:
-                view.on_draw()
-                window.flip()
-                continue
-            # what the window shows after this frame is presented...
-            view.on_draw()
-            rects = view.last_damage
-            window.flip()
-            shown = shown_pixels(window)
-            # ...is the same frame drawn whole; and so is the kept back buffer
-            view._damage.invalidate()
-            view.on_draw()
-            whole = window.ctx.screen.read(components=3)
-            window.flip()
-            compared += 1
-            pieces += bool(rects)
-            if shown != whole:
-                shown_bad.append(i)
-                if len(sys.argv) > 1 and len(shown_bad) == 1:
-                    from PIL import Image
 
-                    fw, fh = window.get_framebuffer_size()
-                    for name, data in (("shown", shown), ("whole", whole)):
-                        Image.frombytes("RGB", (fw, fh), data).transpose(
-                            Image.Transpose.FLIP_TOP_BOTTOM).save(f"{sys.argv[1]}-{fw}x{fh}-{name}.png")
-            view.on_update(0)
-            n, _rects, box = damaged_vs_whole(window, view)
-            window.flip()
-            if n:
-                bad.append([i, n, box])
-        out["sizes"][f"{size[0]}x{size[1]}"] = {"compared": compared, "pieces": pieces, "bad": bad[:5],
-                                                "shown_bad": shown_bad[:5],
-                                                "framebuffer": list(window.get_framebuffer_size())}
-    view.close()
+    settle_size((1200, 650))  # letterboxed at a scale of 0.9, within a 1280x720 screen
+    run("1200x650", table, 240)
+    # only the redrawn boxes reach the window: a mark left outside them does not
+    marked = None
+    for _ in range(200):
+        table.on_update(1 / 60)
+        table.on_draw()
+        boxes = window.present_boxes
+        if boxes and out["mode"] != "retained":
+            break
+        if boxes:
+            fw, fh = window.get_framebuffer_size()
+            spot = next(((x, y, 6, 6) for x in range(200, fw - 10, 40) for y in range(20, fh - 10, 40)
+                         if all(x + 6 < bx or x > bx + bw or y + 6 < by or y > by + bh
+                                for bx, by, bw, bh in boxes)), None)
+            if spot is not None:
+                window.ctx.screen.clear(color=(255, 0, 255), viewport=spot)
+                window.flip()
+                px = shown_pixels(window)
+                x, y = spot[0] + 3, spot[1] + 3
+                marked = list(px[(y * fw + x) * 3:(y * fw + x) * 3 + 3])
+                table.forget_picture()
+                window._exposed = True  # the mark is in the back buffer: show it all again
+                break
+        window.flip()
+    out["mark_shown"] = marked
+    settle_size((1280, 720))
+    swaps_before = swaps["n"]
+    run("1280x720", table, 200)
+    out["swaps_in_a_run"] = swaps["n"] - swaps_before
+    # a view switch to the theatre, which draws unseen while it warms up
+    viewer = ViewerView(window, read_replay(Path(__file__).parent / "golden" / "single-seed-42.jsonl"),
+                        face_up=True, speed=4.0)
+    window.show_view(viewer)
+    viewer.toggle_play()
+    run("theatre", viewer, 150)
+    window.show_view(table)
+    run("back to the table", table, 60)
+    window.set_fullscreen(True)
+    for _ in range(5):
+        window.dispatch_events()
+    table.on_resize(*window.get_size())
+    run("fullscreen", table, 90)
+    table.close()
     window.close()
     print(json.dumps(out))
     return 0
