@@ -393,7 +393,8 @@ class TableScene:
             s.tweens.clear()
             p = layout.deck_place(dealer, i)
             if s.place != p:
-                self._tween_to(s, p, self.clock + 0.01 * (i % 8) / sp, 0.35 / sp)
+                # the four cards of one place set off together: drawn as one (_cull_covered)
+                self._tween_to(s, p, self.clock + 0.01 * ((i // 4) % 8) / sp, 0.35 / sp)
         t = 0.45
         # 2. shuffle: the top half slides out and is riffled back in, twice
         self._play_sound("shuffle", t / sp)
