@@ -16,6 +16,7 @@ from game.sound import SoundBoard
 from game.table import OFFSCREEN, TableScene
 from game.views.table_view import TableView
 from tests.test_gui_helpers import card_point, click, damaged_vs_whole, settle
+from tests.test_gui_table import make_table
 
 # --- the tracker ------------------------------------------------------------------------
 
@@ -149,11 +150,7 @@ def test_practice_table_pieces_equal_the_whole_picture_through_every_control(win
     from engine.rules import play_error
     from engine.state import PLAY
 
-    game = session.new_game(partner="random", opponents="random", match=False, practice=True, seed=12)
-    window.settings.speed = 8.0
-    view = TableView(window, game, session.ai_players(game), human_seats=session.human_seats(game),
-                     practice=True, settings=window.settings, sound=window.sound)
-    window.show_view(view)
+    view = make_table(window, seed=12, practice=True)
 
     def same(what: str, frames: int = 4) -> None:
         for _ in range(frames):
@@ -242,21 +239,12 @@ def test_the_gathered_pack_draws_one_card_in_four_and_uncovers_as_it_is_dealt(wi
     assert all(s.covered for s in under if s is not nxt)
 
 
-def _practice_table(window, seed: int) -> TableView:
-    game = session.new_game(partner="random", opponents="random", match=False, practice=True, seed=seed)
-    window.settings.speed = 8.0
-    view = TableView(window, game, session.ai_players(game), human_seats=session.human_seats(game),
-                     practice=True, settings=window.settings, sound=window.sound)
-    window.show_view(view)
-    return view
-
-
 def test_a_frame_drawn_between_undo_and_the_next_update_keeps_the_order(window, home):
     # snap (undo, redo, resume) sets new places; the order they are drawn in must
     # follow at once, not at the next update, or that frame's overlaps stay wrong
     from tests.test_gui_helpers import play_human_turn
 
-    view = _practice_table(window, seed=12)
+    view = make_table(window, seed=12, practice=True)
     for _ in range(3):
         settle(view, draw_every=1)
         play_human_turn(view)
