@@ -209,6 +209,17 @@ class Damage:
         self.max_rects = max_rects
         self._prev: dict[Hashable, tuple[Hashable, Rect | None]] | None = None
 
+    def rect(self, ident: Hashable) -> Rect | None:
+        """The bounds of an item as of the last :meth:`update` (None: draws nothing)."""
+        entry = self._prev.get(ident) if self._prev is not None else None
+        return entry[1] if entry is not None else None
+
+    def shows(self, clip: Rect | None) -> Callable[[Hashable], bool]:
+        """Whether an item (by ident) reaches ``clip``: a cheap test for each pass."""
+        if clip is None:
+            return lambda _ident: True
+        return lambda ident: meets(clip, self.rect(ident))
+
     def invalidate(self) -> None:
         """The kept picture is gone (first frame, resize, another view drew): draw it all."""
         self._prev = None

@@ -143,9 +143,9 @@ class TableScene:
     def _build_furniture(self) -> None:
         # The felt is the clear colour: on llvmpipe every full-screen layer costs
         # about 4 ms a frame, so the table has none (see game/ui.py).
-        self._mats = None
-        self._mats_key = None
+        self._mats = None  # the fixed marks: the ring round the trick, the pile outlines
         self._mats_rects: list = []
+        self._turn_marks: dict = {}  # seat -> the highlight under its name
         self.markers = textures.sprite_list()
         # Each hidden hand at rest is drawn as one pre-composed "fan" image instead
         # of 15 overlapping cards (a third of the pixels: fill is what costs here).
@@ -690,25 +690,33 @@ class TableScene:
         items.append(damage.rect_item("last-trick", ov, (cx - 233, cy - 153, cx + 233, cy + 153) if ov else None))
         return items
 
-    def draw(self, prepare: bool = True, clip=None) -> None:
+    def draw(self, prepare: bool = True, clip=None, shows=None) -> None:
         """Draw the table; ``prepare=False`` when :meth:`prepare` already ran this frame.
 
         ``clip`` (left, bottom, right, top, in the table's own coordinates) is
         the scissor box of the pass being drawn: draw calls whose bounds miss it
-        are skipped.
+        are skipped.  ``shows(ident)``, when given, says whether one of the
+        :meth:`damage_items` reaches it (from the rectangles already worked out).
         """
         if prepare:
             self.prepare()
         meets = damage.meets
         self._draw_mats(clip)
-        if damage.any_meets(clip, (damage.sprite_rect(s) for s in self.fans)):
+        if shows is None:  # work the bounds out here
+            def reach(drawables, rect_of):
+                return damage.any_meets(clip, (rect_of(d) for d in drawables))
+        else:  # the items' bounds are known already
+            def reach(drawables, _rect_of):
+                return any(shows(id(d)) for d in drawables)
+        if reach(self.fans, damage.sprite_rect):
             self.fans.draw(pixelated=self.pixelated)
-        if damage.any_meets(clip, (damage.sprite_rect(s) for s in self.bands if s.visible)):
+        if reach(self.bands, damage.sprite_rect):
             self.bands.draw(pixelated=self.pixelated)
-        self.sprite_list.draw(pixelated=self.pixelated)
-        if meets(clip, damage.sprite_rect(self.dealer_marker)):
+        if reach(self.sprites, damage.sprite_rect):
+            self.sprite_list.draw(pixelated=self.pixelated)
+        if reach(self.markers, damage.sprite_rect):
             self.markers.draw()
-        if damage.any_meets(clip, (damage.text_rect(t) for t in self._batch_texts)):
+        if reach(self._batch_texts, damage.text_rect):
             self.batch.draw()
         if self.winner_text.text and meets(clip, damage.text_rect(self.winner_text)):
             self.winner_text.draw()
@@ -716,11 +724,10 @@ class TableScene:
             self._draw_last_trick(clip)
 
     def _draw_mats(self, clip=None) -> None:
-        """The table's fixed marks, built once per turn change (one draw call)."""
-        key = self._turn
-        if self._mats is None or self._mats_key != key:
-            from arcade import shape_list as sh
+        """The table's fixed marks (built once) and the turn's highlight (one per seat)."""
+        from arcade import shape_list as sh
 
+        if self._mats is None:
             m = sh.ShapeElementList()
             rects = []
             cx, cy = layout.CENTRE
@@ -731,14 +738,19 @@ class TableScene:
                 w, h = layout.card_size(PILE_SCALE)
                 m.append(sh.create_rectangle_outline(x, y, h + 14, w + 14, (*TEAM_COLOURS[t], 150), 2))
                 rects.append((x - h / 2 - 10, y - w / 2 - 10, x + h / 2 + 10, y + w / 2 + 10))
-            if 0 <= self._turn < 4:
-                x, y = layout.LABEL_POS[self._turn]
-                m.append(sh.create_rectangle_filled(x, y - 8, 170, 46, (236, 196, 92, 45)))
-                m.append(sh.create_rectangle_outline(x, y - 8, 170, 46, GOLD, 2))
-                rects.append(self._turn_rect(self._turn))
-            self._mats, self._mats_key, self._mats_rects = m, key, rects
+            self._mats, self._mats_rects = m, rects
         if damage.any_meets(clip, self._mats_rects):
             self._mats.draw()
+        turn = self._turn
+        if 0 <= turn < 4 and damage.meets(clip, self._turn_rect(turn)):
+            hl = self._turn_marks.get(turn)
+            if hl is None:
+                x, y = layout.LABEL_POS[turn]
+                hl = sh.ShapeElementList()
+                hl.append(sh.create_rectangle_filled(x, y - 8, 170, 46, (236, 196, 92, 45)))
+                hl.append(sh.create_rectangle_outline(x, y - 8, 170, 46, GOLD, 2))
+                self._turn_marks[turn] = hl
+            hl.draw()
 
     @staticmethod
     def _turn_rect(turn: int):

@@ -337,7 +337,8 @@ class ViewerView(BaseView):
         self.table_camera.scissor = self.camera.scissor  # a camera sets its own scissor box
         try:
             with self.table_camera.activate():
-                self.table.draw(prepare=False, clip=None if self.clip is None else self._to_table(self.clip))
+                self.table.draw(prepare=False, clip=None if self.clip is None else self._to_table(self.clip),
+                                shows=self.shows)
         finally:
             self.table_camera.scissor = None
         left, bottom, pw, used = self._panel_box()

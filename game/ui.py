@@ -111,8 +111,10 @@ class BaseView(arcade.View):
         self._damage: damage.Damage | None = None
         self._damage_state: tuple | None = None
         self.last_damage: list | None = None  # the rectangles redrawn last frame (None: all)
-        # the scissor box of the pass being drawn, in logical units (None: all)
+        # the scissor box of the pass being drawn, in logical units (None: all), and
+        # whether an item (by its ident in damage_items) reaches it (None: all do)
         self.clip: tuple | None = None
+        self.shows = None
         self._chrome_now: tuple | None = None  # the buttons' key, once a frame
         self.tooltip = arcade.Text("", 0, 0, GOLD, 12, anchor_x="center", anchor_y="center",
                                    font_name=FONT)
@@ -187,6 +189,7 @@ class BaseView(arcade.View):
                     # the clip is the scissor box itself, rounding included: a draw
                     # call is skipped only if it cannot reach a pixel of the box
                     self.clip = damage.to_logical(box, viewport, (WIDTH, HEIGHT))
+                    self.shows = self._damage.shows(self.clip)
                     try:
                         with self.camera.activate():
                             self.draw_scene()
@@ -194,6 +197,7 @@ class BaseView(arcade.View):
                     finally:
                         self.camera.scissor = None
                         self.clip = None
+                        self.shows = None
                 target.scissor = None  # nothing drawn after this frame is clipped to its last box
             _present(window, boxes)
         window._tarocchi_picture = self

@@ -649,7 +649,7 @@ class TableView(BaseView):
 
     def draw_scene(self) -> None:
         clip, meets = self.clip, damage.meets
-        self.table.draw(prepare=False, clip=clip)  # prepare_frame did it, once for every pass
+        self.table.draw(prepare=False, clip=clip, shows=self.shows)  # prepared once in prepare_frame
         self._draw_key_cursor()
         for t in self.hint_texts:
             if meets(clip, damage.text_rect(t)):
