@@ -33,8 +33,9 @@ def window_class():
 
         Views add what each ``on_draw`` redrew (``add_present_boxes``): None
         for the whole window, else framebuffer boxes; ``flip`` shows them (all
-        of the window if nothing said what it drew) and starts again.  It matters only where the back buffer is never
-        swapped (``game.damage.SubBufferPresenter``; no vsync there); elsewhere
+        of the window if nothing said what it drew) and starts again.  It
+        matters only where the back buffer is never swapped
+        (``game.damage.SubBufferPresenter``; no vsync there); elsewhere
         ``flip`` swaps as usual.  A view switch, an Expose event and a
         fullscreen switch show the whole window once.
         """
@@ -76,7 +77,8 @@ def window_class():
             # drawn by something that did not say what: show it all
             boxes = self.present_boxes if self._told else None
             self.present_boxes, self._told = None, False
-            if damage.redraw_mode(self) != "retained" or damage.presenter(self) is None:
+            presenter = damage.presenter(self) if damage.redraw_mode(self) == "retained" else None
+            if presenter is None:
                 super().flip()
                 return
             size = tuple(self.get_framebuffer_size())
@@ -90,8 +92,8 @@ def window_class():
             self.ctx.gc()
             if boxes is None or self._exposed:
                 self._exposed = False
-                boxes = [(0, 0, *self.get_framebuffer_size())]
-            damage.presenter(self).present(boxes)
+                boxes = [(0, 0, *size)]
+            presenter.present(boxes)
             sync = getattr(self, "_sync_resize", None)  # what pyglet's X flip does after a swap
             if sync is not None:
                 sync()

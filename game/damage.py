@@ -22,10 +22,11 @@ changed; None when the whole picture must be drawn (the first frame, after
 Redrawing a rectangle means clearing it and drawing, in order, every drawable
 that reaches it, with the scissor box set to it; OpenGL's rasterisation does
 not depend on the scissor box, so the picture is the same, pixel for pixel, as
-a full redraw.  Draw calls are skipped only when their bounds miss the pass's
-clip, which is the scissor box itself in logical units (:func:`to_logical`),
-rounding included.  ``tests/test_damage.py`` checks the equality over a whole
-deal and every control of the practice table.
+a full redraw.  A draw call is skipped only when the items it draws all miss
+the pass's scissor box (:meth:`Damage.shows`, with the bounds already worked
+out; the box in logical units, rounding included, :func:`to_logical`).
+``tests/test_damage.py`` checks the equality over a whole deal, every control
+of the practice table and the theatre.
 
 Where the picture is kept between frames (:func:`redraw_mode`):
 
@@ -126,10 +127,6 @@ def meets(clip: Rect | None, rect: Rect | None) -> bool:
         return True
     return rect is not None and rect[0] < clip[2] and clip[0] < rect[2] and \
         rect[1] < clip[3] and clip[1] < rect[3]
-
-
-def any_meets(clip: Rect | None, rects: Iterable[Rect | None]) -> bool:
-    return clip is None or any(meets(clip, r) for r in rects)
 
 
 def mapped(items: Iterable[Item], fn: Callable[[Rect], Rect]) -> list[Item]:

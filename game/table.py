@@ -104,6 +104,19 @@ def set_colour(t: arcade.Text, colour) -> None:
         t.color = want
 
 
+def _mark_rects() -> tuple:
+    """The bounds of the table's fixed marks: the ring round the trick, the pile outlines."""
+    cx, cy = layout.CENTRE
+    w, h = layout.card_size(PILE_SCALE)
+    return ((cx - 232, cy - 177, cx + 232, cy + 177),
+            *((x - h / 2 - 10, y - w / 2 - 10, x + h / 2 + 10, y + w / 2 + 10) for x, y in layout.PILE_POS))
+
+
+MARK_RECTS = _mark_rects()
+OVERLAY_RECT = (layout.CENTRE[0] - 233, layout.CENTRE[1] - 153,
+                layout.CENTRE[0] + 233, layout.CENTRE[1] + 153)  # the last trick's box and edge
+
+
 def _lerp(a: float, b: float, t: float) -> float:
     return a + (b - a) * t
 
@@ -144,7 +157,6 @@ class TableScene:
         # The felt is the clear colour: on llvmpipe every full-screen layer costs
         # about 4 ms a frame, so the table has none (see game/ui.py).
         self._mats = None  # the fixed marks: the ring round the trick, the pile outlines
-        self._mats_rects: list = []
         self._turn_marks: dict = {}  # seat -> the highlight under its name
         self.markers = textures.sprite_list()
         # Each hidden hand at rest is drawn as one pre-composed "fan" image instead
@@ -683,66 +695,57 @@ class TableScene:
             items.extend(damage.sprite_items(sl))
         for t in (*self._batch_texts, self.winner_text):
             items.append(damage.text_item(t))
+        for i, rect in enumerate(MARK_RECTS):  # never change, but a pass must know where they are
+            items.append(damage.rect_item(("mark", i), None, rect))
         turn = self._turn if 0 <= self._turn < 4 else -1
         items.append(damage.rect_item("turn", turn, self._turn_rect(turn) if turn >= 0 else None))
         ov = self.last_trick_overlay
-        cx, cy = layout.CENTRE
-        items.append(damage.rect_item("last-trick", ov, (cx - 233, cy - 153, cx + 233, cy + 153) if ov else None))
+        items.append(damage.rect_item("last-trick", ov, OVERLAY_RECT if ov else None))
         return items
 
-    def draw(self, prepare: bool = True, clip=None, shows=None) -> None:
+    def draw(self, prepare: bool = True, shows=None) -> None:
         """Draw the table; ``prepare=False`` when :meth:`prepare` already ran this frame.
 
-        ``clip`` (left, bottom, right, top, in the table's own coordinates) is
-        the scissor box of the pass being drawn: draw calls whose bounds miss it
-        are skipped.  ``shows(ident)``, when given, says whether one of the
-        :meth:`damage_items` reaches it (from the rectangles already worked out).
+        ``shows(ident)``, when given, says whether the item of :meth:`damage_items`
+        called ``ident`` reaches the rectangle being redrawn: draw calls that
+        reach nothing of it are skipped.
         """
         if prepare:
             self.prepare()
-        meets = damage.meets
-        self._draw_mats(clip)
-        if shows is None:  # work the bounds out here
-            def reach(drawables, rect_of):
-                return damage.any_meets(clip, (rect_of(d) for d in drawables))
-        else:  # the items' bounds are known already
-            def reach(drawables, _rect_of):
-                return any(shows(id(d)) for d in drawables)
-        if reach(self.fans, damage.sprite_rect):
-            self.fans.draw(pixelated=self.pixelated)
-        if reach(self.bands, damage.sprite_rect):
-            self.bands.draw(pixelated=self.pixelated)
-        if reach(self.sprites, damage.sprite_rect):
-            self.sprite_list.draw(pixelated=self.pixelated)
-        if reach(self.markers, damage.sprite_rect):
-            self.markers.draw()
-        if reach(self._batch_texts, damage.text_rect):
-            self.batch.draw()
-        if self.winner_text.text and meets(clip, damage.text_rect(self.winner_text)):
-            self.winner_text.draw()
-        if self.last_trick_overlay:
-            self._draw_last_trick(clip)
 
-    def _draw_mats(self, clip=None) -> None:
+        def reach(*idents) -> bool:
+            return shows is None or any(shows(i) for i in idents)
+
+        self._draw_mats(reach)
+        for sl, drawn in ((self.fans, self.fans), (self.bands, self.bands), (self.sprite_list, self.sprites)):
+            if reach(*map(id, drawn)):
+                sl.draw(pixelated=self.pixelated)  # cards at 1:1: nearest sampling
+        if reach(*map(id, self.markers)):
+            self.markers.draw()  # the dealer marker is scaled down: linear
+        if reach(*map(id, self._batch_texts)):
+            self.batch.draw()
+        if self.winner_text.text and reach(id(self.winner_text)):
+            self.winner_text.draw()
+        if self.last_trick_overlay and reach("last-trick"):
+            self._draw_last_trick()
+
+    def _draw_mats(self, reach) -> None:
         """The table's fixed marks (built once) and the turn's highlight (one per seat)."""
         from arcade import shape_list as sh
 
         if self._mats is None:
             m = sh.ShapeElementList()
-            rects = []
             cx, cy = layout.CENTRE
             m.append(sh.create_ellipse_outline(cx, cy, 440, 330, (*FELT_DARK, 255), 6))
             m.append(sh.create_ellipse_outline(cx, cy, 452, 342, (236, 196, 92, 60), 2))
-            rects.append((cx - 232, cy - 177, cx + 232, cy + 177))
             for t, (x, y) in enumerate(layout.PILE_POS):
                 w, h = layout.card_size(PILE_SCALE)
                 m.append(sh.create_rectangle_outline(x, y, h + 14, w + 14, (*TEAM_COLOURS[t], 150), 2))
-                rects.append((x - h / 2 - 10, y - w / 2 - 10, x + h / 2 + 10, y + w / 2 + 10))
-            self._mats, self._mats_rects = m, rects
-        if damage.any_meets(clip, self._mats_rects):
+            self._mats = m
+        if reach(*(("mark", i) for i in range(len(MARK_RECTS)))):
             self._mats.draw()
         turn = self._turn
-        if 0 <= turn < 4 and damage.meets(clip, self._turn_rect(turn)):
+        if 0 <= turn < 4 and reach("turn"):
             hl = self._turn_marks.get(turn)
             if hl is None:
                 x, y = layout.LABEL_POS[turn]
@@ -758,10 +761,8 @@ class TableScene:
         x, y = layout.LABEL_POS[turn]
         return x - 85 - 3, y - 8 - 23 - 3, x + 85 + 3, y - 8 + 23 + 3
 
-    def _draw_last_trick(self, clip=None) -> None:
+    def _draw_last_trick(self) -> None:
         cx, cy = layout.CENTRE
-        if not damage.meets(clip, (cx - 233, cy - 153, cx + 233, cy + 153)):
-            return
         if self._overlay_key != self.last_trick_overlay:
             leader, cards = self.last_trick_overlay
             self.overlay_title.text = _("Last trick (click to close)")

@@ -303,11 +303,6 @@ class ViewerView(BaseView):
         return ((r[0] - px) * z + WIDTH / 2, (r[1] - py) * z + HEIGHT / 2,
                 (r[2] - px) * z + WIDTH / 2, (r[3] - py) * z + HEIGHT / 2)
 
-    def _to_table(self, r):
-        (px, py), z = self.table_camera.position, self.table_camera.zoom
-        return ((r[0] - WIDTH / 2) / z + px, (r[1] - HEIGHT / 2) / z + py,
-                (r[2] - WIDTH / 2) / z + px, (r[3] - HEIGHT / 2) / z + py)
-
     def prepare_frame(self) -> None:
         self.table_camera.viewport = self.camera.viewport
         self.table.prepare()
@@ -337,8 +332,7 @@ class ViewerView(BaseView):
         self.table_camera.scissor = self.camera.scissor  # a camera sets its own scissor box
         try:
             with self.table_camera.activate():
-                self.table.draw(prepare=False, clip=None if self.clip is None else self._to_table(self.clip),
-                                shows=self.shows)
+                self.table.draw(prepare=False, shows=self.shows)
         finally:
             self.table_camera.scissor = None
         left, bottom, pw, used = self._panel_box()

@@ -111,9 +111,8 @@ class BaseView(arcade.View):
         self._damage: damage.Damage | None = None
         self._damage_state: tuple | None = None
         self.last_damage: list | None = None  # the rectangles redrawn last frame (None: all)
-        # the scissor box of the pass being drawn, in logical units (None: all), and
-        # whether an item (by its ident in damage_items) reaches it (None: all do)
-        self.clip: tuple | None = None
+        # whether an item (by its ident in damage_items) reaches the rectangle being
+        # redrawn (None: the frame is drawn whole); see reaches()
         self.shows = None
         self._chrome_now: tuple | None = None  # the buttons' key, once a frame
         self.tooltip = arcade.Text("", 0, 0, GOLD, 12, anchor_x="center", anchor_y="center",
@@ -186,17 +185,15 @@ class BaseView(arcade.View):
                     boxes.append(box)
                     target.clear(color=self.background, viewport=box)
                     self.camera.scissor = LBWH(*box)
-                    # the clip is the scissor box itself, rounding included: a draw
+                    # tested against the scissor box itself, rounding included: a draw
                     # call is skipped only if it cannot reach a pixel of the box
-                    self.clip = damage.to_logical(box, viewport, (WIDTH, HEIGHT))
-                    self.shows = self._damage.shows(self.clip)
+                    self.shows = self._damage.shows(damage.to_logical(box, viewport, (WIDTH, HEIGHT)))
                     try:
                         with self.camera.activate():
                             self.draw_scene()
                             self.draw_buttons()
                     finally:
                         self.camera.scissor = None
-                        self.clip = None
                         self.shows = None
                 target.scissor = None  # nothing drawn after this frame is clipped to its last box
             _present(window, boxes)
@@ -235,6 +232,11 @@ class BaseView(arcade.View):
 
     def prepare_frame(self) -> None:
         """Bring the drawables up to date for this frame (before ``damage_items``)."""
+
+    def reaches(self, *idents) -> bool:
+        """Whether any of these items (idents of ``damage_items``) is to be drawn in
+        this pass: all are when the frame is drawn whole."""
+        return self.shows is None or any(self.shows(i) for i in idents)
 
     def picture_key(self) -> tuple:
         """What, changed, makes the kept picture useless (e.g. a camera's zoom)."""
@@ -304,7 +306,7 @@ class BaseView(arcade.View):
             self._build_chrome()
             self._chrome_cache_key = key
         shapes, icons, batch, _texts = self._chrome
-        if damage.any_meets(self.clip, (button_bounds(b.rect) for b in self.buttons)):
+        if self.reaches(*(("button", i) for i in range(len(self.buttons)))):
             shapes.draw()
             icons.draw()
             batch.draw()

@@ -648,24 +648,22 @@ class TableView(BaseView):
         return items
 
     def draw_scene(self) -> None:
-        clip, meets = self.clip, damage.meets
-        self.table.draw(prepare=False, clip=clip, shows=self.shows)  # prepared once in prepare_frame
-        self._draw_key_cursor()
-        for t in self.hint_texts:
-            if meets(clip, damage.text_rect(t)):
+        reach = self.reaches
+        self.table.draw(prepare=False, shows=self.shows)  # prepared once in prepare_frame
+        if reach("key-cursor"):
+            self._draw_key_cursor()
+        for i, t in enumerate(self.hint_texts):
+            if reach(("hint", i)):
                 t.draw()
-        if self.status.text:
-            x, y, w, h = self._status_box()
-            if meets(clip, (x - 1, y - 1, x + w + 1, y + h + 1)):
-                arcade.draw_lbwh_rectangle_filled(x, y, w, h, (0, 0, 0, 200))
-                self.status.draw()
-        if self.banner.text:
-            x, y, w, h = self._banner_box()
-            if meets(clip, (x - 2, y - 2, x + w + 2, y + h + 2)):
-                arcade.draw_lbwh_rectangle_filled(x, y, w, h, PANEL)
-                arcade.draw_lbwh_rectangle_outline(x, y, w, h, PANEL_EDGE, 2)
-                self.banner.draw()
-        if self.score_panel and meets(clip, self.score_panel.bounds()):
+        if self.status.text and reach("status"):
+            arcade.draw_lbwh_rectangle_filled(*self._status_box(), (0, 0, 0, 200))
+            self.status.draw()
+        if self.banner.text and reach("banner"):
+            box = self._banner_box()
+            arcade.draw_lbwh_rectangle_filled(*box, PANEL)
+            arcade.draw_lbwh_rectangle_outline(*box, PANEL_EDGE, 2)
+            self.banner.draw()
+        if self.score_panel and reach("panel"):
             self.score_panel.draw()
         for b in self._extra:
             b.draw(False)
