@@ -1,110 +1,32 @@
-"""Cards as small ints, sets of cards as int bitmasks (RULES.md R1, R3, R4).
+"""Cards as small ints, sets of cards as int bitmasks, for any tarot pack.
 
-Card numbering (one bit each in a 62-bit mask):
+A :class:`Pack` numbers its cards so that one layout serves every game:
 
-* 0..20   trumps T1..T21 (bit order = rank order, T21 highest)
-* 21      the Matto
-* 22..31  Swords  5, 6, 7, 8, 9, 10, J, N, Q, K
-* 32..41  Batons  5, 6, 7, 8, 9, 10, J, N, Q, K
-* 42..51  Cups    6, 5, 4, 3, 2, 1, J, N, Q, K
-* 52..61  Coins   6, 5, 4, 3, 2, 1, J, N, Q, K
+* ``0 .. n_trumps-1``  the trumps, in trick-strength order (the weakest is 0);
+* ``n_trumps``         the Matto;
+* then each suit (Swords, Batons, Cups, Coins) as a block, weakest card first.
 
-Within a suit a higher bit is a stronger card, so "the highest card of a suit in a
-mask" is just the highest set bit of ``mask & SUIT_MASK[suit]``.  The ascending
-int order is also the order of the legal-move list.
+So "the strongest card of a suit in a mask" is the highest set bit of
+``mask & suit_mask[suit]``, and one table (:attr:`Pack.strength`) ranks every
+card for the trick (trumps above every suit card).  The ascending int order is
+the order of the legal-move list.  Each game's pack is built in its own module
+(:mod:`engine.variants`); a 62-card pack and the full 78-card pack both fit in
+one Python int.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 Card = int
 
-N_CARDS = 62
-N_TRUMPS = 21
-MATTO: Card = 21
-
-# Suits: 0 Swords, 1 Batons, 2 Cups, 3 Coins; TRUMP_SUIT = 4 for trumps; the Matto has
-# no suit (NO_SUIT).
 SWORDS, BATONS, CUPS, COINS, TRUMP_SUIT = 0, 1, 2, 3, 4
 NO_SUIT = -1
 SUIT_LETTERS = "SBCD"
 SUIT_NAMES = ("Swords", "Batons", "Cups", "Coins", "Trumps")
-
-_BLACK_RANKS = ("5", "6", "7", "8", "9", "10", "J", "N", "Q", "K")
-_RED_RANKS = ("6", "5", "4", "3", "2", "1", "J", "N", "Q", "K")
-RANKS_BY_SUIT = (_BLACK_RANKS, _BLACK_RANKS, _RED_RANKS, _RED_RANKS)
-
-ALL_MASK = (1 << N_CARDS) - 1
-TRUMP_MASK = (1 << N_TRUMPS) - 1
-MATTO_MASK = 1 << MATTO
-SUIT_MASK = tuple(((1 << 10) - 1) << (22 + 10 * s) for s in range(4)) + (TRUMP_MASK,)
-KING_MASK = sum(1 << (22 + 10 * s + 9) for s in range(4))
-T1: Card = 0
-T21: Card = 20
-#: Cards that R6 never lets the dealer discard.
-NEVER_DISCARD_MASK = KING_MASK | (1 << T1) | (1 << T21) | MATTO_MASK
-#: Suit cards other than Kings (R6's "non-King suit cards").
-NONKING_SUIT_MASK = (SUIT_MASK[0] | SUIT_MASK[1] | SUIT_MASK[2] | SUIT_MASK[3]) & ~KING_MASK
-
-
-def _suit_of(card: Card) -> int:
-    if card < N_TRUMPS:
-        return TRUMP_SUIT
-    if card == MATTO:
-        return NO_SUIT
-    return (card - 22) // 10
-
-
-def _points_of(card: Card) -> int:
-    if card in (T1, T21, MATTO):
-        return 5
-    if card < N_TRUMPS:
-        return 1
-    return {9: 5, 8: 4, 7: 3, 6: 2}.get((card - 22) % 10, 1)
-
-
-def _code_of(card: Card) -> str:
-    if card < N_TRUMPS:
-        return f"T{card + 1}"
-    if card == MATTO:
-        return "M"
-    suit, idx = divmod(card - 22, 10)
-    return SUIT_LETTERS[suit] + RANKS_BY_SUIT[suit][idx]
-
-
-#: Per-card tables, indexed by card int.
-SUIT: tuple[int, ...] = tuple(_suit_of(c) for c in range(N_CARDS))
-POINTS: tuple[int, ...] = tuple(_points_of(c) for c in range(N_CARDS))
-CODES: tuple[str, ...] = tuple(_code_of(c) for c in range(N_CARDS))
-_BY_CODE: dict[str, Card] = {code: c for c, code in enumerate(CODES)}
-
-TOTAL_POINTS = sum(POINTS)
-assert TOTAL_POINTS == 114
-
-# Points of any mask by summing an 8-bit lookup per byte (hot in scoring and search).
-_BYTE_POINTS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        sum(POINTS[8 * b + i] for i in range(8) if v >> i & 1 and 8 * b + i < N_CARDS)
-        for v in range(256)
-    )
-    for b in range(8)
-)
-
-
-def mask_points(mask: int) -> int:
-    """Card points (R4) of every card in ``mask``."""
-    t = _BYTE_POINTS
-    return (
-        t[0][mask & 255]
-        + t[1][mask >> 8 & 255]
-        + t[2][mask >> 16 & 255]
-        + t[3][mask >> 24 & 255]
-        + t[4][mask >> 32 & 255]
-        + t[5][mask >> 40 & 255]
-        + t[6][mask >> 48 & 255]
-        + t[7][mask >> 56 & 255]
-    )
+#: Added to a trump's int for its trick strength, above every suit card.
+TRUMP_BONUS = 128
+_RANK_WORDS = {"K": "King", "Q": "Queen", "N": "Knight", "J": "Jack", "1": "Ace"}
 
 
 def mask_cards(mask: int) -> list[Card]:
@@ -128,45 +50,164 @@ class CardError(ValueError):
     """A text that is not a card code of the replay format."""
 
 
-def parse_card(text: str) -> Card:
-    """``"SK"`` -> the King of Swords; raises :class:`CardError` for unknown codes."""
-    try:
-        return _BY_CODE[text]
-    except (KeyError, TypeError):
-        raise CardError(f"unknown card code {text!r}") from None
+_PACKS: dict[str, Pack] = {}
 
 
-def card_str(card: Card) -> str:
-    return CODES[card]
+class Pack:
+    """The cards of one game: codes, suits, trick strength and points, as tuples
+    indexed by card int, and the masks the rules are written with.
+
+    ``trumps`` lists the trump codes weakest first; ``suits`` maps each suit
+    letter to its ranks weakest first; ``points`` gives every card's value.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        trumps: Sequence[str],
+        suits: Mapping[str, Sequence[str]],
+        points: Mapping[str, int],
+    ) -> None:
+        if tuple(suits) != tuple(SUIT_LETTERS):
+            raise ValueError("a pack has the four suits S, B, C, D in that order")
+        self.name = name
+        self.n_trumps = len(trumps)
+        self.matto: Card = self.n_trumps
+        codes = [*trumps, "M"]
+        suit = [TRUMP_SUIT] * self.n_trumps + [NO_SUIT]
+        rank = list(range(self.n_trumps)) + [0]
+        self.suit_size = tuple(len(r) for r in suits.values())
+        self.suit_start: tuple[int, ...] = ()
+        starts = []
+        for s, (letter, ranks) in enumerate(suits.items()):
+            starts.append(len(codes))
+            codes += [letter + r for r in ranks]
+            suit += [s] * len(ranks)
+            rank += list(range(len(ranks)))
+        self.suit_start = tuple(starts)
+        self.codes: tuple[str, ...] = tuple(codes)
+        self.n_cards = len(codes)
+        self.suit: tuple[int, ...] = tuple(suit)
+        self.rank: tuple[int, ...] = tuple(rank)
+        self.points: tuple[int, ...] = tuple(points[c] for c in codes)
+        if set(points) != set(codes):
+            raise ValueError(f"points given for {sorted(set(points) ^ set(codes))}")
+        self.by_code: dict[str, Card] = {c: i for i, c in enumerate(codes)}
+        self.all_mask = (1 << self.n_cards) - 1
+        self.trump_mask = (1 << self.n_trumps) - 1
+        self.matto_mask = 1 << self.matto
+        self.suit_mask: tuple[int, ...] = tuple(
+            sum(1 << c for c in range(self.n_cards) if suit[c] == s) for s in range(5)
+        )
+        self.king_mask = sum(1 << self.by_code[s + "K"] for s in SUIT_LETTERS)
+        self.queen_mask = sum(1 << self.by_code[s + "Q"] for s in SUIT_LETTERS)
+        #: Suit cards other than Kings.
+        self.nonking_suit_mask = (
+            self.suit_mask[0] | self.suit_mask[1] | self.suit_mask[2] | self.suit_mask[3]
+        ) & ~self.king_mask
+        #: Trick strength: within a suit a higher int wins; any trump beats any suit
+        #: card (the led-suit test is the caller's: an off-suit card never wins).
+        self.strength: tuple[int, ...] = tuple(
+            c + TRUMP_BONUS if suit[c] == TRUMP_SUIT else (-1 if c == self.matto else c)
+            for c in range(self.n_cards)
+        )
+        #: Per card: the cards of its own suit (trumps for a trump) that beat it.
+        self.higher: tuple[int, ...] = tuple(
+            0 if c == self.matto else self.suit_mask[suit[c]] & ~((1 << (c + 1)) - 1)
+            for c in range(self.n_cards)
+        )
+        self.total_points = sum(self.points)
+        nbytes = (self.n_cards + 7) // 8
+        self._byte_points: tuple[tuple[int, ...], ...] = tuple(
+            tuple(
+                sum(self.points[8 * b + i] for i in range(8) if v >> i & 1 and 8 * b + i < self.n_cards)
+                for v in range(256)
+            )
+            for b in range(nbytes)
+        )
+        _PACKS[name] = self
+
+    # --- points ------------------------------------------------------------------
+
+    def mask_points(self, mask: int) -> int:
+        """Card points of every card in ``mask`` (an 8-bit lookup per byte)."""
+        t = self._byte_points
+        s = 0
+        i = 0
+        while mask:
+            s += t[i][mask & 255]
+            mask >>= 8
+            i += 1
+        return s
+
+    # --- text --------------------------------------------------------------------
+
+    def parse(self, text: str) -> Card:
+        """``"SK"`` -> the King of Swords; raises :class:`CardError` for unknown codes."""
+        try:
+            return self.by_code[text]
+        except (KeyError, TypeError):
+            raise CardError(f"unknown card code {text!r}") from None
+
+    def code(self, card: Card) -> str:
+        return self.codes[card]
+
+    def mask_codes(self, mask: int) -> list[str]:
+        return [self.codes[c] for c in mask_cards(mask)]
+
+    def rank_code(self, card: Card) -> str:
+        """The rank part of a suit card's code (``"K"``, ``"10"``), the number of a
+        trump (``"21"``), ``""`` for the Matto."""
+        code = self.codes[card]
+        return "" if card == self.matto else code[1:]
+
+    def card_name(self, card: Card) -> str:
+        """A long English name, for messages."""
+        if self.suit[card] == TRUMP_SUIT:
+            return f"trump {self.codes[card][1:]}"
+        if card == self.matto:
+            return "the Matto"
+        rank = self.rank_code(card)
+        return f"{_RANK_WORDS.get(rank, rank)} of {SUIT_NAMES[self.suit[card]]}"
+
+    def cards(self, mask: int = -1) -> CardSet:
+        """The friendly set of ``mask`` (the whole pack by default)."""
+        return CardSet(self.all_mask if mask == -1 else mask, self)
+
+    def parse_set(self, text: str) -> CardSet:
+        return CardSet.parse(text, self.name)
+
+    def __repr__(self) -> str:
+        return f"<Pack {self.name}: {self.n_cards} cards>"
 
 
-def card_name(card: Card) -> str:
-    """A long English name, for messages."""
-    if card < N_TRUMPS:
-        return f"trump {card + 1}"
-    if card == MATTO:
-        return "the Matto"
-    suit, idx = divmod(card - 22, 10)
-    rank = RANKS_BY_SUIT[suit][idx]
-    words = {"K": "King", "Q": "Queen", "N": "Knight", "J": "Jack", "1": "Ace"}
-    return f"{words.get(rank, rank)} of {SUIT_NAMES[suit]}"
+def pack_named(name: str) -> Pack:
+    if name not in _PACKS:
+        from . import variants  # noqa: F401  (the variants build their packs on import)
+    return _PACKS[name]
 
 
 class CardSet:
-    """An immutable set of cards over an int bitmask (after python-chess's SquareSet)."""
+    """An immutable set of cards of one pack, over an int bitmask (after
+    python-chess's SquareSet)."""
 
-    __slots__ = ("mask",)
+    __slots__ = ("mask", "pack")
 
-    def __init__(self, cards: Iterable[Card] | int = 0) -> None:
+    def __init__(self, cards: Iterable[Card] | int, pack: Pack) -> None:
         m = cards if isinstance(cards, int) else cards_mask(cards)
-        if m < 0 or m > ALL_MASK:
-            raise ValueError(f"not a card mask: {m:#x}")
+        if m < 0 or m > pack.all_mask:
+            raise ValueError(f"not a card mask of the {pack.name} pack: {m:#x}")
         self.mask: int = m
+        self.pack = pack
 
     @classmethod
-    def parse(cls, text: str) -> CardSet:
+    def parse(cls, text: str, variant: str = "piedicavallo") -> CardSet:
         """``CardSet.parse("SK T21 M")``; the inverse of ``str``."""
-        return cls(parse_card(t) for t in text.split())
+        pack = pack_named(variant)
+        return cls((pack.parse(t) for t in text.split()), pack)
+
+    def _new(self, mask: int) -> CardSet:
+        return CardSet(mask, self.pack)
 
     def __iter__(self) -> Iterator[Card]:
         return iter(mask_cards(self.mask))
@@ -175,38 +216,35 @@ class CardSet:
         return self.mask.bit_count()
 
     def __contains__(self, card: object) -> bool:
-        return isinstance(card, int) and 0 <= card < N_CARDS and bool(self.mask >> card & 1)
+        return isinstance(card, int) and 0 <= card < self.pack.n_cards and bool(self.mask >> card & 1)
 
     def __or__(self, other: CardSet) -> CardSet:
-        return CardSet(self.mask | other.mask)
+        return self._new(self.mask | other.mask)
 
     def __and__(self, other: CardSet) -> CardSet:
-        return CardSet(self.mask & other.mask)
+        return self._new(self.mask & other.mask)
 
     def __sub__(self, other: CardSet) -> CardSet:
-        return CardSet(self.mask & ~other.mask)
+        return self._new(self.mask & ~other.mask)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, CardSet) and other.mask == self.mask
+        return isinstance(other, CardSet) and other.mask == self.mask and other.pack is self.pack
 
     def __hash__(self) -> int:
-        return hash(self.mask)
+        return hash((self.mask, self.pack.name))
 
     def __bool__(self) -> bool:
         return self.mask != 0
 
     @property
     def points(self) -> int:
-        return mask_points(self.mask)
+        return self.pack.mask_points(self.mask)
 
     def codes(self) -> list[str]:
-        return [CODES[c] for c in mask_cards(self.mask)]
+        return self.pack.mask_codes(self.mask)
 
     def __str__(self) -> str:
         return " ".join(self.codes())
 
     def __repr__(self) -> str:
-        return f"CardSet.parse({str(self)!r})"
-
-
-FULL_PACK = CardSet(ALL_MASK)
+        return f"CardSet.parse({str(self)!r}, {self.pack.name!r})"

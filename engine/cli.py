@@ -15,14 +15,24 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .cards import CODES, mask_cards
 from .game import Game
 from .players import Player, level_names, make_player
 from .replay import Header, ReplayError, read_replay, write_replay
 from .rng import Rng, mix64
-from .rules import random_deal_fast
+from .ruleset import Ruleset, ruleset, variant_names
 from .simulate import play_game
 from .state import PHASE_NAMES, State
+
+
+def add_variant_option(p: argparse.ArgumentParser) -> None:
+    """``--variant piedicavallo|scarto`` (default piedicavallo)."""
+    p.add_argument(
+        "--variant",
+        choices=variant_names(),
+        default="piedicavallo",
+        help="which game: piedicavallo (four players, partners) or scarto "
+        "(three players, each for themselves); default piedicavallo",
+    )
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,13 +57,17 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--seed", type=int, required=True, metavar="S")
     p.add_argument(
         "--players",
-        default="random,random,random,random",
-        metavar="P,P,P,P",
-        help="levels by seat 0-3 (South, East, North, West)",
+        default=None,
+        metavar="P,P,...",
+        help="levels by seat: 4 for piedicavallo (South, East, North, West), 3 for scarto "
+        "(South, East, West); default random in every seat",
     )
     p.add_argument(
-        "--match", action="store_true", help="matches of four deals instead of single deals"
+        "--match",
+        action="store_true",
+        help="whole games (a match of four deals, or Scarto's three) instead of single deals",
     )
+    add_variant_option(p)
     p.add_argument("--out", required=True, metavar="DIR")
     p.add_argument(
         "--budget-ms",
@@ -79,6 +93,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "--seconds", type=float, default=3.0, metavar="S", help="time per path (default 3)"
     )
     b.add_argument("--json", action="store_true", help="print JSON (the default output form)")
+    add_variant_option(b)
     b.set_defaults(func=cmd_bench_engine)
 
     if importlib.util.find_spec("engine.ai.cli") is not None:  # tournament, bench ai
@@ -93,12 +108,14 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 def position_json(state: State) -> dict[str, Any]:
     """The position as JSON: hands, current trick, tricks and points so far, turn."""
     seats = state.trick_seats
+    pack = state.rules.pack
     return {
+        "variant": state.rules.name,
         "phase": PHASE_NAMES[state.phase],
         "deal": state.deal_no,
         "dealer": state.dealer,
-        "hands": [[CODES[c] for c in mask_cards(h)] for h in state.hands],
-        "trick": [{"seat": s, "card": CODES[c]} for s, c in zip(seats, state.trick, strict=True)],
+        "hands": [pack.mask_codes(h) for h in state.hands],
+        "trick": [{"seat": s, "card": pack.codes[c]} for s, c in zip(seats, state.trick, strict=True)],
         "tricks": list(state.tricks_won),
         "points": list(state.points_so_far),
         "discard_trumps": state.discard_trumps,
@@ -144,7 +161,15 @@ def cmd_check(args: argparse.Namespace) -> int:
         points = [list(s) for s in rp.final.scores]
         if args.json:
             print(
-                json.dumps({"file": name, "ok": True, "deals": rp.final.deal_no, "points": points})
+                json.dumps(
+                    {
+                        "file": name,
+                        "ok": True,
+                        "variant": rp.rules.name,
+                        "deals": rp.final.deal_no,
+                        "points": points,
+                    }
+                )
             )
         else:
             status = "finished" if len(points) == rp.final.n_deals else "unfinished"
@@ -155,14 +180,19 @@ def cmd_check(args: argparse.Namespace) -> int:
 # --- simulate --------------------------------------------------------------------
 
 
-def parse_players(text: str) -> list[str]:
+def parse_players(text: str | None, rules: Ruleset) -> list[str]:
+    n = rules.n_seats
+    if text is None:
+        return ["random"] * n
     names = [p.strip() for p in text.split(",")]
-    if len(names) != 4:
-        raise SystemExit(f"--players needs 4 levels separated by commas, got {text!r}")
+    if len(names) != n:
+        raise SystemExit(
+            f"--players needs {n} levels separated by commas for {rules.name}, got {text!r}"
+        )
     known = level_names()
-    for n in names:
-        if n not in known:
-            raise SystemExit(f"unknown player level {n!r}; choose from {', '.join(known)}")
+    for name in names:
+        if name not in known:
+            raise SystemExit(f"unknown player level {name!r}; choose from {', '.join(known)}")
     return names
 
 
@@ -182,42 +212,52 @@ def _players(names: list[str], budget_ms: int | None, parallel: bool) -> list[Pl
 
 
 def simulate_one(
-    names: list[str], seed: int, i: int, n_deals: int, out: str, budget_ms: int | None, parallel: bool
-) -> tuple[int, int]:
-    """Play game i of a run, write its replay file, return the teams' totals."""
+    names: list[str],
+    seed: int,
+    i: int,
+    n_deals: int,
+    out: str,
+    budget_ms: int | None,
+    parallel: bool,
+    variant: str = "piedicavallo",
+) -> tuple[int, ...]:
+    """Play game i of a run, write its replay file, return the sides' totals."""
     if not parallel:
         from .ai import pool
 
         pool.set_parallel(False)
     players = _players(names, budget_ms, parallel)
     extra: dict[str, object] = {} if budget_ms is None else {"budget_ms": budget_ms}
-    game = play_game(game_seed(seed, i), players, n_deals, extra=extra)
+    game = play_game(game_seed(seed, i), players, n_deals, extra=extra, rules=ruleset(variant))
     write_replay(Path(out) / f"game-{i:05d}.jsonl", game.header, game.events)
-    t = game.state.totals
-    return t[0], t[1]
+    return game.state.totals
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    names = parse_players(args.players)
+    rules = ruleset(args.variant)
+    names = parse_players(args.players, rules)
     if args.games < 0 or args.jobs < 1:
         raise SystemExit("--games must be at least 0 and --jobs at least 1")
     if args.budget_ms is not None and args.budget_ms < 1:
         raise SystemExit("--budget-ms must be at least 1")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    n_deals = 4 if args.match else 1
-    wins = [0, 0]
+    n_deals = rules.full_game if args.match else 1
+    wins = [0] * rules.n_sides
+    losses = [0] * rules.n_sides
     draws = 0
-    totals = [0, 0]
+    totals = [0] * rules.n_sides
     jobs = min(args.jobs, max(1, args.games))
     bar = tqdm(total=args.games, desc="simulate", unit="game", disable=args.quiet, file=sys.stderr)
-    results: list[tuple[int, int]] = []
+    results: list[tuple[int, ...]] = []
     if jobs == 1:
         for i in range(args.games):
             results.append(
-                simulate_one(names, args.seed, i, n_deals, str(out), args.budget_ms, True)
+                simulate_one(
+                    names, args.seed, i, n_deals, str(out), args.budget_ms, True, rules.name
+                )
             )
             bar.update()
     else:
@@ -229,7 +269,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         ex = ProcessPoolExecutor(jobs, mp_context=ctx)
         try:
             futures = [
-                ex.submit(simulate_one, names, args.seed, i, n_deals, str(out), args.budget_ms, False)
+                ex.submit(
+                    simulate_one,
+                    names, args.seed, i, n_deals, str(out), args.budget_ms, False, rules.name,
+                )
                 for i in range(args.games)
             ]
             for f in futures:
@@ -238,23 +281,29 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         finally:  # a failed game stops the run now, not after the thousands queued
             ex.shutdown(wait=True, cancel_futures=True)
     bar.close()
-    for t0, t1 in results:
-        totals[0] += t0
-        totals[1] += t1
-        if t0 == t1:
+    for t in results:
+        for s, v in enumerate(t):
+            totals[s] += v
+        res = rules.outcome(t)
+        if res.draw:
             draws += 1
-        else:
-            wins[0 if t0 > t1 else 1] += 1
+        for s in res.winners:
+            wins[s] += 1
+        for s in res.losers:
+            losses[s] += 1
     g = max(args.games, 1)
     summary: dict[str, object] = {
+        "variant": rules.name,
         "games": args.games,
         "deals_per_game": n_deals,
         "players": names,
         "out": str(out),
-        "team_wins": wins,
+        "team_wins" if rules.n_sides < rules.n_seats else "seat_wins": wins,
         "draws": draws,
-        "mean_points": [round(totals[0] / g, 2), round(totals[1] / g, 2)],
+        "mean_points": [round(v / g, 2) for v in totals],
     }
+    if rules.n_sides == rules.n_seats:
+        summary["seat_losses"] = losses
     if args.budget_ms is not None:
         summary["budget_ms"] = args.budget_ms
     print(json.dumps(summary))
@@ -264,22 +313,23 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 # --- bench engine ----------------------------------------------------------------
 
 
-def bench_fast(seconds: float) -> float:
+def bench_fast(seconds: float, rules: Ruleset) -> float:
     rng = Rng(1)
     rand = random.Random(1).random
     n = 0
+    deal = rules.random_deal_fast
     t0 = time.perf_counter()
     end = t0 + seconds
     while True:
         for _ in range(100):
-            random_deal_fast(rng, rand)
+            deal(rng, rand)
         n += 100
         t = time.perf_counter()
         if t >= end:
             return n / (t - t0)
 
 
-def bench_event(seconds: float, autosave_dir: Path | None = None) -> float:
+def bench_event(seconds: float, rules: Ruleset, autosave_dir: Path | None = None) -> float:
     """Random legal deals per second through Game (decide, apply, the log kept
     in memory); with ``autosave_dir`` also written and flushed event by event."""
     n = 0
@@ -287,7 +337,7 @@ def bench_event(seconds: float, autosave_dir: Path | None = None) -> float:
     end = t0 + seconds
     while True:
         autosave = autosave_dir / "bench.jsonl" if autosave_dir else None
-        game = Game(n, 1, autosave=autosave)
+        game = Game(n, 1, autosave=autosave, rules=rules)
         rand = random.Random(n).random
         while True:
             legal = game.legal()
@@ -304,13 +354,15 @@ def bench_event(seconds: float, autosave_dir: Path | None = None) -> float:
 def cmd_bench_engine(args: argparse.Namespace) -> int:
     import tempfile
 
-    fast = bench_fast(args.seconds)
-    event = bench_event(args.seconds)
+    rules = ruleset(args.variant)
+    fast = bench_fast(args.seconds, rules)
+    event = bench_event(args.seconds, rules)
     with tempfile.TemporaryDirectory() as d:
-        saved = bench_event(args.seconds, Path(d))
+        saved = bench_event(args.seconds, rules, Path(d))
     print(
         json.dumps(
             {
+                "variant": rules.name,
                 "fast_deals_per_s": round(fast, 1),
                 "event_deals_per_s": round(event, 1),
                 "event_autosave_deals_per_s": round(saved, 1),

@@ -6,24 +6,22 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Sequence
 
 from .replay import AutosaveLog, Header, Replay
-from .rules import N_TRICKS, score_deal
+from .ruleset import Ruleset
 from .state import (
-    DEAL,
-    PLAY,
     Command,
-    DealScored,
     Event,
     State,
     apply,
     decide,
-    expected_trick,
+    due_event,
     is_decision,
     legal_commands,
     new_game,
-    next_deal,
 )
+from .variants import PIEDICAVALLO
 from .view import SeatView, seat_view
 
 
@@ -42,10 +40,14 @@ class Game:
         *,
         autosave: str | os.PathLike[str] | None = None,
         extra: dict[str, object] | None = None,
+        rules: Ruleset = PIEDICAVALLO,
     ) -> None:
-        self.header = Header(seed, list(players or ["random"] * 4), n_deals, dict(extra or {}))
+        players = list(players or ["random"] * rules.n_seats)
+        if len(players) != rules.n_seats:
+            raise ValueError(f"{rules.title} has {rules.n_seats} seats, not {len(players)} players")
+        self.header = Header(seed, players, n_deals, dict(extra or {}), rules.name)
         self.events: list[Event] = []
-        self.states: list[State] = [new_game(seed, n_deals)]
+        self.states: list[State] = [new_game(seed, n_deals, rules)]
         self.cursor = 0
         self._log = AutosaveLog(autosave, self.header) if autosave else None
         self._complete()
@@ -65,6 +67,10 @@ class Game:
     # --- reading --------------------------------------------------------------
 
     @property
+    def rules(self) -> Ruleset:
+        return self.states[0].rules
+
+    @property
     def state(self) -> State:
         return self.states[self.cursor]
 
@@ -76,7 +82,7 @@ class Game:
     def view(self, seat: int) -> SeatView:
         return seat_view(self.state, seat)
 
-    def legal(self) -> list[Command]:
+    def legal(self) -> Sequence[Command]:
         return legal_commands(self.state)
 
     @property
@@ -112,14 +118,7 @@ class Game:
             return []
         out: list[Event] = []
         while True:
-            s = self.state
-            e: Event | None = None
-            if s.phase == PLAY and len(s.trick) == 4:
-                e = expected_trick(s)
-            elif s.phase == PLAY and s.trick_no == N_TRICKS:
-                e = DealScored(score_deal(s.piles, s.tricks_won, s.dealer, s.discard))
-            elif s.phase == DEAL and s.deal_no < s.n_deals:
-                e = next_deal(s)
+            e = due_event(self.state)
             if e is None:
                 return out
             self._push(e)

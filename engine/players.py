@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from .rng import Rng, mix64
@@ -20,7 +20,7 @@ from .view import SeatView
 class Player(Protocol):
     name: str
 
-    def choose(self, view: SeatView, legal: list[Command], event_index: int) -> Command: ...
+    def choose(self, view: SeatView, legal: Sequence[Command], event_index: int) -> Command: ...
 
 
 def decision_seed(view: SeatView, event_index: int) -> int:
@@ -33,7 +33,7 @@ class RandomPlayer:
 
     name = "random"
 
-    def choose(self, view: SeatView, legal: list[Command], event_index: int) -> Command:
+    def choose(self, view: SeatView, legal: Sequence[Command], event_index: int) -> Command:
         return legal[Rng(decision_seed(view, event_index)).below(len(legal))]
 
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from .cards import CODES, CardError, cards_mask, mask_cards, parse_card
-from .rules import deal_error
+from .cards import CardError, cards_mask, mask_cards
+from .ruleset import Ruleset, ruleset, variant_names
 from .state import (
     DEAL,
     CardPlayed,
@@ -30,10 +30,11 @@ from .state import (
     decide,
     new_game,
 )
+from .variants import PIEDICAVALLO
 
 FORMAT = "tarocchi-replay"
 VERSION = 1
-VARIANT = "piedicavallo"
+VARIANT = "piedicavallo"  # the default variant
 
 
 class ReplayError(ValueError):
@@ -48,96 +49,110 @@ class ReplayError(ValueError):
 # --- events <-> JSON -------------------------------------------------------------
 
 
-def _codes(mask: int) -> list[str]:
-    return [CODES[c] for c in mask_cards(mask)]
-
-
-def event_to_json(e: Event) -> dict[str, Any]:
+def event_to_json(e: Event, rules: Ruleset = PIEDICAVALLO) -> dict[str, Any]:
+    codes = rules.pack.codes
     if isinstance(e, CardPlayed):
-        return {"type": "play", "seat": e.seat, "card": CODES[e.card]}
+        return {"type": "play", "seat": e.seat, "card": codes[e.card]}
     if isinstance(e, TrickTaken):
-        return {"type": "trick", "winner": e.winner, "cards": [CODES[c] for c in e.cards]}
+        return {"type": "trick", "winner": e.winner, "cards": [codes[c] for c in e.cards]}
     if isinstance(e, Discarded):
-        return {"type": "discard", "seat": e.seat, "cards": _codes(e.cards), "trumps": e.trumps}
+        out: dict[str, Any] = {"type": "discard", "seat": e.seat, "cards": rules.pack.mask_codes(e.cards)}
+        if rules.announces_discard_trumps:
+            out["trumps"] = e.trumps
+        return out
     if isinstance(e, Dealt):
-        return {
+        deal: dict[str, Any] = {
             "type": "deal",
             "dealer": e.dealer,
-            "hands": [_codes(h) for h in e.hands],
-            "cut": e.cut,
+            "hands": [rules.pack.mask_codes(h) for h in e.hands],
         }
+        if rules.stock_cards:
+            deal["stock"] = rules.pack.mask_codes(e.stock)
+        deal["cut"] = e.cut
+        return deal
     if isinstance(e, DealScored):
         return {"type": "score", "points": list(e.points)}
     raise TypeError(f"not an event: {e!r}")
 
 
-def _seat(obj: dict[str, Any], key: str) -> int:
+def _seat(obj: dict[str, Any], key: str, rules: Ruleset) -> int:
     v = obj.get(key)
-    if type(v) is not int or not 0 <= v <= 3:
-        raise ValueError(f"'{key}' must be a seat 0-3, not {v!r}")
+    if type(v) is not int or not 0 <= v < rules.n_seats:
+        raise ValueError(f"'{key}' must be a seat {rules.seat_range_text()}, not {v!r}")
     return v
 
 
-def _card_list(v: Any, key: str) -> list[int]:
+def _card_list(v: Any, key: str, rules: Ruleset) -> list[int]:
     if not isinstance(v, list):
         raise ValueError(f"'{key}' must be a list of card codes")
-    return [parse_card(c) for c in v]
+    return [rules.pack.parse(c) for c in v]
 
 
-def event_from_json(obj: Any) -> Event:
+def _hand(v: Any, key: str, rules: Ruleset, what: str) -> int:
+    cards = _card_list(v, key, rules)
+    m = cards_mask(cards)
+    if m.bit_count() != len(cards):
+        raise ValueError(f"a card is listed twice in {what} ({rules.rule_pack})")
+    return m
+
+
+def event_from_json(obj: Any, rules: Ruleset = PIEDICAVALLO) -> Event:
     """Parse one event object; raises ValueError (or CardError) saying what is wrong."""
     if not isinstance(obj, dict):
         raise ValueError("an event must be a JSON object")
     kind = obj.get("type")
+    n = rules.n_seats
     if kind == "play":
         card = obj.get("card")
         if not isinstance(card, str):
             raise ValueError("'card' must be a card code")
-        return CardPlayed(_seat(obj, "seat"), parse_card(card))
+        return CardPlayed(_seat(obj, "seat", rules), rules.pack.parse(card))
     if kind == "trick":
-        cards = _card_list(obj.get("cards"), "cards")
-        if len(cards) != 4:
-            raise ValueError(f"a trick has 4 cards, not {len(cards)}")
-        return TrickTaken(_seat(obj, "winner"), (cards[0], cards[1], cards[2], cards[3]))
+        cards = _card_list(obj.get("cards"), "cards", rules)
+        if len(cards) != n:
+            raise ValueError(f"a trick has {n} cards, not {len(cards)}")
+        return TrickTaken(_seat(obj, "winner", rules), tuple(cards))
     if kind == "discard":
-        cards = _card_list(obj.get("cards"), "cards")
-        trumps = obj.get("trumps")
-        if type(trumps) is not int:
-            raise ValueError("'trumps' must be the number of trumps discarded")
+        cards = _card_list(obj.get("cards"), "cards", rules)
         if len(set(cards)) != len(cards):
             raise ValueError("the same card is discarded twice")
-        return (
-            Discarded(_seat(obj, "seat"), cards_mask(cards), trumps)
-            if len(cards) == 2
-            else _bad_discard(cards)
-        )
+        k = rules.discard_cards
+        if len(cards) != k:
+            raise ValueError(f"the discard is {len(cards)} cards, not {k} ({rules.rule_discard})")
+        mask = cards_mask(cards)
+        actual = (mask & rules.pack.trump_mask).bit_count()
+        if rules.announces_discard_trumps:
+            trumps = obj.get("trumps")
+            if type(trumps) is not int:
+                raise ValueError("'trumps' must be the number of trumps discarded")
+        else:
+            trumps = actual
+        return Discarded(_seat(obj, "seat", rules), mask, trumps)
     if kind == "deal":
         hands = obj.get("hands")
-        if not isinstance(hands, list) or len(hands) != 4:
-            raise ValueError("'hands' must be 4 lists of card codes")
-        masks = []
-        for i, h in enumerate(hands):
-            cards = _card_list(h, f"hands[{i}]")
-            m = cards_mask(cards)
-            if m.bit_count() != len(cards):
-                raise ValueError(f"a card is listed twice in the hand of seat {i} (R1)")
-            masks.append(m)
-        cut = obj.get("cut", 0)
-        return Dealt(
-            _seat(obj, "dealer"),
-            (masks[0], masks[1], masks[2], masks[3]),
-            cut if type(cut) is int else 0,
+        if not isinstance(hands, list) or len(hands) != n:
+            raise ValueError(f"'hands' must be {n} lists of card codes")
+        masks = tuple(
+            _hand(h, f"hands[{i}]", rules, f"the hand of seat {i}") for i, h in enumerate(hands)
         )
+        stock = 0
+        if rules.stock_cards:
+            if "stock" not in obj:
+                raise ValueError(f"'stock' must list the {rules.stock_cards} cards of the stock")
+            stock = _hand(obj.get("stock"), "stock", rules, "the stock")
+        cut = obj.get("cut", 0)
+        return Dealt(_seat(obj, "dealer", rules), masks, cut if type(cut) is int else 0, stock)
     if kind == "score":
         pts = obj.get("points")
-        if not (isinstance(pts, list) and len(pts) == 2 and all(type(p) is int for p in pts)):
-            raise ValueError("'points' must be [team 0, team 1]")
-        return DealScored((pts[0], pts[1]))
+        k = rules.n_sides
+        if not (isinstance(pts, list) and len(pts) == k and all(type(p) is int for p in pts)):
+            if rules.n_sides == rules.n_seats:
+                want = ", ".join(f"seat {s}" for s in range(k))
+            else:
+                want = ", ".join(f"team {s}" for s in range(k))
+            raise ValueError(f"'points' must be [{want}]")
+        return DealScored(tuple(pts))
     raise ValueError(f"unknown event type {kind!r}")
-
-
-def _bad_discard(cards: list[int]) -> Event:
-    raise ValueError(f"the discard is {len(cards)} cards, not 2 (R6)")
 
 
 def _describe(obj: Any) -> str:
@@ -153,11 +168,16 @@ def _describe(obj: Any) -> str:
 class Header:
     seed: int = 0
     players: list[str] = field(default_factory=lambda: ["random"] * 4)
-    deals: int | None = None  # 1 or 4 when known
+    deals: int | None = None  # a length the ruleset allows, when known
     extra: dict[str, Any] = field(default_factory=dict)
+    variant: str = VARIANT
+
+    @property
+    def rules(self) -> Ruleset:
+        return ruleset(self.variant)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "variant": VARIANT}
+        out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "variant": self.variant}
         out["seed"] = self.seed
         out["players"] = list(self.players)
         if self.deals is not None:
@@ -182,20 +202,24 @@ def header_from_json(obj: Any) -> Header:
         )
     if version < 1:
         raise ReplayError(1, f"unknown replay format version {version}")
-    if obj.get("variant") != VARIANT:
-        raise ReplayError(
-            1, f"unknown variant {obj.get('variant')!r}: this program plays {VARIANT!r}"
-        )
+    variant = obj.get("variant")
+    if not isinstance(variant, str) or variant not in variant_names():
+        plays = ", ".join(repr(v) for v in variant_names())
+        raise ReplayError(1, f"unknown variant {variant!r}: this program plays {plays}")
+    rules = ruleset(variant)
     seed = obj.get("seed", 0)
-    players = obj.get("players", ["?"] * 4)
+    players = obj.get("players", ["?"] * rules.n_seats)
     deals = obj.get("deals")
-    if deals is not None and deals not in (1, 4):
-        raise ReplayError(1, f"'deals' must be 1 or 4, not {deals!r} (R13)")
+    if deals is not None and deals not in rules.game_lengths:
+        lengths = " or ".join(map(str, rules.game_lengths))
+        raise ReplayError(1, f"'deals' must be {lengths}, not {deals!r} ({rules.rule_game})")
     known = {"format", "version", "variant", "seed", "players", "deals"}
     extra = {k: v for k, v in obj.items() if k not in known}
-    if not (isinstance(players, list) and len(players) == 4):
-        players = ["?"] * 4
-    return Header(seed if type(seed) is int else 0, [str(p) for p in players], deals, extra)
+    if not (isinstance(players, list) and len(players) == rules.n_seats):
+        players = ["?"] * rules.n_seats
+    return Header(
+        seed if type(seed) is int else 0, [str(p) for p in players], deals, extra, variant
+    )
 
 
 # --- reading and validating --------------------------------------------------------
@@ -212,6 +236,10 @@ class Replay:
     def final(self) -> State:
         return self.states[-1]
 
+    @property
+    def rules(self) -> Ruleset:
+        return self.states[0].rules
+
 
 _KIND: dict[type, str] = {
     Dealt: "deal",
@@ -225,52 +253,57 @@ _KIND: dict[type, str] = {
 def _check_event(state: State, e: Event, pending: list[Event]) -> list[Event]:
     """Validate one replayed event against ``state``; returns the derived events
     still due (trick and score lines).  Raises IllegalMove naming the rule."""
+    rules = state.rules
     if pending:
         want = pending[0]
         if type(e) is not type(want):
             kind = "trick" if isinstance(want, TrickTaken) else "score"
             got = _KIND[type(e)]
-            raise IllegalMove(f"{got} event, but a {kind} event is due here", "R8" if kind == "trick" else "R10")
+            rule = rules.rule_winner if kind == "trick" else rules.rule_score
+            raise IllegalMove(f"{got} event, but a {kind} event is due here", rule)
         if e != want:
             if isinstance(want, TrickTaken):
                 assert isinstance(e, TrickTaken)
                 if e.cards != want.cards:
-                    raise IllegalMove("the trick's cards are not the cards played", "R8")
+                    raise IllegalMove("the trick's cards are not the cards played", rules.rule_winner)
                 raise IllegalMove(
                     f"seat {e.winner} is written as winner but seat {want.winner} took the trick",
-                    "R8",
+                    rules.rule_winner,
                 )
             assert isinstance(e, DealScored) and isinstance(want, DealScored)
             raise IllegalMove(
                 f"points {list(e.points)} are written but the deal scores {list(want.points)}",
-                "R10",
+                rules.rule_score,
             )
         return pending[1:]
     if isinstance(e, Dealt):
         if state.deal_no >= state.n_deals:
-            what = "a match is four deals" if state.n_deals == 4 else "this file is a single deal"
-            raise IllegalMove(f"deal {state.deal_no + 1}, but {what}", "R13")
+            what = rules.game_text if state.n_deals == rules.full_game else "this file is a single deal"
+            raise IllegalMove(f"deal {state.deal_no + 1}, but {what}", rules.rule_game)
         if state.phase != DEAL:
-            raise IllegalMove("a new deal before the last one was scored", "R5")
-        if state.deal_no > 0 and e.dealer != (state.dealer + 1) & 3:
+            raise IllegalMove("a new deal before the last one was scored", rules.rule_deal)
+        nxt = rules.next[state.dealer] if state.deal_no > 0 else -1
+        if state.deal_no > 0 and e.dealer != nxt:
             raise IllegalMove(
-                f"seat {e.dealer} deals but the deal passes to seat {(state.dealer + 1) & 3}", "R13"
+                f"seat {e.dealer} deals but the deal passes to seat {nxt}", rules.rule_game
             )
-        err = deal_error(e.dealer, e.hands)
+        err = rules.deal_error(e.dealer, e.hands, e.stock)
         if err:
             raise IllegalMove(err, err[-3:-1])
         return []
     if isinstance(e, Discarded):
-        cards = mask_cards(e.cards)
-        out = decide(state, Discard(e.seat, (cards[0], cards[1])))
+        out = decide(state, Discard(e.seat, tuple(mask_cards(e.cards))))
         if out[0] != e:
-            raise IllegalMove(f"{e.trumps} trump(s) announced but {out[0].trumps} discarded", "R6")  # type: ignore[union-attr]
+            raise IllegalMove(f"{e.trumps} trump(s) announced but {out[0].trumps} discarded", rules.rule_discard)  # type: ignore[union-attr]
         return []
     if isinstance(e, CardPlayed):
         out = decide(state, Play(e.seat, e.card))
         return out[1:]
     kind = "trick" if isinstance(e, TrickTaken) else "score"
-    raise IllegalMove(f"a {kind} event but no {kind} is due", "R8" if kind == "trick" else "R10")
+    raise IllegalMove(
+        f"a {kind} event but no {kind} is due",
+        rules.rule_winner if kind == "trick" else rules.rule_score,
+    )
 
 
 def _refuse_constant(name: str) -> Any:
@@ -300,24 +333,25 @@ def parse_replay(text: str, *, tolerate_torn: bool = False) -> Replay:
             what = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
             raise ReplayError(i, f"bad JSON: {what}") from None
     header = header_from_json(objs[0])
+    rules = header.rules
     n_deals = header.deals
     if n_deals is None:
         n_deals = (
-            4
+            rules.full_game
             if sum(1 for o in objs[1:] if isinstance(o, dict) and o.get("type") == "deal") > 1
             else 1
         )
-    state = new_game(header.seed, n_deals)
+    state = new_game(header.seed, n_deals, rules)
     states = [state]
     events: list[Event] = []
     pending: list[Event] = []
     for i, obj in enumerate(objs[1:], start=2):
         try:
-            e = event_from_json(obj)
+            e = event_from_json(obj, rules)
         except (ValueError, CardError) as exc:
             raise ReplayError(i, f"{_describe(obj)}: {exc}") from None
         if not events and not isinstance(e, Dealt):
-            raise ReplayError(i, f"{_describe(obj)} before the first deal (R5)")
+            raise ReplayError(i, f"{_describe(obj)} before the first deal ({rules.rule_deal})")
         try:
             pending = _check_event(state, e, pending)
         except IllegalMove as exc:
@@ -353,7 +387,8 @@ def dumps_line(obj: dict[str, Any]) -> str:
 
 
 def format_replay(header: Header, events: list[Event]) -> str:
-    return dumps_line(header.to_json()) + "".join(dumps_line(event_to_json(e)) for e in events)
+    rules = header.rules
+    return dumps_line(header.to_json()) + "".join(dumps_line(event_to_json(e, rules)) for e in events)
 
 
 def write_replay(path: str | os.PathLike[str], header: Header, events: list[Event]) -> None:
@@ -380,6 +415,7 @@ class AutosaveLog:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._f: IO[str] = open(self.path, "w", encoding="utf-8", newline="\n")
         self._offsets: list[int] = []
+        self.rules = header.rules
         self._write(dumps_line(header.to_json()))
         for e in events:
             self.append(e)
@@ -390,7 +426,7 @@ class AutosaveLog:
         self._offsets.append(self._f.tell())
 
     def append(self, e: Event) -> None:
-        self._write(dumps_line(event_to_json(e)))
+        self._write(dumps_line(event_to_json(e, self.rules)))
 
     def truncate(self, n_events: int) -> None:
         if n_events + 1 < len(self._offsets):

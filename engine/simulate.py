@@ -7,7 +7,9 @@ from collections.abc import Sequence
 
 from .game import Game
 from .players import Player
-from .state import IllegalMove
+from .ruleset import Ruleset
+from .state import IllegalMove, command_text
+from .variants import PIEDICAVALLO
 
 
 def play_game(
@@ -17,17 +19,26 @@ def play_game(
     *,
     autosave: str | os.PathLike[str] | None = None,
     extra: dict[str, object] | None = None,
+    rules: Ruleset = PIEDICAVALLO,
 ) -> Game:
-    """Play a single deal or a match with one player per seat; returns the game."""
-    game = Game(seed, n_deals, [p.name for p in players], autosave=autosave, extra=extra)
+    """Play a single deal or a whole game with one player per seat; returns the game."""
+    game = Game(seed, n_deals, [p.name for p in players], autosave=autosave, extra=extra,
+                rules=rules)
     while True:
         legal = game.legal()
         if not legal:
             return game
-        seat = game.state.turn
-        choice = players[seat].choose(game.view(seat), legal, game.cursor)
-        if choice not in legal:
-            raise IllegalMove(
-                f"player {players[seat].name!r} at seat {seat} chose {choice}, not a legal command"
-            )
-        game.submit(choice)
+        play_turn(game, players[game.state.turn], legal)
+
+
+def play_turn(game: Game, player: Player, legal: Sequence[object] | None = None) -> None:
+    """Ask the player whose turn it is for a command, check it is legal, submit it."""
+    seat = game.state.turn
+    legal = game.legal() if legal is None else legal
+    choice = player.choose(game.view(seat), legal, game.cursor)  # type: ignore[arg-type]
+    if choice not in legal:
+        raise IllegalMove(
+            f"player {player.name!r} at seat {seat} chose "
+            f"{command_text(game.rules, choice)}, not a legal command"
+        )
+    game.submit(choice)

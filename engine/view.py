@@ -1,20 +1,22 @@
 """What one seat may know (boardgame.io's playerView, OpenSpiel's information state).
 
 A :class:`SeatView` holds the seat's own hand, the cards everyone has played and
-the tricks they made, the public trump count of the discard, and (for the dealer
-only) the discarded cards.  AI players and the table receive views, never a
+the tricks they made, the public facts of the discard (Piedicavallo announces
+how many trumps it holds), and, for the dealer only, the stock it took and the
+discarded cards.  AI players and the table receive views, never a
 :class:`~engine.state.State`.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from .cards import MATTO, TRUMP_MASK, Card, mask_points
-from .rules import TEAM, led_suit, legal_discards, legal_mask
-from .state import DISCARD, PLAY, Command, Discard, Play, State
+from .cards import TRUMP_SUIT, Card
+from .ruleset import Ruleset
+from .state import DISCARD, PLAY, Command, DiscardList, State, plays_list
 
 
 class SeatView(NamedTuple):
@@ -26,79 +28,77 @@ class SeatView(NamedTuple):
     dealer: int
     hand: int
     discard: int  # the discarded cards, known to the dealer only (0 for others)
-    discard_trumps: int  # public: how many trumps the dealer laid aside (-1 before)
+    discard_trumps: int  # trumps in the discard: public if announced, else dealer only (-1)
     turn: int
     leader: int
     trick: tuple[Card, ...]
     trick_no: int
-    hand_sizes: tuple[int, int, int, int]
-    played: tuple[int, int, int, int]
-    piles: tuple[int, int]
-    tricks_won: tuple[int, int]
-    scores: tuple[tuple[int, int], ...]
+    hand_sizes: tuple[int, ...]
+    played: tuple[int, ...]
+    piles: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    scores: tuple[tuple[int, ...], ...]
     history: tuple[tuple[int, tuple[Card, ...]], ...]  # (leader, cards) of past tricks
+    rules: Ruleset
+    stock: int = 0  # the stock the dealer took, known to the dealer only
 
     @property
     def team(self) -> int:
-        return TEAM[self.seat]
+        """The seat's side (its team, or itself where each plays alone)."""
+        return self.rules.side[self.seat]
 
     @property
     def unseen(self) -> int:
         """Cards this seat has not seen: in other hands or (for non-dealers) the discard."""
-        from .cards import ALL_MASK
-
         known = self.hand | self.discard
         for p in self.played:
             known |= p
-        return ALL_MASK & ~known
+        return self.rules.pack.all_mask & ~known
 
-    def legal(self) -> list[Command]:
+    def legal(self) -> Sequence[Command]:
         """The seat's legal commands, by the same rule functions the engine uses."""
         if self.turn != self.seat:
             return []
+        rules = self.rules
         if self.phase == PLAY:
-            mask = legal_mask(self.hand, led_suit(self.trick))
-            out: list[Command] = []
-            while mask:
-                low = mask & -mask
-                out.append(Play(self.seat, low.bit_length() - 1))
-                mask ^= low
-            return out
+            return plays_list(rules, self.seat, rules.legal_mask(self.hand, rules.led_suit(self.trick)))
         if self.phase == DISCARD:
-            res: list[Command] = []
-            for pair in legal_discards(self.hand):
-                low = pair & -pair
-                res.append(
-                    Discard(self.seat, (low.bit_length() - 1, (pair ^ low).bit_length() - 1))
-                )
-            return res
+            return DiscardList(self.seat, rules.legal_discards(self.hand))
         return []
 
-    def voids(self) -> tuple[int, int, int, int]:
-        """Per seat, a mask of cards it cannot hold, inferred from its plays (R7):
-        not following means void in the led suit; also not trumping means no trumps."""
-        from .cards import SUIT, SUIT_MASK
+    def legal_mask(self) -> int:
+        """The cards the seat may play now (0 when it is not to play)."""
+        if self.turn != self.seat or self.phase != PLAY:
+            return 0
+        return self.rules.legal_mask(self.hand, self.rules.led_suit(self.trick))
 
-        out = [0, 0, 0, 0]
+    def voids(self) -> tuple[int, ...]:
+        """Per seat, a mask of cards it cannot hold, inferred from its plays (R7, S5):
+        not following means void in the led suit; also not trumping means no trumps."""
+        rules = self.rules
+        p = rules.pack
+        n = rules.n_seats
+        out = [0] * n
         tricks = [*self.history, (self.leader, self.trick)]
         for leader, cards in tricks:
             led = -1
             for i, c in enumerate(cards):
-                seat = (leader + i) & 3
-                if c == MATTO:
+                seat = (leader + i) % n
+                if c == p.matto:
                     continue
                 if led == -1:
-                    led = SUIT[c]
+                    led = p.suit[c]
                     continue
-                if SUIT[c] != led:
-                    out[seat] |= SUIT_MASK[led]
-                    if SUIT[c] != 4:
-                        out[seat] |= TRUMP_MASK
-        return out[0], out[1], out[2], out[3]
+                if p.suit[c] != led:
+                    out[seat] |= p.suit_mask[led]
+                    if p.suit[c] != TRUMP_SUIT:
+                        out[seat] |= p.trump_mask
+        return tuple(out)
 
     @property
-    def points_so_far(self) -> tuple[int, int]:
-        return mask_points(self.piles[0]), mask_points(self.piles[1])
+    def points_so_far(self) -> tuple[int, ...]:
+        mp = self.rules.pack.mask_points
+        return tuple(mp(p) for p in self.piles)
 
 
 @lru_cache(maxsize=64)
@@ -114,6 +114,8 @@ def seat_seed(game_seed: int, seat: int) -> int:
 def seat_view(state: State, seat: int) -> SeatView:
     """The view of ``state`` from ``seat``."""
     hs = state.hands
+    rules = state.rules
+    dealer = seat == state.dealer
     return SeatView(
         seat=seat,
         seed=seat_seed(state.seed, seat),
@@ -122,16 +124,18 @@ def seat_view(state: State, seat: int) -> SeatView:
         deal_no=state.deal_no,
         dealer=state.dealer,
         hand=hs[seat],
-        discard=state.discard if seat == state.dealer else 0,
-        discard_trumps=state.discard_trumps,
+        discard=state.discard if dealer else 0,
+        discard_trumps=state.discard_trumps if dealer or rules.announces_discard_trumps else -1,
         turn=state.turn,
         leader=state.leader,
         trick=state.trick,
         trick_no=state.trick_no,
-        hand_sizes=(hs[0].bit_count(), hs[1].bit_count(), hs[2].bit_count(), hs[3].bit_count()),
+        hand_sizes=tuple(h.bit_count() for h in hs),
         played=state.played,
         piles=state.piles,
         tricks_won=state.tricks_won,
         scores=state.scores,
         history=state.tricks,
+        rules=rules,
+        stock=state.stock if dealer else 0,
     )

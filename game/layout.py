@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from engine.cards import MATTO, SUIT, TRUMP_SUIT, mask_cards
+from engine.cards import TRUMP_SUIT, Pack, mask_cards
+from engine.variants import PIEDICAVALLO
 
 from .constants import (
     CARD_H,
@@ -76,15 +77,15 @@ def card_size(scale: float) -> tuple[float, float]:
 _SUIT_ORDER = {TRUMP_SUIT: 1, 0: 2, 2: 3, 1: 4, 3: 5}
 
 
-def sort_key(card: int) -> tuple[int, int]:
-    if card == MATTO:
+def sort_key(card: int, pack: Pack = PIEDICAVALLO.pack) -> tuple[int, int]:
+    if card == pack.matto:
         return (0, 0)
-    return (_SUIT_ORDER[SUIT[card]], -card)
+    return (_SUIT_ORDER[pack.suit[card]], -card)
 
 
-def sorted_hand(mask: int) -> list[int]:
+def sorted_hand(mask: int, pack: Pack = PIEDICAVALLO.pack) -> list[int]:
     """A hand as the player sees it: trumps together, suits by rank."""
-    return sorted(mask_cards(mask), key=sort_key)
+    return sorted(mask_cards(mask), key=lambda c: sort_key(c, pack))
 
 
 # --- seats ----------------------------------------------------------------------
@@ -234,7 +235,7 @@ def table_places(
     for seat in range(4):
         hand = state.hands[seat]
         if seat in face_up_seats:
-            cards = sorted_hand(hand)
+            cards = sorted_hand(hand, state.rules.pack)
             idx = frozenset(i for i, c in enumerate(cards) if c in raised) if seat == 0 else frozenset()
             for c, p in zip(cards, hand_places(seat, len(cards), True, idx), strict=True):
                 out[("card", c)] = p

@@ -10,9 +10,15 @@ from __future__ import annotations
 
 import re
 
-from engine.cards import CODES, SUIT_NAMES, card_name, parse_card
+from engine.cards import SUIT_NAMES
+from engine.variants import PIEDICAVALLO
 
 from .i18n import N_, _
+
+_PACK = PIEDICAVALLO.pack
+CODES = _PACK.codes
+card_name = _PACK.card_name
+parse_card = _PACK.parse
 
 _SUITS = {n: n for n in SUIT_NAMES}
 N_("Swords"), N_("Batons"), N_("Cups"), N_("Coins"), N_("Trumps")
@@ -34,8 +40,8 @@ _PATTERNS = [
 def local_card_name(card: int) -> str:
     """A card's long name in the current language."""
     name = card_name(card)
-    if card < 21:
-        return _("trump {n}").format(n=card + 1)
+    if card < _PACK.n_trumps:
+        return _("trump {n}").format(n=int(CODES[card][1:]))
     if name == "the Matto":
         return _("the Matto")
     rank, _of, suit = name.partition(" of ")

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.cards import MATTO_MASK, mask_points
-from engine.rules import TEAM, score_deal
-
 
 @dataclass(frozen=True)
 class TeamScore:
@@ -25,12 +22,15 @@ class TeamScore:
 
 def breakdown(state) -> tuple[TeamScore, TeamScore]:
     """The split of each team's points in a finished deal (state after the last trick)."""
-    engine_points = score_deal(state.piles, state.tricks_won, state.dealer, state.discard)
+    rules = state.rules
+    mask_points = rules.pack.mask_points
+    matto_mask = rules.pack.matto_mask
+    engine_points = rules.score(state.piles, state.tricks_won, state.dealer, state.discard)
     parts = []
     for t in (0, 1):
-        tricks = mask_points(state.piles[t] & ~MATTO_MASK)
-        matto = mask_points(state.piles[t] & MATTO_MASK)
-        discard = mask_points(state.discard) if TEAM[state.dealer] == t else 0
+        tricks = mask_points(state.piles[t] & ~matto_mask)
+        matto = mask_points(state.piles[t] & matto_mask)
+        discard = mask_points(state.discard) if rules.side[state.dealer] == t else 0
         parts.append([tricks, matto, discard])
     sweep = [0, 0]
     for t in (0, 1):

@@ -34,9 +34,8 @@ from dataclasses import dataclass
 import arcade
 from arcade import easing
 
-from engine.cards import MATTO, TRUMP_MASK, mask_points
-from engine.rules import TEAM
 from engine.state import CardPlayed, DealScored, Dealt, Discarded, TrickTaken
+from engine.variants import PIEDICAVALLO
 
 from . import damage, layout, textures
 from .constants import (
@@ -62,6 +61,12 @@ from .constants import (
 )
 from .i18n import _
 from .layout import Place
+
+_PACK = PIEDICAVALLO.pack
+MATTO = _PACK.matto
+TRUMP_MASK = _PACK.trump_mask
+mask_points = _PACK.mask_points
+TEAM = PIEDICAVALLO.side
 
 
 @dataclass(slots=True)

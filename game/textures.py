@@ -14,10 +14,12 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.cards import CODES
+from engine.variants import PIEDICAVALLO
 
 from . import paths
 from .constants import BACK_SIZES, BAND_H, FACE_SIZES, STRIP_W
+
+CODES = PIEDICAVALLO.pack.codes
 
 TABLE_IMAGES = ("felt", "dealer", "pile", "undo", "redo", "hint", "speed", "sound_on", "sound_off", "menu")
 VERSION = "v1"

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import arcade
 
-from engine.cards import CODES
 from engine.game import Game
 from engine.players import level_names, make_player
 from engine.replay import Replay, ReplayError, read_replay
+from engine.variants import PIEDICAVALLO
 
 from . import ai_service, damage, fonts, paths
 from .constants import FONT, GOLD, HEIGHT, INK, PANEL, RED, WIDTH
@@ -33,6 +33,8 @@ from .layout import button_rects
 from .table import TableScene
 from .theatre_model import SPEEDS, Timeline
 from .ui import BaseView, Button
+
+CODES = PIEDICAVALLO.pack.codes
 
 SEAT_KEYS = (arcade.key.KEY_1, arcade.key.KEY_2, arcade.key.KEY_3, arcade.key.KEY_4)
 BAR = (140, 16, 1000, 12)  # seek bar: left, centre y, width, height (logical)

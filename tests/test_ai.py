@@ -9,7 +9,7 @@ import pytest
 
 from engine.ai import pool
 from engine.ai.cli import play_pair, run_tournament
-from engine.ai.fast import policy
+from engine.ai.fast import kernel
 from engine.ai.players import (
     MEDIUM,
     Budget,
@@ -24,14 +24,26 @@ from engine.ai.players import (
 )
 from engine.ai.solver import Solver
 from engine.ai.worlds import known_of, sample
-from engine.cards import MATTO, NEVER_DISCARD_MASK, POINTS, TRUMP_MASK, CardSet, parse_card
 from engine.game import Game
 from engine.players import LEVELS, Player, make_player
 from engine.replay import format_replay
-from engine.rules import led_suit, legal_mask, trick_winner_index
 from engine.simulate import play_game
 from engine.state import PLAY, Play, State, legal_commands
+from engine.variants.piedicavallo import NEVER_DISCARD_MASK, PACK, PIEDICAVALLO
 from engine.view import seat_view
+
+MATTO = PACK.matto
+POINTS = PACK.points
+TRUMP_MASK = PACK.trump_mask
+parse_card = PACK.parse
+led_suit = PIEDICAVALLO.led_suit
+legal_mask = PIEDICAVALLO.legal_mask
+trick_winner_index = PIEDICAVALLO.trick_winner_index
+policy = kernel(PIEDICAVALLO).policy
+
+
+def CardSet(cards: object) -> object:  # noqa: N802 - the friendly set of this pack
+    return PACK.cards(cards) if isinstance(cards, int) else PACK.cards(sum(1 << c for c in cards))  # type: ignore[attr-defined]
 
 pool.set_parallel(False)  # tests run in-process (and quickly)
 
@@ -53,7 +65,7 @@ def tiny(name: str = "tiny") -> SearchPlayer:
 
 
 def m(text: str) -> int:
-    return CardSet.parse(text).mask
+    return PACK.parse_set(text).mask
 
 
 def test_levels_registered() -> None:
@@ -294,7 +306,7 @@ def test_solver_matches_plain_minimax() -> None:
                 acc0 += 5
         seat = (leader + len(trick)) & 3
         legal = legal_mask(hands[seat], led_suit(trick))
-        got = Solver().root_values(hands, leader, tuple(trick), acc0, w0, w1, legal)
+        got = Solver(PIEDICAVALLO, 0).root_values(hands, leader, tuple(trick), acc0, w0, w1, legal)
         for c in CardSet(legal):
             h = list(hands)
             h[seat] &= ~(1 << c)

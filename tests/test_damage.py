@@ -23,6 +23,14 @@ from tests.test_gui_table import make_table
 BOUNDS = (0.0, 0.0, 1280.0, 720.0)
 
 
+def play_error(hand: int, trick: tuple[int, ...], card: int) -> str | None:
+    """The engine's reason for refusing ``card`` (None when it may be played)."""
+    from engine.variants import PIEDICAVALLO
+
+    refusal = PIEDICAVALLO.play_refusal(hand, trick, card)
+    return refusal.text if refusal else None
+
+
 def _items(rects: dict):
     return [damage.rect_item(k, v, v) for k, v in rects.items()]
 
@@ -147,7 +155,6 @@ def test_a_forgotten_drawable_would_be_caught(window, home, monkeypatch):
 
 def test_practice_table_pieces_equal_the_whole_picture_through_every_control(window, home):
     """Hover and tooltips, keyboard cursor, hints, the last trick, an illegal click, undo."""
-    from engine.rules import play_error
     from engine.state import PLAY
 
     view = make_table(window, seed=4, practice=True)  # South deals: the discard by clicks too

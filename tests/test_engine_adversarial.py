@@ -20,12 +20,20 @@ from typing import Any
 
 import pytest
 
-from engine.cards import CODES, mask_cards
+from engine.cards import mask_cards
 from engine.game import Game
 from engine.replay import ReplayError, format_replay, parse_replay
-from engine.rules import result
 from engine.state import DISCARD, OVER, PLAY, Discard, IllegalMove, Play, State, decide
+from engine.variants.piedicavallo import PACK as ENGINE_PACK
+from engine.variants.piedicavallo import PIEDICAVALLO
 from engine.view import seat_view
+
+CODES = ENGINE_PACK.codes
+
+
+def result(points: tuple[int, ...]) -> int:
+    out = PIEDICAVALLO.deal_outcome(points)
+    return -1 if out.draw else out.winners[0]
 
 # =====================================================================================
 # The reference rules (R1-R13), written from RULES.md alone
@@ -738,7 +746,7 @@ def mutate(w: Written, rnd: random.Random) -> tuple[str, list[Any], Any]:
     elif name == "header":
         head = rnd.choice([
             dict(head, version=2), dict(head, version=0), dict(head, version="1"),
-            dict(head, version=True), dict(head, variant="scarto"), dict(head, format="x"),
+            dict(head, version=True), dict(head, variant="skat"), dict(head, format="x"),
             {k: v for k, v in head.items() if k != "variant"},
             {k: v for k, v in head.items() if k != "version"},
             [head], None,

@@ -1,20 +1,24 @@
-"""The random-game invariant test, in the OpenSpiel manner, over 2,000 seeded deals.
+"""The random-game invariant test, in the OpenSpiel manner, over every ruleset:
+2,000 seeded deals of Piedicavallo and 800 of Scarto.
 
 At every step: the legal list is non-empty and sorted; every listed command is
 accepted and others are refused; views leak no hidden card.  Per game: replay of
 the log equals the live state; undo and redo land exactly on each earlier state;
-the replay JSON round-trips; every deal scores 114.
+the replay JSON round-trips; every deal's points sum to the game's total (114 card
+points, or Scarto's count of 78) and every card ends in a pile or the discard.
 """
 
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 import pytest
 
-from engine.cards import ALL_MASK, N_CARDS, TOTAL_POINTS, mask_cards
+from engine.cards import mask_cards
 from engine.game import Game
 from engine.replay import format_replay, parse_replay
+from engine.ruleset import Ruleset
 from engine.state import (
     DISCARD,
     OVER,
@@ -29,10 +33,12 @@ from engine.state import (
     legal_commands,
     new_game,
 )
+from engine.variants import PIEDICAVALLO, SCARTO
 from engine.view import seat_view
 
-N_DEALS = 2000
-CHUNKS = 8
+#: (ruleset, deals, chunks, whole games)
+RUNS = {"piedicavallo": (PIEDICAVALLO, 2000, 8, 40), "scarto": (SCARTO, 800, 4, 20)}
+CHUNK_PARAMS = [(name, k) for name, (_r, _n, chunks, _g) in RUNS.items() for k in range(chunks)]
 
 
 def _refused(state: State, cmd: Play | Discard) -> bool:
@@ -44,43 +50,54 @@ def _refused(state: State, cmd: Play | Discard) -> bool:
 
 
 def _check_step(state: State, legal: list[Play | Discard], rnd: random.Random) -> None:
+    rules = state.rules
+    n = rules.n_seats
     assert legal, "a seat is to act but has no legal command"
-    assert legal == sorted(legal), "the legal list is not sorted"
-    assert len(set(legal)) == len(legal)
+    listed_list = list(legal)
+    assert listed_list == sorted(listed_list), "the legal list is not sorted"
+    assert len(set(listed_list)) == len(listed_list)
     seat = state.turn
-    for cmd in legal:
+    for cmd in listed_list:
         events = decide(state, cmd)  # every listed command is accepted
         assert events
-    listed = set(legal)
+        assert cmd in legal
+    listed = set(listed_list)
     if state.phase == PLAY:
         hand = state.hands[seat]
-        for card in range(N_CARDS):  # every unlisted card of every seat is refused
+        for card in range(rules.pack.n_cards):  # every unlisted card of every seat is refused
             cmd = Play(seat, card)
             if cmd not in listed:
                 assert _refused(state, cmd), f"{cmd} accepted but not listed"
-        other = (seat + 1 + rnd.randrange(3)) & 3
+                assert cmd not in legal
+        other = (seat + 1 + rnd.randrange(n - 1)) % n
         assert _refused(state, Play(other, rnd.choice(mask_cards(state.hands[other]) or [0])))
         assert hand
     else:
         cards = mask_cards(state.hands[seat])
-        for i, a in enumerate(cards):
-            for b in cards[i + 1 :]:
-                cmd = Discard(seat, (a, b))
-                if cmd not in listed:
-                    assert _refused(state, cmd), f"{cmd} accepted but not listed"
-        assert _refused(state, Discard((seat + 1) & 3, legal[0].cards))  # type: ignore[union-attr]
+        for combo in combinations(cards, rules.discard_cards):
+            cmd = Discard(seat, combo)
+            if cmd not in listed:
+                assert _refused(state, cmd), f"{cmd} accepted but not listed"
+                assert cmd not in legal
+        assert _refused(state, Discard(rules.next[seat], listed_list[0].cards))  # type: ignore[union-attr]
+        assert _refused(state, Discard(seat, listed_list[0].cards[1:]))  # type: ignore[union-attr]
 
 
 def _check_views(state: State, rnd: random.Random) -> None:
     """Each view holds only what its seat may know: redealing the cards hidden from
     that seat (other hands and, for non-dealers, the discard) gives the same view."""
-    for seat in range(4):
+    n_seats = state.rules.n_seats
+    for seat in range(n_seats):
         view = seat_view(state, seat)
         assert view.hand == state.hands[seat]
-        known = view.hand | view.discard
+        if seat != state.dealer:
+            assert view.stock == 0 and view.discard == 0
+            if not state.rules.announces_discard_trumps:
+                assert view.discard_trumps == -1
+        known = view.hand | view.discard | view.stock
         for p in view.played:
             known |= p
-        hidden_holders = [s for s in range(4) if s != seat]
+        hidden_holders = [s for s in range(n_seats) if s != seat]
         pool = [c for s in hidden_holders for c in mask_cards(state.hands[s])]
         if seat != state.dealer:
             pool += mask_cards(state.discard)
@@ -102,7 +119,7 @@ def _check_undo_redo(game: Game) -> None:
         fold.append(apply(fold[-1], e))
     assert fold[-1] == game.state  # replay equals the live state
     end = game.cursor
-    for seat in range(4):
+    for seat in range(game.rules.n_seats):
         decisions = [i for i, s in enumerate(fold) if is_decision(s, seat)]
         seen = []
         while game.undo(seat):
@@ -114,27 +131,32 @@ def _check_undo_redo(game: Game) -> None:
         assert game.cursor == end
 
 
-def _play_chunk(start: int, count: int) -> int:
+def _play_chunk(rules: Ruleset, start: int, count: int) -> int:
     deals = 0
     for seed in range(start, start + count):
         rnd = random.Random(seed)
-        game = Game(seed, 1)
+        game = Game(seed, 1, rules=rules)
         while game.state.phase != OVER:
             state = game.state
             legal = game.legal()
             assert legal == legal_commands(state)
             if seed % 4 == 0:  # the exhaustive refusal sweep on a quarter of the deals
-                _check_step(state, legal, rnd)
+                _check_step(state, legal, rnd)  # type: ignore[arg-type]
             else:
-                assert legal and legal == sorted(legal)
+                assert legal and list(legal) == sorted(legal)
             if seed % 10 == 0 or state.phase == DISCARD:
                 _check_views(state, rnd)
             game.submit(legal[rnd.randrange(len(legal))])
         (points,) = game.state.scores
-        assert sum(points) == TOTAL_POINTS
-        assert game.state.hands == (0, 0, 0, 0)
-        cards = game.state.piles[0] | game.state.piles[1] | game.state.discard
-        assert cards == ALL_MASK
+        assert len(points) == rules.n_sides
+        assert sum(points) == rules.total
+        assert game.state.hands == (0,) * rules.n_seats
+        cards = game.state.discard
+        for pile in game.state.piles:
+            assert not pile & cards
+            cards |= pile
+        assert cards == rules.pack.all_mask
+        assert sum(rules.deal_scores(points)) == rules.total - rules.n_sides * rules.par
         _check_undo_redo(game)
         back = parse_replay(format_replay(game.header, game.events))
         assert back.events == game.events
@@ -143,26 +165,31 @@ def _play_chunk(start: int, count: int) -> int:
     return deals
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
-def test_random_games_invariants(chunk: int) -> None:
-    per = N_DEALS // CHUNKS
-    assert _play_chunk(1000 + chunk * per, per) == per
+@pytest.mark.parametrize(("variant", "chunk"), CHUNK_PARAMS)
+def test_random_games_invariants(variant: str, chunk: int) -> None:
+    rules, n_deals, chunks, _games = RUNS[variant]
+    per = n_deals // chunks
+    assert _play_chunk(rules, 1000 + chunk * per, per) == per
 
 
-def test_random_matches_invariants() -> None:
-    for seed in range(40):
+@pytest.mark.parametrize("variant", RUNS)
+def test_random_matches_invariants(variant: str) -> None:
+    rules, _n, _c, n_games = RUNS[variant]
+    full = rules.full_game
+    for seed in range(n_games):
         rnd = random.Random(seed)
-        game = Game(seed, 4)
+        game = Game(seed, full, rules=rules)
         dealers = []
         while game.state.phase != OVER:
             if not dealers or dealers[-1] != game.state.dealer:
                 dealers.append(game.state.dealer)
             legal = game.legal()
             game.submit(legal[rnd.randrange(len(legal))])
-        assert len(game.state.scores) == 4
-        assert all(sum(p) == TOTAL_POINTS for p in game.state.scores)
-        assert [(d - dealers[0]) & 3 for d in dealers] == [0, 1, 2, 3]  # R13
+        assert len(game.state.scores) == full
+        assert all(sum(p) == rules.total for p in game.state.scores)
+        # R13, S6: each seat deals once, the deal passing to the next seat
+        assert [(d - dealers[0]) % rules.n_seats for d in dealers] == list(range(full))
         _check_undo_redo(game)
         back = parse_replay(format_replay(game.header, game.events))
         assert back.final == game.state
-    assert new_game(1, 4).n_deals == 4
+    assert new_game(1, full, rules).n_deals == full

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.cards import CODES, MATTO, mask_cards, parse_card
+from engine.cards import mask_cards
 from engine.game import Game
 from engine.replay import (
     ReplayError,
@@ -18,8 +18,14 @@ from engine.replay import (
     read_replay,
     write_replay,
 )
-from engine.rules import led_suit, legal_mask
 from engine.state import OVER, CardPlayed
+from engine.variants.piedicavallo import PACK, PIEDICAVALLO
+
+CODES = PACK.codes
+MATTO = PACK.matto
+parse_card = PACK.parse
+led_suit = PIEDICAVALLO.led_suit
+legal_mask = PIEDICAVALLO.legal_mask
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -123,7 +129,7 @@ def test_bad_json_and_header() -> None:
         parse_replay("\n".join(text) + "\n")
     refuse([{**objs[0], "format": "chess"}] + objs[1:], 1, "not a Tarocchi replay")
     refuse([{**objs[0], "version": 2}] + objs[1:], 1, "version 2 is newer")
-    refuse([{**objs[0], "variant": "scarto"}] + objs[1:], 1, "unknown variant")
+    refuse([{**objs[0], "variant": "skat"}] + objs[1:], 1, "unknown variant")
     with pytest.raises(ReplayError, match="empty"):
         parse_replay("")
 

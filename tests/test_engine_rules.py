@@ -6,28 +6,9 @@ from itertools import combinations
 
 import pytest
 
-from engine.cards import (
-    ALL_MASK,
-    MATTO,
-    POINTS,
-    TOTAL_POINTS,
-    CardSet,
-    card_str,
-    mask_cards,
-    parse_card,
-)
+from engine.cards import CardSet, mask_cards
 from engine.game import Game
 from engine.rng import Rng
-from engine.rules import (
-    deal_error,
-    deal_hands,
-    discard_error,
-    legal_discards,
-    random_deal_fast,
-    result,
-    score_deal,
-    trick_winner_index,
-)
 from engine.state import (
     DEAL,
     DISCARD,
@@ -48,6 +29,38 @@ from engine.state import (
     legal_commands,
     next_deal,
 )
+from engine.variants.piedicavallo import PACK, PIEDICAVALLO
+
+R = PIEDICAVALLO
+ALL_MASK = PACK.all_mask
+MATTO = PACK.matto
+POINTS = PACK.points
+TOTAL_POINTS = PACK.total_points
+card_str = PACK.code
+parse_card = PACK.parse
+deal_error = R.deal_error
+legal_discards = R.legal_discards
+random_deal_fast = R.random_deal_fast
+score_deal = R.score
+trick_winner_index = R.trick_winner_index
+
+
+def deal_hands(rng: Rng, dealer: int) -> tuple[tuple[int, ...], int]:
+    hands, stock, cut = R.deal(rng, dealer)
+    assert stock == 0
+    return hands, cut
+
+
+def discard_error(hand: int, pair: int) -> str | None:
+    refusal = R.discard_refusal(hand, pair)
+    return refusal.text if refusal else None
+
+
+def result(points: tuple[int, int]) -> int:
+    """0 or 1 for the winning team, -1 for the 57-57 draw (R12)."""
+    out = R.deal_outcome(points)
+    return -1 if out.draw else out.winners[0]
+
 
 GOLDEN_NEXT64 = 2454886589211414944
 GOLDEN_DEAL_42 = (0, 41, "T13 T15 T16 T17 T21 M S5 S9 S10 B9 B10 C4 CN D6 D1 DJ DK")
@@ -58,7 +71,7 @@ def C(code: str) -> int:
 
 
 def M(codes: str) -> int:
-    return CardSet.parse(codes).mask
+    return PACK.parse_set(codes).mask
 
 
 def play_state(hands: list[str], leader: int, trick: str = "", dealer: int = 3, **kw: object) -> State:
@@ -87,8 +100,8 @@ def plays(state: State) -> list[str]:
 
 
 def test_r1_pack_is_62_cards() -> None:
-    assert len(CardSet(ALL_MASK)) == 62
-    codes = CardSet(ALL_MASK).codes()
+    assert len(PACK.cards()) == 62
+    codes = PACK.cards().codes()
     assert "S4" not in codes and "B1" not in codes and "C7" not in codes and "D10" not in codes
     assert {"S5", "S10", "B5", "C1", "C6", "D6", "M", "T1", "T21"} <= set(codes)
 
@@ -113,6 +126,7 @@ def test_codes_round_trip() -> None:
         assert parse_card(card_str(card)) == card
     cs = CardSet.parse("SK T21 M C1")
     assert eval(repr(cs)) == cs and len(cs) == 4 and C("M") in cs
+    assert cs.pack is PACK
     assert (cs | CardSet.parse("B10")).codes() == ["T21", "M", "SK", "B10", "C1"]
     with pytest.raises(ValueError):
         parse_card("S4")
@@ -149,7 +163,7 @@ def test_seed_deals_the_same_cards_everywhere() -> None:
     assert [Rng(12345).next64() for _ in range(1)] == [GOLDEN_NEXT64]
     e = next_deal(State(seed=42, n_deals=1))
     assert (e.dealer, e.cut) == GOLDEN_DEAL_42[:2]
-    assert CardSet(e.hands[0]).codes() == GOLDEN_DEAL_42[2].split()
+    assert PACK.cards(e.hands[0]).codes() == GOLDEN_DEAL_42[2].split()
 
 
 # --- R6 the discard ---------------------------------------------------------------

@@ -41,7 +41,9 @@ def test_table_places_never_read_hidden_hands():
 
 
 def test_south_hand_is_sorted_trumps_together_suits_by_rank():
-    from engine.cards import MATTO, SUIT
+    from engine.variants import PIEDICAVALLO
+
+    MATTO, SUIT = PIEDICAVALLO.pack.matto, PIEDICAVALLO.pack.suit
 
     g = session.new_game(partner="random", opponents="random", match=False, seed=8)
     g.close()

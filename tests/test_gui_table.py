@@ -9,11 +9,18 @@ import arcade
 import pytest
 
 from engine.replay import read_replay
-from engine.rules import play_error
 from engine.state import PLAY, CardPlayed
 from game import layout, paths, session
 from game.views.table_view import TableView
 from tests.test_gui_helpers import card_point, click, frames, play_human_turn, settle
+
+
+def play_error(hand: int, trick: tuple[int, ...], card: int) -> str | None:
+    """The engine's reason for refusing ``card`` (None when it may be played)."""
+    from engine.variants import PIEDICAVALLO
+
+    refusal = PIEDICAVALLO.play_refusal(hand, trick, card)
+    return refusal.text if refusal else None
 
 
 def make_table(window, *, seed=7, practice=False, match=False, levels="random"):

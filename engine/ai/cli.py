@@ -1,9 +1,10 @@
 """``tarocchi tournament`` (duplicate matches between levels) and ``tarocchi bench ai``.
 
-Duplicate format: deal i is played twice with the same cards (same game seed),
-A's pair at seats 0 and 2, then at seats 1 and 3, so the luck of the cards
-cancels.  Deal pairs run in parallel on both cores; a hard player inside them
-searches in-process.
+Duplicate format: with partners (Piedicavallo) deal i is played twice with the
+same cards (same game seed), A's pair at seats 0 and 2, then at seats 1 and 3;
+where each plays alone (Scarto) it is played once per seat, A in that seat and
+B in the others.  So the luck of the cards cancels.  Deals run in parallel on
+both cores; a hard player inside them searches in-process.
 """
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ import math
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
+from ..cli import add_variant_option
 from ..game import Game
 from ..players import Player, decision_seed, level_names, make_player
 from ..rng import mix64
+from ..ruleset import Ruleset, ruleset
 from ..simulate import play_game
 from ..state import DISCARD, Command
 from ..view import SeatView
@@ -31,8 +35,10 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
     p = sub.add_parser(
         "tournament",
         help="duplicate match between two AI levels",
-        description="Play every deal twice with the same cards, A's pair in each "
-        "partnership in turn, and report A's mean card-point margin over B.",
+        description="Duplicate: play every deal with the same cards once per seating "
+        "(Piedicavallo: A's pair in each partnership in turn, reporting A's mean card-point "
+        "margin over B; Scarto: A in each seat in turn against two B, reporting A's mean deal "
+        "score, count - 26).",
     )
     p.add_argument("--a", required=True, metavar="LEVEL")
     p.add_argument("--b", required=True, metavar="LEVEL")
@@ -44,6 +50,7 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
     p.add_argument("--workers", type=int, default=pool.WORKERS, metavar="K")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_variant_option(p)
     p.set_defaults(func=cmd_tournament)
 
     b = bench_sub.add_parser("ai", help="decision times of an AI level")
@@ -52,6 +59,7 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
     b.add_argument("--budget-ms", type=int, default=None, metavar="MS")
     b.add_argument("--seed", type=int, default=1, metavar="S")
     b.add_argument("--json", action="store_true", help="print JSON (the default output form)")
+    add_variant_option(b)
     b.set_defaults(func=cmd_bench_ai)
 
 
@@ -74,7 +82,7 @@ class Timed:
         self.name = inner.name
         self.times: list[float] = []
 
-    def choose(self, view: SeatView, legal: list[Command], event_index: int) -> Command:
+    def choose(self, view: SeatView, legal: Sequence[Command], event_index: int) -> Command:
         t = time.perf_counter()
         c = self.inner.choose(view, legal, event_index)
         if len(legal) > 1:
@@ -86,19 +94,39 @@ def pair_seed(seed: int, i: int) -> int:
     return mix64(seed, i, 0xD0B1) >> 1
 
 
+def seatings(rules: Ruleset) -> list[tuple[bool, ...]]:
+    """Where A sits in each game of one duplicate deal (True: A)."""
+    n = rules.n_seats
+    if rules.n_sides < n:  # partners: A's side in each partnership in turn
+        return [tuple(rules.side[s] == t for s in range(n)) for t in range(rules.n_sides)]
+    return [tuple(s == k for s in range(n)) for k in range(n)]
+
+
+def a_margin(rules: Ruleset, points: Sequence[int], a_seats: Sequence[bool]) -> float:
+    """A's result in one game: with partners A's side's points less B's; alone,
+    A's deal score (count - par)."""
+    if rules.n_sides < rules.n_seats:
+        a_side = next(rules.side[s] for s, is_a in enumerate(a_seats) if is_a)
+        return float(points[a_side] - points[1 - a_side])
+    a_seat = a_seats.index(True)
+    return float(rules.deal_scores(points)[rules.side[a_seat]])
+
+
 def play_pair(
-    a: str, b: str, seed: int, i: int, budget_ms: int | None
-) -> tuple[list[tuple[int, int]], dict[str, list[float]], list[Any]]:
-    """Deal i twice: A at seats 0/2, then at 1/3.  Returns each game's points,
-    decision times by level, and the two games' Dealt hands (to check pairing)."""
+    a: str, b: str, seed: int, i: int, budget_ms: int | None, variant: str = "piedicavallo"
+) -> tuple[list[tuple[int, ...]], dict[str, list[float]], list[Any]]:
+    """Deal i once per seating (see :func:`seatings`).  Returns each game's points,
+    decision times by level, and the games' Dealt hands (to check pairing)."""
     pool.set_parallel(False)
+    rules = ruleset(variant)
     gs = pair_seed(seed, i)
     pa = Timed(make_level(a, budget_ms, parallel=False))
     pb = Timed(make_level(b, budget_ms, parallel=False))
     results = []
     deals = []
-    for players in ([pa, pb, pa, pb], [pb, pa, pb, pa]):
-        game = play_game(gs, players, 1)
+    for where in seatings(rules):
+        players = [pa if is_a else pb for is_a in where]
+        game = play_game(gs, players, 1, rules=rules)
         results.append(game.state.scores[0])
         dealt = game.events[0]
         deals.append(getattr(dealt, "hands", None))
@@ -121,7 +149,10 @@ def run_tournament(
     budget_ms: int | None = None,
     workers: int = 2,
     progress: bool = False,
+    variant: str = "piedicavallo",
 ) -> dict[str, Any]:
+    rules = ruleset(variant)
+    where = seatings(rules)
     margins: list[float] = []
     wins = draws = losses = 0
     times: dict[str, list[float]] = {a: [], b: []}
@@ -134,7 +165,7 @@ def run_tournament(
     if workers > 1 and deals > 1:
         with ProcessPoolExecutor(workers) as ex:
             futs: dict[Future[Any], int] = {
-                ex.submit(play_pair, a, b, seed, i, budget_ms): i for i in range(deals)
+                ex.submit(play_pair, a, b, seed, i, budget_ms, variant): i for i in range(deals)
             }
             from concurrent.futures import as_completed
 
@@ -144,18 +175,17 @@ def run_tournament(
                     bar.update(1)
     else:
         for i in range(deals):
-            results[i] = play_pair(a, b, seed, i, budget_ms)
+            results[i] = play_pair(a, b, seed, i, budget_ms, variant)
             if bar:
                 bar.update(1)
     if bar:
         bar.close()
-    for (g1, g2), t, _d in results:
-        m1 = g1[0] - g1[1]  # A at seats 0/2: team 0
-        m2 = g2[1] - g2[0]  # A at seats 1/3: team 1
-        margins.append((m1 + m2) / 2)
-        if m1 + m2 > 0:
+    for games, t, _d in results:
+        m = sum(a_margin(rules, g, w) for g, w in zip(games, where, strict=True)) / len(games)
+        margins.append(m)
+        if m > 0:
             wins += 1
-        elif m1 + m2 == 0:
+        elif m == 0:
             draws += 1
         else:
             losses += 1
@@ -166,9 +196,12 @@ def run_tournament(
     sd = statistics.stdev(margins) if n > 1 else 0.0
     half = 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
     return {
+        "variant": variant,
         "a": a,
         "b": b,
         "deal_pairs": n,
+        "games_per_deal": len(where),
+        "measure": "card-point margin" if rules.n_sides < rules.n_seats else "deal score",
         "seed": seed,
         "budget_ms": budget_ms,
         "mean_margin": round(mean, 2),
@@ -200,14 +233,17 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         args.budget_ms,
         workers=max(1, args.workers),
         progress=not args.quiet,
+        variant=args.variant,
     )
     if args.json:
         print(json.dumps(res))
     else:
         print(
-            f"{res['a']} vs {res['b']}: {res['mean_margin']:+.2f} points a deal "
+            f"{res['a']} vs {res['b']} ({res['variant']}, {res['measure']}): "
+            f"{res['mean_margin']:+.2f} points a deal "
             f"(95% CI {res['ci95'][0]:+.2f} .. {res['ci95'][1]:+.2f}) over "
-            f"{res['deal_pairs']} deal pairs; W/D/L {res['wins']}/{res['draws']}/{res['losses']}"
+            f"{res['deal_pairs']} duplicate deals; "
+            f"W/D/L {res['wins']}/{res['draws']}/{res['losses']}"
         )
         for k, v in res["time_ms"].items():
             print(f"  {k}: decision p50 {v['p50']} ms, p95 {v['p95']} ms, max {v['max']} ms")
@@ -217,23 +253,27 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 # --- bench ai ----------------------------------------------------------------------
 
 
-def bench_positions(n: int, seed: int) -> list[tuple[SeatView, list[Command], int]]:
+def bench_positions(
+    n: int, seed: int, rules: Ruleset | None = None
+) -> list[tuple[SeatView, Sequence[Command], int]]:
     """Real positions from seeded games between easy players: the discard, the
     first trick, the middle and the endgame, in turn."""
+    rules = rules or ruleset("piedicavallo")
     kinds = ["discard", "first", "middle", "end"]
-    out: list[tuple[SeatView, list[Command], int]] = []
+    out: list[tuple[SeatView, Sequence[Command], int]] = []
     g = 0
+    third = rules.n_tricks // 3
     while len(out) < n:
         easy = make_player("easy")
-        game = Game(mix64(seed, g) >> 1, 1)
+        game = Game(mix64(seed, g) >> 1, 1, rules=rules)
         g += 1
         kind = kinds[len(out) % 4]
         rnd = mix64(seed, g, 7)
         target = {
             "discard": -1,
             "first": 0,
-            "middle": 5 + rnd % 4,
-            "end": 10 + rnd % 4,
+            "middle": third + rnd % 4,
+            "end": 2 * third + rnd % 4,
         }[kind]
         while True:
             legal = game.legal()
@@ -248,7 +288,7 @@ def bench_positions(n: int, seed: int) -> list[tuple[SeatView, list[Command], in
                     kind != "discard"
                     and st.phase != DISCARD
                     and st.trick_no == target
-                    and len(st.trick) == rnd % 4
+                    and len(st.trick) == rnd % rules.n_seats
                 )
             ):
                 out.append((view, legal, game.cursor))
@@ -261,7 +301,7 @@ def cmd_bench_ai(args: argparse.Namespace) -> int:
     _check_level(args.level)
     player = make_level(args.level, args.budget_ms, parallel=True)
     pool.warm()
-    positions = bench_positions(args.decisions, args.seed)
+    positions = bench_positions(args.decisions, args.seed, ruleset(args.variant))
     times = []
     for view, legal, idx in positions:
         t = time.perf_counter()
@@ -270,6 +310,7 @@ def cmd_bench_ai(args: argparse.Namespace) -> int:
     print(
         json.dumps(
             {
+                "variant": args.variant,
                 "level": args.level,
                 "decisions": len(times),
                 "p50_ms": round(_pct(times, 0.5), 1),

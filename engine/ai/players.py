@@ -18,54 +18,54 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..cards import SUIT_MASK, TRUMP_MASK, mask_cards, mask_points
+from ..cards import mask_cards
 from ..players import decision_seed
-from ..rules import led_suit, legal_discards, legal_mask
+from ..ruleset import Ruleset
 from ..state import DISCARD, PLAY, Command, Discard, Play
 from ..view import SeatView
 from . import pool
-from .fast import policy
+from .fast import kernel
 from .search import World, discard_values, evaluate_worlds, likelihood_matches
 from .worlds import Known, known_of, sample
 
 # --- the discard's rules of thumb ----------------------------------------------------
 
 
-def discard_score(hand: int, pair: int) -> int:
+def discard_score(rules: Ruleset, hand: int, cards: int) -> int:
     """Rules of thumb for the dealer's discard: bank points that could be lost
     (Queens, Knights, Jacks; Kings may not be discarded), void a short suit when
     holding trumps to ruff it, keep trumps."""
-    rest = hand & ~pair
-    v = 10 * mask_points(pair)
-    has_trumps = bool(rest & TRUMP_MASK)
+    p = rules.pack
+    rest = hand & ~cards
+    v = 10 * p.mask_points(cards)
+    has_trumps = bool(rest & p.trump_mask)
     for s in range(4):
-        sm = SUIT_MASK[s]
+        sm = p.suit_mask[s]
         if hand & sm and not rest & sm and has_trumps:
             v += 14
         elif (rest & sm).bit_count() == 1 and has_trumps:
             v += 3
-    v -= 25 * (pair & TRUMP_MASK).bit_count()
+    v -= 25 * (cards & p.trump_mask).bit_count()
     return v
 
 
-def ranked_discards(hand: int) -> list[int]:
-    """Legal discards, best by the rules of thumb first (ties: ascending pair)."""
-    pairs = legal_discards(hand)
-    return sorted(pairs, key=lambda p: -discard_score(hand, p))
+def ranked_discards(rules: Ruleset, hand: int) -> list[int]:
+    """Legal discards, best by the rules of thumb first (ties: ascending cards)."""
+    options = rules.legal_discards(hand)
+    return sorted(options, key=lambda d: -discard_score(rules, hand, d))
 
 
-def _discard_cmd(seat: int, pair: int) -> Discard:
-    a, b = mask_cards(pair)
-    return Discard(seat, (a, b))
+def _discard_cmd(seat: int, cards: int) -> Discard:
+    return Discard(seat, tuple(mask_cards(cards)))
 
 
-def _pick(legal: list[Command], cmd: Command) -> Command:
-    """The instance from ``legal`` equal to ``cmd`` (so callers get their own objects)."""
-    for x in legal:
-        if x == cmd:
-            return x
+def _pick(legal: Sequence[Command], cmd: Command) -> Command:
+    """``cmd``, checked against ``legal``."""
+    if cmd in legal:
+        return cmd
     raise AssertionError(f"AI chose {cmd}, which is not legal")  # pragma: no cover
 
 
@@ -88,18 +88,19 @@ class EasyPlayer:
     def __init__(self, slip: float = 0.12) -> None:
         self.slip = slip
 
-    def choose(self, view: SeatView, legal: list[Command], event_index: int) -> Command:
+    def choose(self, view: SeatView, legal: Sequence[Command], event_index: int) -> Command:
         rand = random.Random(decision_seed(view, event_index))
         if len(legal) == 1:
             return legal[0]
         if view.phase == DISCARD:
-            ranked = ranked_discards(view.hand)
+            ranked = ranked_discards(view.rules, view.hand)
             pick = ranked[1] if len(ranked) > 1 and rand.random() < self.slip else ranked[0]
             return _pick(legal, _discard_cmd(view.seat, pick))
         if rand.random() < self.slip:
             return legal[rand.randrange(len(legal))]
-        lm = legal_mask(view.hand, led_suit(view.trick))
-        card = policy(possible_hands(view), view.seat, view.leader, view.trick, lm)
+        card = kernel(view.rules).policy(
+            possible_hands(view), view.seat, view.leader, view.trick, view.legal_mask()
+        )
         return _pick(legal, Play(view.seat, card))
 
 
@@ -141,6 +142,9 @@ MEDIUM = Budget(
 # counts keep the hard player's p95 under a second on two cores; a smaller budget
 # scales the counts down (never a clock: replays stay exact).
 HARD_MS = 1000
+#: The hint values at most this many discards: every one of Piedicavallo's (C(17, 2)),
+#: the best by the rules of thumb of Scarto's thousands.
+HINT_DISCARDS = 136
 #: How much likelier a hidden discard is per card point it holds (log scale).
 DISCARD_LAMBDA = 0.35
 
@@ -200,8 +204,7 @@ def card_values(
     """Every legal card with its expected final card points for the seat's team,
     best first."""
     rand = random.Random(seed)
-    lm = legal_mask(view.hand, led_suit(view.trick))
-    cands = mask_cards(lm)
+    cands = mask_cards(view.legal_mask())
     if len(cands) == 1:
         return [(cands[0], 0.0)]
     kn = known_of(view)
@@ -225,10 +228,12 @@ def card_values(
     else:
         worlds = _worlds(kn, rand, n)
         weights = [1.0] * n
+    mp = view.rules.pack.mask_points
+    n_discard = view.rules.discard_cards
     if budget.inference > 0 and kn.hidden_discard:
         # Dealers bank points in the discard (Queens, Knights): likelier deals.
         weights = [
-            w * math.exp(DISCARD_LAMBDA * (mask_points(d) - 2))
+            w * math.exp(DISCARD_LAMBDA * (mp(d) - n_discard))
             for w, (_h, d) in zip(weights, worlds, strict=True)
         ]
     k = pool.WORKERS if parallel and len(worlds) > 1 else 1
@@ -256,7 +261,7 @@ def discard_values_ranked(
     """Candidate discards (the rules of thumb's best ``n_pairs``) with their
     expected final card points for the dealer's team, best first."""
     rand = random.Random(seed)
-    ranked = ranked_discards(view.hand)
+    ranked = ranked_discards(view.rules, view.hand)
     pairs = ranked[: n_pairs if n_pairs is not None else budget.discard_pairs]
     if len(pairs) == 1:
         return [(pairs[0], 0.0)]
@@ -270,7 +275,8 @@ def discard_values_ranked(
         rows = discard_values(kn, pairs, worlds)
     vals = []
     for j, p in enumerate(pairs):
-        vals.append((p, sum(r[j] for r in rows) / len(rows) + discard_score(view.hand, p) * 1e-4))
+        tie = discard_score(view.rules, view.hand, p) * 1e-4
+        vals.append((p, sum(r[j] for r in rows) / len(rows) + tie))
     vals.sort(key=lambda t: -t[1])
     return vals
 
@@ -283,7 +289,7 @@ class SearchPlayer:
         self.budget = budget
         self.parallel = parallel
 
-    def choose(self, view: SeatView, legal: list[Command], event_index: int) -> Command:
+    def choose(self, view: SeatView, legal: Sequence[Command], event_index: int) -> Command:
         if len(legal) == 1:
             return legal[0]
         seed = decision_seed(view, event_index)
@@ -317,7 +323,7 @@ def hint(
     budget = hard_budget(budget_ms)
     seed = decision_seed(view, event_index)
     if view.phase == DISCARD:
-        n = len(legal_discards(view.hand))
+        n = min(len(view.rules.legal_discards(view.hand)), HINT_DISCARDS)
         return [
             (_discard_cmd(view.seat, p), v)
             for p, v in discard_values_ranked(view, budget, seed, True, n_pairs=n)

@@ -3,14 +3,14 @@
 ``evaluate_worlds`` is the unit of work a worker process runs: for each given
 deal of the hidden cards it values every candidate card either by playing the
 deal out with the policy (early) or exactly with the solver (late).  Values are
-the searching seat's team's final card points (0..114).
+the searching seat's side's final points for the deal (the ruleset's scoring:
+Piedicavallo's card points 0..114, Scarto's count in threes 0..78).
 """
 
 from __future__ import annotations
 
-from ..cards import MATTO, SUIT, mask_points
-from ..rules import legal_mask
-from .fast import TOTAL, final_points, finish, policy
+from ..cards import NO_SUIT
+from .fast import kernel
 from .solver import Solver
 from .worlds import Known
 
@@ -19,27 +19,33 @@ World = tuple[list[int], int]  # hands, discard
 
 def play_values(kn: Known, hands: list[int], discard: int, cands: list[int]) -> list[int]:
     """Each candidate's value in one deal, the rest played out by the policy."""
-    team = kn.seat & 1
-    dpts = mask_points(discard)
+    k = kernel(kn.rules)
+    me = kn.side
+    dpts = kn.rules.pack.mask_points(discard)
+    finish = k.finish
+    final = k.final_points
+    policy = k.policy
     out = []
     for c in cands:
-        p0, p1, w0, w1 = finish(
-            list(hands), kn.leader, list(kn.trick), kn.p0, kn.p1, kn.w0, kn.w1, policy, c
-        )
-        v = final_points(p0, p1, w0, w1, kn.dealer_team, dpts)
-        out.append(TOTAL - v if team else v)
+        pts, won = finish(list(hands), kn.leader, list(kn.trick), list(kn.pts), list(kn.won), policy, c)
+        out.append(final(pts, won, kn.dealer_side, dpts)[me])
     return out
 
 
 def exact_values(kn: Known, hands: list[int], discard: int, cands: list[int]) -> list[int]:
     """Each candidate's exact open-hand value in one deal."""
-    team = kn.seat & 1
-    acc0 = kn.p0 + (mask_points(discard) if kn.dealer_team == 0 else 0)
+    rules = kn.rules
+    me = kn.side
+    acc = kn.pts[me]
+    if kn.dealer_side == me:
+        acc += rules.pack.mask_points(discard) + rules.discard_adjust
+    mine = kn.won[me]
+    others = sum(kn.won) - mine
     cm = 0
     for c in cands:
         cm |= 1 << c
-    vals = Solver().root_values(hands, kn.leader, kn.trick, acc0, kn.w0, kn.w1, cm)
-    return [TOTAL - vals[c] if team else vals[c] for c in cands]
+    vals = Solver(rules, me).root_values(hands, kn.leader, kn.trick, acc, mine, others, cm)
+    return [vals[c] for c in cands]
 
 
 def evaluate_worlds(
@@ -56,24 +62,30 @@ def likelihood_matches(
     """How many of the other seats' past plays this deal agree with the policy, had
     the hidden cards been ``hands`` (the inference model: plays are mostly the
     policy's).  Plays with a single legal card do not count."""
+    rules = kn.rules
+    n = rules.n_seats
+    matto = rules.pack.matto
+    suit = rules.pack.suit
+    legal_mask = rules.legal_mask
+    policy = kernel(rules).policy
     played_hands = list(hands)
     # Rebuild each seat's hand at the start of the play: current hand plus its plays.
     tricks = [*history, (kn.leader, kn.trick)]
     for leader, cards in tricks:
         for i, c in enumerate(cards):
-            played_hands[(leader + i) & 3] |= 1 << c
+            played_hands[(leader + i) % n] |= 1 << c
     matches = 0
     me = kn.seat
     for leader, cards in tricks:
         trick: list[int] = []
         for i, c in enumerate(cards):
-            s = (leader + i) & 3
+            s = (leader + i) % n
             h = played_hands[s]
             if s != me:
-                led = -1
+                led = NO_SUIT
                 for x in trick:
-                    if x != MATTO:
-                        led = SUIT[x]
+                    if x != matto:
+                        led = suit[x]
                         break
                 legal = legal_mask(h, led)
                 if legal & (legal - 1) and policy(played_hands, s, leader, trick, legal) == c:
@@ -83,20 +95,23 @@ def likelihood_matches(
     return matches
 
 
-def discard_values(kn: Known, pairs: list[int], worlds: list[World]) -> list[list[int]]:
+def discard_values(kn: Known, discards: list[int], worlds: list[World]) -> list[list[int]]:
     """The dealer's value of each candidate discard in each deal of the other hands,
     the whole deal played out by the policy."""
+    rules = kn.rules
+    k = kernel(rules)
     seat = kn.seat
-    team = seat & 1
+    me = kn.side
     hand = kn.hands_known[seat]
+    mp = rules.pack.mask_points
+    zeros = [0] * rules.n_sides
     out = []
     for hands, _d in worlds:
         row = []
-        for pair in pairs:
+        for cards in discards:
             h = list(hands)
-            h[seat] = hand & ~pair
-            p0, p1, w0, w1 = finish(h, kn.leader, [], 0, 0, 0, 0)
-            v = final_points(p0, p1, w0, w1, kn.dealer_team, mask_points(pair))
-            row.append(TOTAL - v if team else v)
+            h[seat] = hand & ~cards
+            pts, won = k.finish(h, kn.leader, [], list(zeros), list(zeros))
+            row.append(k.final_points(pts, won, kn.dealer_side, mp(cards))[me])
         out.append(row)
     return out

@@ -1,72 +1,104 @@
 """Exact open-hand solver: alpha-beta over the remaining tricks with a
 transposition table at trick boundaries.
 
-The score is a two-sided zero-sum quantity (team 0's final card points; team 1 has
-the rest of the 114), so plain alpha-beta is valid with four seats in two teams.
-Boundary entries are stored relative to team 0's points so far, so one table
-serves every line that reaches the same hands with the same leader; while a team
-still has no trick (R11 may apply) the key also holds the flags and the points.
-Equivalent cards (same holder, adjacent rank with nothing alive between them, same
-points) are searched once.
+The score is made two-sided: the searching seat's side maximises its own final
+points and every other seat minimises them.  With partners (Piedicavallo) that
+is exact, the game being zero-sum between two teams; where each plays alone
+(Scarto) it is the "paranoid" assumption that the others play against the
+searcher, the usual choice of open-hand solvers for three-handed games.
+Boundary entries are stored relative to the points so far, so one table serves
+every line that reaches the same hands with the same leader; while a side still
+has no trick (R11 may apply) the key also holds the flags and the points.
+Equivalent cards (same holder, adjacent rank with nothing alive between them,
+same points) are searched once.  Trick strength, legal cards and the scoring
+terms are the ruleset's (via :func:`engine.ai.fast.kernel`).
 """
 
 from __future__ import annotations
 
-from ..cards import MATTO, MATTO_MASK, POINTS, SUIT, SUIT_MASK, TRUMP_MASK
-from .fast import HIGHER, KEEP, TOTAL
-
-TRUMP_SUIT = 4
-NO_SUIT = -1
+from ..cards import NO_SUIT, TRUMP_SUIT
+from ..ruleset import Ruleset
+from .fast import kernel
 
 TT = dict[tuple[int, ...], tuple[int, int]]
+_INF = 10_000
 
 
 class Solver:
-    """One search context (its table may be reused across roots of one deal)."""
+    """One search context for one searching side (its table may be reused across
+    roots of one deal)."""
 
-    __slots__ = ("tt", "nodes")
+    __slots__ = (
+        "tt", "nodes", "me", "n", "side", "surrender", "total", "legal_mask", "suit", "points",
+        "higher", "strength", "matto", "matto_pts", "trick_adj", "matto_adj", "keep",
+    )
 
-    def __init__(self) -> None:
+    def __init__(self, rules: Ruleset, me: int) -> None:
+        """``me``: the side whose final points are maximised."""
+        p = rules.pack
         self.tt: TT = {}
         self.nodes = 0
+        self.me = me
+        self.n = rules.n_seats
+        self.side = rules.side
+        self.surrender = rules.surrender
+        self.total = rules.total
+        self.legal_mask = rules.legal_mask
+        self.suit = p.suit
+        self.points = p.points
+        self.higher = p.higher
+        self.strength = p.strength
+        self.matto = p.matto
+        self.matto_pts = p.points[p.matto]
+        self.trick_adj = rules.trick_adjust
+        self.matto_adj = rules.matto_trick_adjust
+        self.keep = kernel(rules).keep
 
     def root_values(
         self,
         hands: list[int],
         leader: int,
         trick: tuple[int, ...],
-        acc0: int,
-        w0: int,
-        w1: int,
+        acc: int,
+        mine_won: int,
+        others_won: int,
         cands: int,
     ) -> dict[int, int]:
-        """Team 0's exact final points after each card of mask ``cands`` (legal for the
-        seat to play), playing on open-handed.  ``acc0`` is team 0's points so far,
-        the discard included when team 0 deals; ``w0``/``w1`` tricks won so far."""
+        """The side ``me``'s exact final points after each card of mask ``cands``
+        (legal for the seat to play), playing on open-handed.  ``acc`` is its
+        points so far (the discard included when it deals), ``mine_won`` and
+        ``others_won`` the tricks taken so far by it and by the others."""
         hands = list(hands)
         n = len(trick)
-        seat = (leader + n) & 3
+        seat = (leader + n) % self.n
+        suit = self.suit
+        points = self.points
+        higher = self.higher
+        matto = self.matto
         led = NO_SUIT
         bk = -1
         ws = leader
-        tp = 0
+        tp = self.trick_adj
         for i, c in enumerate(trick):
-            if c == MATTO:
+            if c == matto:
+                tp += self.matto_adj
                 continue
-            tp += POINTS[c]
-            s = SUIT[c]
+            tp += points[c]
+            s = suit[c]
             if led == NO_SUIT:
                 led = s
-            key = c + 100 if s == TRUMP_SUIT else (c if s == led else -1)
+            key = self.strength[c] if s == led or s == TRUMP_SUIT else -1
             if key > bk:
-                bk, ws = key, (leader + i) & 3
+                bk, ws = key, (leader + i) % self.n
         tmask = 0
         for c in trick:
             tmask |= 1 << c
         out: dict[int, int] = {}
-        f0 = w0 > 0
-        f1 = w1 > 0
-        alive = hands[0] | hands[1] | hands[2] | hands[3] | tmask
+        f0 = mine_won > 0
+        f1 = others_won > 0
+        alive = tmask
+        for h in hands:
+            alive |= h
         prev = -1
         prev_v = 0
         m = cands
@@ -76,15 +108,15 @@ class Solver:
             c = low.bit_length() - 1
             if (
                 prev >= 0
-                and SUIT[prev] == SUIT[c]
-                and POINTS[prev] == POINTS[c]
-                and not (HIGHER[prev] & ~HIGHER[c] & ~low & alive)
+                and suit[prev] == suit[c]
+                and points[prev] == points[c]
+                and not (higher[prev] & ~higher[c] & ~low & alive)
             ):
                 out[c] = prev_v
                 prev = c
                 continue
             hands[seat] ^= low
-            v = self._child(hands, leader, n, led, bk, ws, tp, c, acc0, f0, f1, -1, TOTAL + 1)
+            v = self._child(hands, leader, n, led, bk, ws, tp, c, acc, f0, f1, -1, self.total + 1)
             hands[seat] ^= low
             out[c] = v
             prev, prev_v = c, v
@@ -100,57 +132,59 @@ class Solver:
         ws: int,
         tp: int,
         c: int,
-        acc0: int,
+        acc: int,
         f0: bool,
         f1: bool,
         alpha: int,
         beta: int,
     ) -> int:
-        """Value after the seat ``(leader + n) & 3`` has played ``c`` (already removed
-        from its hand)."""
-        seat = (leader + n) & 3
-        if c == MATTO:
-            if not seat & 1:
-                acc0 += 5
+        """Value after the seat ``leader + n`` has played ``c`` (already removed
+        from its hand).  ``tp`` is the trick's worth to its winner so far."""
+        seat = (leader + n) % self.n
+        if c == self.matto:
+            if self.side[seat] == self.me:
+                acc += self.matto_pts
+            tp += self.matto_adj
         else:
-            s = SUIT[c]
+            s = self.suit[c]
             if led == NO_SUIT:
                 led = s
-            key = c + 100 if s == TRUMP_SUIT else (c if s == led else -1)
+            key = self.strength[c] if s == led or s == TRUMP_SUIT else -1
             if key > bk:
                 bk, ws = key, seat
-            tp += POINTS[c]
-        if n == 3:
-            if ws & 1:
-                return self._boundary(hands, ws, acc0, f0, True, alpha, beta)
-            return self._boundary(hands, ws, acc0 + tp, True, f1, alpha, beta)
-        return self._play(hands, leader, n + 1, led, bk, ws, tp, acc0, f0, f1, alpha, beta)
+            tp += self.points[c]
+        if n == self.n - 1:
+            if self.side[ws] != self.me:
+                return self._boundary(hands, ws, acc, f0, True, alpha, beta)
+            return self._boundary(hands, ws, acc + tp, True, f1, alpha, beta)
+        return self._play(hands, leader, n + 1, led, bk, ws, tp, acc, f0, f1, alpha, beta)
 
     def _boundary(
         self,
         hands: list[int],
         leader: int,
-        acc0: int,
+        acc: int,
         f0: bool,
         f1: bool,
         alpha: int,
         beta: int,
     ) -> int:
         if not hands[leader]:
-            if not f0:
-                return 0
-            if not f1:
-                return TOTAL
-            return acc0
-        if f0 and f1:
-            key: tuple[int, ...] = (hands[0], hands[1], hands[2], hands[3], leader)
+            if self.surrender:
+                if not f0:
+                    return 0
+                if not f1:
+                    return self.total
+            return acc
+        if f0 and f1 or not self.surrender:
+            key: tuple[int, ...] = (*hands, leader)
         else:
-            key = (hands[0], hands[1], hands[2], hands[3], leader, f0 + 2 * f1, acc0)
+            key = (*hands, leader, f0 + 2 * f1, acc)
         tt = self.tt
         ent = tt.get(key)
         if ent is not None:
-            lo = ent[0] + acc0
-            hi = ent[1] + acc0
+            lo = ent[0] + acc
+            hi = ent[1] + acc
             if lo >= beta:
                 return lo
             if hi <= alpha:
@@ -163,15 +197,15 @@ class Solver:
                 beta = hi
         a0 = alpha
         b0 = beta
-        v = self._play(hands, leader, 0, NO_SUIT, -1, leader, 0, acc0, f0, f1, alpha, beta)
-        lo = ent[0] if ent is not None else -1000
-        hi = ent[1] if ent is not None else 1000
+        v = self._play(hands, leader, 0, NO_SUIT, -1, leader, self.trick_adj, acc, f0, f1, alpha, beta)
+        lo = ent[0] if ent is not None else -_INF
+        hi = ent[1] if ent is not None else _INF
         if v <= a0:
-            hi = min(hi, v - acc0)
+            hi = min(hi, v - acc)
         elif v >= b0:
-            lo = max(lo, v - acc0)
+            lo = max(lo, v - acc)
         else:
-            lo = hi = v - acc0
+            lo = hi = v - acc
         tt[key] = (lo, hi)
         return v
 
@@ -184,29 +218,29 @@ class Solver:
         bk: int,
         ws: int,
         tp: int,
-        acc0: int,
+        acc: int,
         f0: bool,
         f1: bool,
         alpha: int,
         beta: int,
     ) -> int:
         self.nodes += 1
-        seat = (leader + n) & 3
+        seat = (leader + n) % self.n
         hand = hands[seat]
-        if led == NO_SUIT:
-            legal = hand
-        else:
-            legal = hand & SUIT_MASK[led]
-            if legal:
-                legal |= hand & MATTO_MASK
-            else:
-                legal = hand & TRUMP_MASK
-                legal = legal | (hand & MATTO_MASK) if legal else hand
-        alive = hands[0] | hands[1] | hands[2] | hands[3]
+        legal = self.legal_mask(hand, led)
+        suit = self.suit
+        points = self.points
+        higher = self.higher
+        strength = self.strength
+        keep = self.keep
+        side = self.side
+        alive = 0
+        for h in hands:
+            alive |= h
         if bk >= 0:  # the card to beat splits classes too
-            alive |= 1 << (bk - 100 if bk >= 100 else bk)
+            alive |= 1 << (bk - 128 if bk >= 128 else bk)
         # Representatives of equivalence classes, with an ordering key.
-        mine_winning = n > 0 and (ws & 1) == (seat & 1)
+        mine_winning = n > 0 and side[ws] == side[seat]
         moves: list[tuple[int, int]] = []
         prev = -1
         m = legal
@@ -216,32 +250,31 @@ class Solver:
             c = low.bit_length() - 1
             if (
                 prev >= 0
-                and SUIT[prev] == SUIT[c]
-                and POINTS[prev] == POINTS[c]
-                and not (HIGHER[prev] & ~HIGHER[c] & ~low & alive)
+                and suit[prev] == suit[c]
+                and points[prev] == points[c]
+                and not (higher[prev] & ~higher[c] & ~low & alive)
             ):
                 prev = c
                 continue
             prev = c
-            if c == MATTO:
+            if c == self.matto:
                 order = 50
             else:
-                s = SUIT[c]
-                key = c + 100 if s == TRUMP_SUIT else (c if s == led or led == NO_SUIT else -1)
+                s = suit[c]
+                key = strength[c] if s == TRUMP_SUIT or s == led or led == NO_SUIT else -1
                 if mine_winning:
-                    order = -8 * POINTS[c] + KEEP[c]
+                    order = -8 * points[c] + keep[c]
                 elif key > bk:
-                    order = -100 + KEEP[c] - 4 * POINTS[c]
+                    order = -100 + keep[c] - 4 * points[c]
                 else:
-                    order = 8 * POINTS[c] + KEEP[c]
+                    order = 8 * points[c] + keep[c]
             moves.append((order, c))
         moves.sort()
-        maximizing = not seat & 1
-        best = -1 if maximizing else TOTAL + 1
+        maximizing = side[seat] == self.me
+        best = -_INF if maximizing else _INF
         for _o, c in moves:
-            bit = 1 << c
-            hands[seat] = hand ^ bit
-            v = self._child(hands, leader, n, led, bk, ws, tp, c, acc0, f0, f1, alpha, beta)
+            hands[seat] = hand ^ (1 << c)
+            v = self._child(hands, leader, n, led, bk, ws, tp, c, acc, f0, f1, alpha, beta)
             if maximizing:
                 if v > best:
                     best = v

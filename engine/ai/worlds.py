@@ -1,11 +1,10 @@
 """Deals of the hidden cards consistent with what one seat knows.
 
 The unseen cards go to the other seats, each getting exactly as many as it holds,
-never a card of a suit it has shown void in (R7 inference, ``SeatView.voids``).
-For a non-dealer the two discarded cards are a fifth hidden hand: no King, trump
-1, trump 21 or Matto, and exactly the announced number of trumps; a trump in the
-discard also tells what the dealer kept (R6: no trump left, or no non-King suit
-card left).
+never a card of a suit it has shown void in (R7/S5 inference, ``SeatView.voids``).
+For a seat that did not deal the discard is one more hidden hand, shaped by the
+game's discard rule (``Ruleset.hidden_discard``: Piedicavallo's announced trump
+count and R6, Scarto's S4).
 """
 
 from __future__ import annotations
@@ -13,14 +12,8 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from ..cards import (
-    NEVER_DISCARD_MASK,
-    NONKING_SUIT_MASK,
-    TRUMP_MASK,
-    mask_cards,
-    mask_points,
-)
-from ..rules import TEAM
+from ..cards import mask_cards
+from ..ruleset import Ruleset
 from ..state import PLAY
 from ..view import SeatView
 
@@ -31,76 +24,75 @@ class Known(NamedTuple):
     seat: int
     leader: int
     trick: tuple[int, ...]
-    hands_known: tuple[int, int, int, int]  # own hand, 0 for others
-    allowed: tuple[int, int, int, int]  # cards each other seat may hold
-    need: tuple[int, int, int, int]  # cards each other seat holds
+    hands_known: tuple[int, ...]  # own hand, 0 for others
+    allowed: tuple[int, ...]  # cards each other seat may hold
+    need: tuple[int, ...]  # cards each other seat holds
     unseen: int
     hidden_discard: bool
-    discard_trumps: int
+    discard_parts: tuple[tuple[int, int], ...]  # (allowed, count) of the hidden discard
     discard: int  # known discard (dealer) or 0
-    dealer_team: int
-    p0: int  # pile points so far (Matto included when played)
-    p1: int
-    w0: int
-    w1: int
+    dealer_side: int
+    pts: tuple[int, ...]  # each side's points so far (Matto and trick terms included)
+    won: tuple[int, ...]  # tricks taken by each side
+    rules: Ruleset
+
+    @property
+    def side(self) -> int:
+        return self.rules.side[self.seat]
 
 
 def known_of(view: SeatView) -> Known:
+    rules = view.rules
+    n = rules.n_seats
     seat = view.seat
     unseen = view.unseen
     voids = list(view.voids())
     hidden = view.phase == PLAY and seat != view.dealer
-    if hidden and view.discard_trumps > 0:
-        # R6: a trump was discarded, so the dealer kept no trump (b), or no
-        # non-King suit card (a).  (a) is very rare; pick it only when forced.
+    parts: list[tuple[int, int]] = []
+    if hidden:
         d = view.dealer
-        if view.played[d] & TRUMP_MASK:
-            voids[d] |= NONKING_SUIT_MASK
-        else:
-            voids[d] |= TRUMP_MASK
-    allowed = [0, 0, 0, 0]
-    need = [0, 0, 0, 0]
-    for s in range(4):
+        parts, dealer_void = rules.hidden_discard(
+            unseen, view.discard_trumps, view.played[d], voids[d]
+        )
+        voids[d] |= dealer_void
+    allowed = [0] * n
+    need = [0] * n
+    for s in range(n):
         if s != seat:
             allowed[s] = unseen & ~voids[s]
             need[s] = view.hand_sizes[s]
-    hk = [0, 0, 0, 0]
+    hk = [0] * n
     hk[seat] = view.hand
     return Known(
         seat=seat,
         leader=view.leader,
         trick=tuple(view.trick),
-        hands_known=(hk[0], hk[1], hk[2], hk[3]),
-        allowed=(allowed[0], allowed[1], allowed[2], allowed[3]),
-        need=(need[0], need[1], need[2], need[3]),
+        hands_known=tuple(hk),
+        allowed=tuple(allowed),
+        need=tuple(need),
         unseen=unseen,
         hidden_discard=hidden,
-        discard_trumps=max(view.discard_trumps, 0),
+        discard_parts=tuple(parts),
         discard=view.discard,
-        dealer_team=TEAM[view.dealer],
-        p0=mask_points(view.piles[0]),
-        p1=mask_points(view.piles[1]),
-        w0=view.tricks_won[0],
-        w1=view.tricks_won[1],
+        dealer_side=rules.side[view.dealer],
+        pts=tuple(rules.side_points(p, w) for p, w in zip(view.piles, view.tricks_won, strict=True)),
+        won=tuple(view.tricks_won),
+        rules=rules,
     )
 
 
 def _holders(kn: Known) -> list[tuple[int, int, int]]:
-    """(allowed mask, cards to receive, target) per hidden holder; target 0-3 is a
-    seat, 4 the discard (split into its trumps and its suit cards)."""
-    out = [(kn.allowed[s], kn.need[s], s) for s in range(4) if s != kn.seat]
+    """(allowed mask, cards to receive, target) per hidden holder; target is a
+    seat, or ``n_seats`` for (a part of) the discard."""
+    n = kn.rules.n_seats
+    out = [(kn.allowed[s], kn.need[s], s) for s in range(n) if s != kn.seat]
     if kn.hidden_discard:
-        k = kn.discard_trumps
-        ok = kn.unseen & ~NEVER_DISCARD_MASK
-        if k:
-            out.append((ok & TRUMP_MASK, k, 4))
-        if k < 2:
-            out.append((ok & NONKING_SUIT_MASK, 2 - k, 4))
+        out += [(allowed & kn.unseen, k, n) for allowed, k in kn.discard_parts]
     return out
 
 
 def sample(kn: Known, rand: random.Random) -> tuple[list[int], int]:
-    """One deal of the hidden cards: the four hands and the discard (the known
+    """One deal of the hidden cards: the hands and the discard (the known
     discard for the dealer)."""
     holders = _holders(kn)
     for attempt in range(40):
@@ -108,8 +100,8 @@ def sample(kn: Known, rand: random.Random) -> tuple[list[int], int]:
         if got is not None:
             return got
     # Inference went wrong somewhere (it should not): keep only the hand sizes.
-    u = [kn.unseen if s != kn.seat else 0 for s in range(4)]
-    relaxed = kn._replace(allowed=(u[0], u[1], u[2], u[3]))
+    n = kn.rules.n_seats
+    relaxed = kn._replace(allowed=tuple(kn.unseen if s != kn.seat else 0 for s in range(n)))
     got = _deal_checked(relaxed, _holders(relaxed), rand)
     if got is None:
         raise ValueError("no deal of the hidden cards fits what this seat has seen")
@@ -124,6 +116,7 @@ def _deal(
     allowed = [h[0] for h in holders]
     cap = [h[1] for h in holders]
     nh = len(holders)
+    n = kn.rules.n_seats
     out = list(kn.hands_known) + [kn.discard]
     cards = mask_cards(kn.unseen)
     rand.shuffle(cards)
@@ -146,7 +139,7 @@ def _deal(
                     break
         out[holders[pick][2]] |= 1 << c
         cap[pick] -= 1
-    return out[:4], out[4]
+    return out[:n], out[n]
 
 
 def _feasible(counts: list[int], cap: list[int]) -> bool:
@@ -174,6 +167,7 @@ def _deal_checked(
     sure to succeed when any deal exists)."""
     cap = [h[1] for h in holders]
     nh = len(holders)
+    n = kn.rules.n_seats
     cards = mask_cards(kn.unseen)
     if sum(cap) != len(cards):
         return None
@@ -202,4 +196,4 @@ def _deal_checked(
             cap[i] += 1
         else:
             return None
-    return out[:4], out[4]
+    return out[:n], out[n]

@@ -20,9 +20,7 @@ import time
 import arcade
 from arcade import easing
 
-from engine.cards import CODES, MATTO
 from engine.replay import write_replay
-from engine.rules import discard_error, play_error
 from engine.state import (
     DISCARD,
     OVER,
@@ -36,6 +34,7 @@ from engine.state import (
     Play,
     TrickTaken,
 )
+from engine.variants import PIEDICAVALLO
 
 from .. import ai_service, damage, layout, paths, textures
 from ..constants import (
@@ -58,6 +57,20 @@ from ..messages import explain, local_card_name
 from ..scoring import breakdown
 from ..table import TableScene, set_colour
 from ..ui import BaseView, Button, button_bounds
+
+RULES = PIEDICAVALLO
+CODES = RULES.pack.codes
+MATTO = RULES.pack.matto
+
+
+def play_error(hand: int, trick: tuple[int, ...], card: int) -> str | None:
+    refusal = RULES.play_refusal(hand, trick, card)
+    return refusal.text if refusal else None
+
+
+def discard_error(hand: int, cards: int) -> str | None:
+    refusal = RULES.discard_refusal(hand, cards)
+    return refusal.text if refusal else None
 
 SEAT_KEYS = (N_("South"), N_("East"), N_("North"), N_("West"))
 
