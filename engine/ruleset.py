@@ -220,6 +220,14 @@ class Ruleset:
         out += [-1] * self.stock_cards
         return tuple(out)
 
+    def cutter(self, dealer: int) -> int:
+        """The seat that cuts: the one on the dealer's left (R5)."""
+        return (dealer - 1) % self.n_seats
+
+    def dealt_cards(self, seat: int, dealer: int) -> int:
+        """How many cards ``seat`` is dealt (the stock not included)."""
+        return self.hand_cards + (self.dealer_extra if seat == dealer else 0)
+
     def dealer_cards(self) -> int:
         """Cards in the dealer's hand when it discards (stock included)."""
         return self.hand_cards + self.dealer_extra + self.stock_cards
