@@ -8,7 +8,7 @@ from .constants import FONT
 
 CHARSET = (
     "".join(chr(c) for c in range(32, 127))
-    + "àâäçéèêëîïôöùûüÿœÀÂÇÉÈÊÎÔÙÛŒ·…’«»–—×"
+    + "àâäçéèêëîïôöùûüÿœÀÂÇÉÈÊÎÔÙÛŒ·…’«»–—×−"
 )
 #: (size, bold) pairs the views use.
 SIZES = ((11, False), (12, False), (13, False), (13, True), (14, False), (14, True),

@@ -9,12 +9,15 @@ from pathlib import Path
 
 import arcade
 
+from engine.ruleset import ruleset
+
 from . import paths
 from .constants import FONT, GOLD, HEIGHT, INK, PANEL, WIDTH
 from .i18n import _
 from .theatre import open_replay
 from .theatre_model import Entry, list_replays
 from .ui import BaseView, Button
+from .words import Words, game_name
 
 ROWS = 10
 ROW_H = 44
@@ -70,7 +73,8 @@ class ReplayBrowserView(BaseView):
             when = e.when.astimezone().strftime("%Y-%m-%d %H:%M")
             title.text = f"{when}   {e.path.name}"
             if e.ok:
-                kind = _("match") if e.kind == "match" else _("single deal")
+                rules = ruleset(e.variant or "piedicavallo")
+                kind = f"{game_name(rules)}, {Words(rules, None).game_kind(e.n_deals)}"
                 practice = "  ·  " + _("practice") if e.practice else ""
                 detail.text = f"{kind}  ·  {', '.join(e.players)}  ·  {e.result}{practice}"
                 detail.color = INK

@@ -57,7 +57,7 @@ def test_whole_deal_by_clicks(window, home):
 
 def _first_illegal(view):
     st = view.game.state
-    for c in layout.sorted_hand(st.hands[0]):
+    for c in layout.sorted_hand(st.hands[0], st.rules.pack):
         if play_error(st.hands[0], st.trick, c):
             return c
     return None
