@@ -8,6 +8,7 @@ import random
 from engine.game import Game
 from engine.players import make_player
 from engine.replay import ReplayError, read_replay
+from engine.ruleset import ruleset
 
 from . import paths
 
@@ -15,16 +16,23 @@ HUMAN = "human"
 
 
 def new_game(*, partner: str, opponents: str, match: bool, practice: bool = False,
-             seed: int | None = None, human: bool = True, players: list[str] | None = None) -> Game:
-    """A fresh game autosaved in the user data folder; South is the human unless ``human=False``."""
+             seed: int | None = None, human: bool = True, players: list[str] | None = None,
+             variant: str = "piedicavallo") -> Game:
+    """A fresh game autosaved in the user data folder; South is the human unless
+    ``human=False``.  ``match``: the game's full length (a match of four deals,
+    Scarto's three) instead of a single deal; ``partner`` plays opposite South
+    where the game has partners."""
+    rules = ruleset(variant)
     if seed is None:
         seed = random.SystemRandom().getrandbits(63)
     if players is None:
-        players = [HUMAN if human else opponents, opponents, partner, opponents]
+        others = [partner if s == rules.partner[0] else opponents for s in range(1, rules.n_seats)]
+        players = [HUMAN if human else opponents, *others]
     extra: dict[str, object] = {"ui": "tarocchi-table"}
     if practice:
         extra["practice"] = True
-    return Game(seed, 4 if match else 1, players, autosave=paths.autosave_path(), extra=extra)
+    return Game(seed, rules.full_game if match else 1, players, autosave=paths.autosave_path(),
+                extra=extra, rules=rules)
 
 
 def ai_players(game: Game) -> dict:

@@ -19,7 +19,8 @@ class Settings:
     auto_advance: bool = True  # after each trick; otherwise click to continue
     partner: str = "medium"  # AI level of North
     opponents: str = "medium"  # AI level of East and West
-    match: bool = False  # a match of four deals instead of a single deal
+    match: bool = False  # the whole game (a match of four deals, Scarto's three) instead of one deal
+    variant: str = "piedicavallo"  # the game last chosen: piedicavallo or scarto
     fullscreen: bool = False
 
     @classmethod
@@ -40,6 +41,8 @@ class Settings:
                 setattr(s, f.name, v)
         if s.language not in LANGUAGES:
             s.language = "en"
+        if s.variant not in ("piedicavallo", "scarto"):
+            s.variant = "piedicavallo"
         s.volume = min(1.0, max(0.0, float(s.volume)))
         s.speed = min(8.0, max(0.25, float(s.speed)))
         return s

@@ -11,6 +11,7 @@ from .. import session, textures
 from ..constants import FONT, GOLD, HEIGHT, INK, RED, WIDTH
 from ..i18n import N_, _
 from ..ui import BaseView, Button
+from .message import MessageView
 
 LEVEL_ORDER = ("easy", "medium", "hard", "random")
 N_("easy"), N_("medium"), N_("hard"), N_("random")
@@ -37,7 +38,7 @@ class MenuView(BaseView):
         super().__init__(window)
         self.title = arcade.Text("Tarocchi", WIDTH / 2, HEIGHT - 110, GOLD, 54, anchor_x="center",
                                  anchor_y="center", font_name=FONT, bold=True)
-        self.subtitle = arcade.Text(_("Piedicavallo Tarocchi · four players, partners opposite"),
+        self.subtitle = arcade.Text(_("Piedmontese tarot: Piedicavallo for four, Scarto for three"),
                                     WIDTH / 2, HEIGHT - 165, INK, 16, anchor_x="center",
                                     anchor_y="center", font_name=FONT)
         self.notice = arcade.Text("", WIDTH / 2, 40, INK, 13, anchor_x="center", anchor_y="center",
@@ -148,20 +149,49 @@ class NewGameView(BaseView):
                                  anchor_y="center", font_name=FONT, bold=True)
         self.help = arcade.Text(_("Click a line or press Enter to change it"), WIDTH / 2, HEIGHT - 160,
                                 INK, 14, anchor_x="center", anchor_y="center", font_name=FONT)
-        self.b_kind = Button("", (WIDTH / 2, 450, 480, 48), self.toggle_kind)
-        self.b_partner = Button("", (WIDTH / 2, 390, 480, 48), lambda: self.cycle("partner"))
-        self.b_opp = Button("", (WIDTH / 2, 330, 480, 48), lambda: self.cycle("opponents"))
-        self.b_start = Button(_("Deal the cards"), (WIDTH / 2, 240, 300, 54), self.start)
-        self.b_back = Button(_("Back"), (WIDTH / 2, 170, 200, 44), self.on_back)
-        self.buttons = [self.b_kind, self.b_partner, self.b_opp, self.b_start, self.b_back]
-        self.focus = 3
+        self.b_game = Button("", (WIDTH / 2, 500, 560, 48), self.cycle_game)
+        self.b_kind = Button("", (WIDTH / 2, 440, 560, 48), self.toggle_kind)
+        self.b_partner = Button("", (WIDTH / 2, 380, 560, 48), lambda: self.cycle("partner"))
+        self.b_opp = Button("", (WIDTH / 2, 320, 560, 48), lambda: self.cycle("opponents"))
+        self.b_start = Button(_("Deal the cards"), (WIDTH / 2, 230, 300, 54), self.start)
+        self.b_back = Button(_("Back"), (WIDTH / 2, 160, 200, 44), self.on_back)
         self._labels()
 
+    @property
+    def rules(self):
+        from engine.ruleset import ruleset, variant_names
+
+        v = getattr(self.settings, "variant", "piedicavallo")
+        return ruleset(v if v in variant_names() else "piedicavallo")
+
     def _labels(self) -> None:
+        from ..words import Words
+
         s = self.settings
-        self.b_kind.label = _("Game: a match of four deals") if s.match else _("Game: a single deal")
+        rules = self.rules
+        words = Words(rules, 0)
+        self.b_game.label = _("Game: {name}").format(name=words.game_title())
+        kind = words.game_kind(rules.full_game if s.match else 1)
+        self.b_kind.label = _("Length: {kind}").format(kind=kind)
         self.b_partner.label = _("Partner (North): {level}").format(level=_(s.partner))
         self.b_opp.label = _("Opponents (East, West): {level}").format(level=_(s.opponents))
+        partners = rules.partner[0] >= 0
+        buttons = [self.b_game, self.b_kind, *([self.b_partner] if partners else []), self.b_opp,
+                   self.b_start, self.b_back]
+        if self.buttons != buttons:
+            focused = self.buttons[self.focus] if 0 <= self.focus < len(self.buttons) else self.b_start
+            self.buttons = buttons
+            self.focus = buttons.index(focused) if focused in buttons else buttons.index(self.b_start)
+
+    def cycle_game(self) -> None:
+        """Piedicavallo or Scarto; the settings remember the choice."""
+        from engine.ruleset import variant_names
+
+        names = variant_names()
+        cur = self.rules.name
+        self.settings.variant = names[(names.index(cur) + 1) % len(names)]
+        self._labels()
+        self.settings.save()
 
     def toggle_kind(self) -> None:
         self.settings.match = not self.settings.match
@@ -181,32 +211,12 @@ class NewGameView(BaseView):
             if getattr(s, which) not in self.levels:
                 setattr(s, which, self.levels[0])
         game = session.new_game(partner=s.partner, opponents=s.opponents, match=s.match,
-                                practice=self.practice)
+                                practice=self.practice, variant=self.rules.name)
         start_table(self.window, game, practice=self.practice)
 
     def draw_scene(self) -> None:
         self.title.draw()
         self.help.draw()
-
-    def on_back(self) -> None:
-        self.window.show_view(MenuView(self.window))
-
-
-class MessageView(BaseView):
-    """A message (e.g. a missing asset, named) and a way back to the menu."""
-
-    background = (16, 58, 36)
-
-    def __init__(self, window, message: str) -> None:
-        super().__init__(window)
-        self.text = arcade.Text(message, WIDTH / 2, HEIGHT / 2 + 60, INK, 18, anchor_x="center",
-                                anchor_y="center", font_name=FONT, multiline=True, width=1000,
-                                align="center")
-        self.buttons = [Button(_("Back to the menu"), (WIDTH / 2, 200, 260, 48), self.on_back)]
-        self.focus = 0
-
-    def draw_scene(self) -> None:
-        self.text.draw()
 
     def on_back(self) -> None:
         self.window.show_view(MenuView(self.window))
