@@ -86,6 +86,23 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
 
+    p = sub.add_parser(
+        "review",
+        help="grade one seat's decisions in a replay",
+        description="For every decision of one seat (its discard, every card it played), "
+        "the hard AI's choice with only what that seat knew, the expected points of the card "
+        "played and of the best card on the same sampled deals, the loss and a label (best, "
+        "good, inaccuracy, mistake, blunder); then the mean loss and an accuracy percentage.",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--seat", type=int, default=None, metavar="S",
+                   help="the seat to review (default: the human seat, else 0)")
+    p.add_argument("--seed", type=int, default=0, metavar="N",
+                   help="seed of the sampled deals (same file and seed, same review)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_review)
+
     p = sub.add_parser("bench", help="benchmarks that print figures")
     bsub = p.add_subparsers(dest="what", required=True, metavar="{engine,ai}")
     b = bsub.add_parser("engine", help="random legal full deals per second")
@@ -175,6 +192,51 @@ def cmd_check(args: argparse.Namespace) -> int:
             status = "finished" if len(points) == rp.final.n_deals else "unfinished"
             print(f"{name}: ok, {rp.final.deal_no} deal(s), {status}, points {points}")
     return 0 if ok_all else 1
+
+
+# --- review ----------------------------------------------------------------------
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from .review import default_seat, review_replay
+
+    try:
+        rp = read_replay(args.file)
+    except ReplayError as exc:
+        print(f"{args.file}: {exc}", file=sys.stderr)
+        return 1
+    seat = default_seat(rp) if args.seat is None else args.seat
+    if not 0 <= seat < rp.rules.n_seats:
+        print(f"--seat {seat}: {rp.rules.title} has seats {rp.rules.seat_range_text()}",
+              file=sys.stderr)
+        return 2
+    bar = tqdm(desc="review", unit="decision", disable=args.quiet, file=sys.stderr)
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    review = review_replay(rp, seat, file=args.file, seed=args.seed, progress=progress)
+    bar.close()
+    if args.json:
+        print(json.dumps(review.to_json()))
+        return 0
+    names = rp.rules.seat_names
+    print(f"{args.file}: {names[seat]} (seat {seat}), {rp.rules.title}")
+    for d in review.decisions:
+        where = "discard" if d.kind == "discard" else f"deal {d.deal} trick {d.trick:2d}"
+        if d.forced:
+            print(f"  {where}: {d.played} (forced)")
+            continue
+        better = "" if d.label == "best" else f"; best {d.best} {d.expected_best:.1f}"
+        print(f"  {where}: {d.played} {d.expected_played:.1f}{better} -> {d.label}"
+              + (f" (-{d.loss:.1f})" if d.loss else ""))
+    print(f"mean loss {review.mean_loss:.2f} points a decision over {len(review.graded)} "
+          f"decisions; accuracy {review.accuracy:.1f}%")
+    return 0
 
 
 # --- simulate --------------------------------------------------------------------
