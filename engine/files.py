@@ -54,9 +54,9 @@ class FileRefused(OSError):
 
 def _size(n: int) -> str:
     if n >= 1024 * 1024:
-        return f"{n / (1024 * 1024):.1f} MB"
+        return f"{n:,} bytes ({n / (1024 * 1024):.3g} MB)"
     if n >= 1024:
-        return f"{n / 1024:.0f} KB"
+        return f"{n:,} bytes ({n / 1024:.3g} KB)"
     return f"{n} bytes"
 
 
