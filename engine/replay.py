@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from .cards import CODES, CardError, cards_mask, mask_cards, parse_card
 from .files import MAX_NAME_CHARS, FileRefused, atomic_write, iter_lines
@@ -410,23 +410,18 @@ class AutosaveLog:
     ``truncate(n)`` drops events past the first ``n`` (a new command after an
     undo), so the file is always a valid replay of the live game.
 
-    A new log is made whole first (a temporary file, fsync, rename over ``path``;
-    ``exclusive``: never over an existing file); :meth:`resume` continues an
-    existing file after checking that it holds the game, never rewriting it."""
+    A new log is made whole first (a temporary file, fsync, rename over ``path``);
+    :meth:`resume` continues an existing file after checking that it holds the
+    game, never rewriting it."""
 
     def __init__(
-        self,
-        path: str | os.PathLike[str],
-        header: Header,
-        events: Sequence[Event] = (),
-        *,
-        exclusive: bool = False,
+        self, path: str | os.PathLike[str], header: Header, events: Sequence[Event] = ()
     ) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         lines = [dumps_line(header.to_json()).encode("utf-8")]
         lines += [dumps_line(event_to_json(e)).encode("utf-8") for e in events]
-        atomic_write(self.path, b"".join(lines), overwrite=not exclusive)
+        atomic_write(self.path, b"".join(lines))
         offsets = []
         end = 0
         for b in lines:
@@ -435,8 +430,14 @@ class AutosaveLog:
         self._open(offsets)
 
     def _open(self, offsets: list[int]) -> None:
-        self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CLOEXEC)
+        # unbuffered: every line goes to the file (os.pwrite) when it is appended;
+        # a FileIO so that a log never closed is still closed when collected
+        self._file: IO[bytes] | None = open(self.path, "r+b", buffering=0)
         self._offsets = offsets
+
+    @property
+    def _fd(self) -> int | None:
+        return self._file.fileno() if self._file is not None else None
 
     @classmethod
     def resume(
@@ -518,6 +519,6 @@ class AutosaveLog:
             os.fsync(self._fd)
 
     def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        if self._file is not None:
+            self._file.close()
+            self._file = None
