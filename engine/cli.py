@@ -9,12 +9,14 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from .files import clean_temporaries, die_with_parent, exit_cleanly_on_sigterm
 from .game import Game
 from .players import Player, level_names, make_player
 from .replay import Header, ReplayError, read_replay, write_replay
@@ -141,6 +143,22 @@ def position_json(state: State) -> dict[str, Any]:
     }
 
 
+def _say(line: str) -> None:
+    """Print a line of ``check``'s output whatever the file names and the locale:
+    a name's undecodable bytes (kept by ``os.fsdecode`` as surrogates) and what
+    the output encoding cannot show are written as backslash escapes."""
+    try:
+        raw = line.encode("utf-8", "surrogateescape")  # the file names' own bytes back
+    except UnicodeEncodeError:  # another lone surrogate: escaped
+        raw = line.encode("utf-8", "backslashreplace")
+    text = raw.decode("utf-8", "backslashreplace")
+    enc = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        print(text.encode(enc, "backslashreplace").decode(enc))
+    except LookupError:
+        print(text.encode("ascii", "backslashreplace").decode("ascii"))
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     ok_all = True
     for name in args.files:
@@ -149,16 +167,16 @@ def cmd_check(args: argparse.Namespace) -> int:
         except ReplayError as exc:
             ok_all = False
             if args.json:
-                print(
+                _say(
                     json.dumps({"file": name, "ok": False, "line": exc.line, "error": exc.message})
                 )
             else:
-                print(f"{name}: {exc}")
+                _say(f"{name}: {exc}")
             continue
         if args.at is not None:
             if not 0 <= args.at <= len(rp.events):
                 ok_all = False
-                print(
+                _say(
                     json.dumps(
                         {
                             "file": name,
@@ -169,7 +187,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                     )
                 )
                 continue
-            print(
+            _say(
                 json.dumps(
                     {"file": name, "ok": True, "at": args.at, **position_json(rp.states[args.at])}
                 )
@@ -177,7 +195,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             continue
         points = [list(s) for s in rp.final.scores]
         if args.json:
-            print(
+            _say(
                 json.dumps(
                     {
                         "file": name,
@@ -190,7 +208,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             )
         else:
             status = "finished" if len(points) == rp.final.n_deals else "unfinished"
-            print(f"{name}: ok, {rp.final.deal_no} deal(s), {status}, points {points}")
+            _say(f"{name}: ok, {rp.final.deal_no} deal(s), {status}, points {points}")
     return 0 if ok_all else 1
 
 
@@ -295,6 +313,13 @@ def simulate_one(
     return game.state.totals
 
 
+def _simulate_worker_init(parent_pid: int) -> None:
+    """A ``--jobs`` worker dies with its parent (SIGTERM when the parent goes, even
+    by SIGKILL) and removes the replay it was writing (its temporary file) first."""
+    exit_cleanly_on_sigterm()
+    die_with_parent(parent_pid)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
@@ -306,6 +331,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise SystemExit("--budget-ms must be at least 1")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    clean_temporaries(out)  # what a killed run was writing (its pid is gone)
     n_deals = rules.full_game if args.match else 1
     wins = [0] * rules.n_sides
     losses = [0] * rules.n_sides
@@ -328,7 +354,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
         # spawn (not fork): the progress bar's thread is running; workers import once
         ctx = multiprocessing.get_context("spawn")
-        ex = ProcessPoolExecutor(jobs, mp_context=ctx)
+        ex = ProcessPoolExecutor(
+            jobs, mp_context=ctx, initializer=_simulate_worker_init, initargs=(os.getpid(),)
+        )
         try:
             futures = [
                 ex.submit(

@@ -1,6 +1,8 @@
 """``tarocchi autoplay``: the real table, every frame rendered, all four seats AI.
 
-For tests, bug reports and benchmarks.  Frame time is measured from the start
+For tests, bug reports and benchmarks.  The game is logged to a new file of
+its own, ``<data folder>/autoplay/<time>.jsonl`` (printed as ``replay``); the
+user's autosave and replays are never touched.  Frame time is measured from the start
 of ``on_update`` to the end of the GL work (``flip``, then ``ctx.finish``), one
 frame per 1/60 s of game time.  Frames on which a screenshot is
 read back (``--screenshots``, about 10 ms each on llvmpipe) are left out of the
@@ -59,8 +61,11 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
         from engine.players import level_names
 
         players = ["medium" if "medium" in level_names() else "random"] * 4
+    # a new log file of its own (autoplay/<time>.jsonl): the user's autosave and
+    # replays are never touched
     game = session.new_game(partner=players[2], opponents=players[1], match=deals == 4,
-                            seed=seed, human=False, players=players)
+                            seed=seed, human=False, players=players,
+                            autosave=session.autoplay_log_path())
     settings = Settings(speed=speed, auto_advance=True, sound=False)
     shots_dir = Path(screenshots) if screenshots else None
     if shots_dir:
@@ -147,6 +152,13 @@ def cmd_autoplay(args) -> int:
         if bad:
             print(f"unknown level(s) {', '.join(bad)}; choose from {', '.join(known)}", file=sys.stderr)
             return 2
+    from . import paths
+
+    try:
+        paths.check_home()
+    except paths.DataFolderError as exc:
+        print(f"tarocchi: {exc}", file=sys.stderr)
+        return 2
     out = run_autoplay(deals=args.deals, seed=args.seed, players=players, speed=args.speed,
                        screenshots=args.screenshots)
     if args.json:

@@ -23,9 +23,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="open the game window (the default)")
     p.add_argument("--first-frame-exit", action="store_true",
                    help="draw the first frame, print the seconds since start, and exit (start-up check)")
+    p.add_argument("--resume", action="store_true",
+                   help="open the interrupted game straight away (what the menu's Resume does)")
     p.set_defaults(func=_play)
     engine_cli.add_commands(sub)
     if importlib.util.find_spec("game.commands") is not None:
+        # game.commands brings in the theatre, hence arcade: choose EGL (no display)
+        # and silence before that import, or a headless `tarocchi play` cannot open
+        from game.app import prepare_environment
+
+        prepare_environment()
         from game.commands import add_game_commands  # autoplay, replay
 
         add_game_commands(sub)
@@ -35,7 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _play(args: argparse.Namespace) -> int:
     from game.app import run
 
-    return run(first_frame_exit=getattr(args, "first_frame_exit", False))
+    return run(first_frame_exit=getattr(args, "first_frame_exit", False),
+               resume=getattr(args, "resume", False))
 
 
 def main(argv: list[str] | None = None) -> int:

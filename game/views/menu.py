@@ -7,7 +7,7 @@ import importlib.util
 
 import arcade
 
-from .. import session, textures
+from .. import paths, session, textures
 from ..constants import FONT, GOLD, HEIGHT, INK, RED, WIDTH
 from ..i18n import N_, _
 from ..ui import BaseView, Button
@@ -33,7 +33,7 @@ def column(labels_actions, top: float = 470, w: float = 360, h: float = 50, gap:
 class MenuView(BaseView):
     background = (16, 58, 36)
 
-    def __init__(self, window) -> None:
+    def __init__(self, window, notice: str = "") -> None:
         super().__init__(window)
         self.title = arcade.Text("Tarocchi", WIDTH / 2, HEIGHT - 110, GOLD, 54, anchor_x="center",
                                  anchor_y="center", font_name=FONT, bold=True)
@@ -50,8 +50,11 @@ class MenuView(BaseView):
             self.notice.text = _("A game was interrupted; it was saved move by move.") + (
                 f" ({note})" if note else "")
         elif self.resume_info and self.resume_info[0] is None:
-            self.notice.text = _("The autosave could not be read: {error}").format(error=self.resume_info[1])
+            # never deleted nor rewritten: it stays until a new game files it aside
+            self.notice.text = _("The autosave cannot be resumed: {error}").format(error=self.resume_info[1])
             self.notice.color = RED
+        elif notice:
+            self.notice.text = notice
         items += [
             (_("New game"), lambda: self.setup(False), {}),
             (_("Practice"), lambda: self.setup(True), {"tooltip": _("Undo, redo and hints")}),
@@ -72,14 +75,12 @@ class MenuView(BaseView):
             self.notice.draw()
 
     def resume(self) -> None:
-        try:
-            game = session.resume()
-        except Exception as exc:  # noqa: BLE001 - say what went wrong, keep the menu
-            self.window.show_view(MessageView(self.window, _("Could not resume: {error}").format(error=exc)))
-            return
-        start_table(self.window, game, practice=bool(game.header.extra.get("practice")))
+        resume_game(self.window)
 
     def setup(self, practice: bool) -> None:
+        if self.resume_info and self.resume_info[0] is not None:
+            self.window.show_view(ConfirmNewGameView(self.window, practice))  # ask first
+            return
         self.window.show_view(NewGameView(self.window, practice))
 
     def watch(self) -> None:
@@ -112,6 +113,16 @@ def open_optional(window, module: str, cls: str) -> None:
         return
     view_cls = getattr(importlib.import_module(module), cls)
     window.show_view(view_cls(window))
+
+
+def resume_game(window) -> None:
+    """Open the interrupted game at the table, or say in one line why it cannot be."""
+    try:
+        game = session.resume()
+    except Exception as exc:  # noqa: BLE001 - say what went wrong, keep the menu
+        window.show_view(MessageView(window, _("Could not resume: {error}").format(error=exc)))
+        return
+    start_table(window, game, practice=bool(game.header.extra.get("practice")))
 
 
 def start_table(window, game, practice: bool = False) -> None:
@@ -180,13 +191,46 @@ class NewGameView(BaseView):
         for which in ("partner", "opponents"):
             if getattr(s, which) not in self.levels:
                 setattr(s, which, self.levels[0])
-        game = session.new_game(partner=s.partner, opponents=s.opponents, match=s.match,
-                                practice=self.practice)
+        try:  # the interrupted game, if any, is filed under Replays first
+            game = session.new_game(partner=s.partner, opponents=s.opponents, match=s.match,
+                                    practice=self.practice)
+        except (OSError, paths.DataFolderError) as exc:
+            self.window.show_view(MessageView(self.window, _("Cannot start a game: {error}").format(error=exc)))
+            return
         start_table(self.window, game, practice=self.practice)
 
     def draw_scene(self) -> None:
         self.title.draw()
         self.help.draw()
+
+    def on_back(self) -> None:
+        self.window.show_view(MenuView(self.window))
+
+
+class ConfirmNewGameView(BaseView):
+    """A game is interrupted: resume it, or file it under Replays and start another."""
+
+    background = (16, 58, 36)
+
+    def __init__(self, window, practice: bool) -> None:
+        super().__init__(window)
+        self.practice = practice
+        self.text = arcade.Text(
+            _("A game was interrupted. Starting a new one files it under Replays, unfinished."),
+            WIDTH / 2, HEIGHT / 2 + 90, INK, 18, anchor_x="center", anchor_y="center", font_name=FONT,
+            multiline=True, width=1000, align="center")
+        self.buttons = column([
+            (_("Resume it"), lambda: resume_game(self.window), {}),
+            (_("File it and start a new game"), self.new_game, {}),
+            (_("Back"), self.on_back, {}),
+        ], top=HEIGHT / 2 - 10, w=420, h=48)
+        self.focus = 0
+
+    def new_game(self) -> None:
+        self.window.show_view(NewGameView(self.window, self.practice))
+
+    def draw_scene(self) -> None:
+        self.text.draw()
 
     def on_back(self) -> None:
         self.window.show_view(MenuView(self.window))

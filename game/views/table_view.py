@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import importlib
 import sys
-import time
 
 import arcade
 from arcade import easing
 
-from engine.replay import write_replay
 from engine.state import (
     DISCARD,
     OVER,
@@ -36,7 +34,7 @@ from engine.state import (
 )
 from engine.variants import PIEDICAVALLO
 
-from .. import ai_service, damage, layout, paths, textures
+from .. import ai_service, damage, layout, paths, session, textures
 from ..constants import (
     FONT,
     GOLD,
@@ -579,20 +577,10 @@ class TableView(BaseView):
             return
         self.finished = True
         g = self.game
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        kind = "practice" if self.practice else ("match" if g.header.deals == 4 else "deal")
-        path = paths.replays_dir() / f"{stamp}-{kind}-{g.header.seed}.jsonl"
-        n = 1
-        while path.exists():
-            n += 1
-            path = paths.replays_dir() / f"{stamp}-{kind}-{g.header.seed}-{n}.jsonl"
-        write_replay(path, g.header, g.log)
-        self.replay_path = path
-        g.close()
-        try:
-            paths.autosave_path().unlink()
-        except OSError:
-            pass
+        try:  # archived and cleared in one step; if it fails, filed at the next start
+            self.replay_path = session.archive_finished(g)
+        except (OSError, paths.DataFolderError) as exc:
+            print(f"tarocchi: the finished game stays in the autosave for now: {exc}", file=sys.stderr)
         st = g.state
         if st.n_deals == 4 and self.sound:
             t = st.totals
