@@ -193,6 +193,7 @@ def connect(path: str | os.PathLike[str] | None = None, *, target: int = SCHEMA_
     if fresh:
         rebuild(quiet=True)
     try:
+        p.parent.mkdir(parents=True, exist_ok=True)
         con = sqlite3.connect(p, timeout=15, isolation_level=None)
         try:
             con.execute("PRAGMA journal_mode=WAL")
@@ -201,7 +202,7 @@ def connect(path: str | os.PathLike[str] | None = None, *, target: int = SCHEMA_
         except BaseException:
             con.close()
             raise
-    except sqlite3.DatabaseError as exc:  # not a database, or damaged
+    except (sqlite3.DatabaseError, OSError) as exc:  # not a database, damaged, or no folder
         raise RecordError(f"cannot open the record {p}: {exc} (tarocchi stats --rebuild makes it again)") \
             from exc
     return con
@@ -569,6 +570,10 @@ def rebuild(dirs: Iterable[Path] | None = None, *, quiet: bool = False,
 
 
 _rebuild_lock = threading.Lock()
+#: Pages copied per backup step (-1: all at once); the destination is written in
+#: one transaction whatever the step (the tests kill a rebuild between steps).
+BACKUP_PAGES = -1
+_backup_progress: Callable[[int, int, int], object] | None = None
 
 
 def _remove_stale_rebuilds(target: Path) -> None:
@@ -635,7 +640,7 @@ def _rebuild(dirs: Iterable[Path] | None, target: Path, tmp: Path, say: Callable
             os.replace(tmp, target)
         else:
             try:
-                new.backup(old)
+                new.backup(old, pages=BACKUP_PAGES, progress=_backup_progress)
             finally:
                 old.close()
     finally:
