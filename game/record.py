@@ -79,7 +79,13 @@ class NewerDatabase(RecordError):
 # --- where ----------------------------------------------------------------------------------
 
 
+_local = threading.local()  # a note made on a thread of its own keeps the folder of its caller
+
+
 def data_home() -> Path:
+    home = getattr(_local, "home", None)
+    if home is not None:
+        return home
     from . import paths
 
     return paths.home()
@@ -489,12 +495,20 @@ _pending: list[threading.Thread] = []
 
 
 def note_later(path: str | os.PathLike[str] | None) -> None:
-    """:func:`note_safely` on a thread of its own, off the frame loop.  Not a
-    daemon: the program waits for it at exit (and a kill leaves the database
-    as it was: the file stays, a rebuild counts it)."""
-    t = threading.Thread(target=note_safely, args=(path,), name="tarocchi-record")
-    _pending.append(t)
-    t.start()
+    """:func:`note_safely` on a thread of its own, off the frame loop (the first
+    note imports every replay kept).  Not a daemon: the program waits for it at
+    exit; a kill leaves the database as it was, and a rebuild counts the file."""
+    try:
+        t = threading.Thread(target=_note_in, args=(data_home(), path), name="tarocchi-record")
+        _pending.append(t)
+        t.start()
+    except Exception as exc:  # noqa: BLE001 - the record never stops a game
+        print(f"tarocchi: the record could not note {path}: {exc}", file=sys.stderr)
+
+
+def _note_in(home: Path, path: str | os.PathLike[str] | None) -> None:
+    _local.home = home
+    note_safely(path)
 
 
 def wait_for_notes(timeout: float | None = 30.0) -> None:

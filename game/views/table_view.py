@@ -574,6 +574,7 @@ class TableView(BaseView):
             n += 1
             path = paths.replays_dir() / f"{stamp}-{kind}-{g.header.seed}-{n}.jsonl"
         write_replay(path, g.header, g.log)
+        importlib.import_module("game.record").note_later(path)  # your record, off the frame loop
         self.replay_path = path
         g.close()
         try:
