@@ -332,7 +332,7 @@ if mode == "read":  # killed while reading the replay files
     read, seen = record.read_record, []
     def read_record(path, **kw):
         seen.append(path)
-        if len(seen) == int(at * 200):
+        if len(seen) == int(at * 120):
             stop()
         return read(path, **kw)
     record.read_record = read_record
@@ -355,14 +355,14 @@ def test_killing_a_rebuild_leaves_the_old_record(home):
         golden("match-seed-7.jsonl", out / f"m{i}.jsonl")
     record.note_replay(out / "m0.jsonl")  # the first use imports all 40
     assert totals()["deals"] == 160
-    for i in range(40, 200):
+    for i in range(40, 120):
         golden("match-seed-7.jsonl", out / f"m{i}.jsonl")
-    for n in range(6):
+    for n in range(4):
         mode = "read" if n % 2 == 0 else "copy"
         _run_and_kill(REBUILDER, [mode, str(rng.uniform(0.05, 0.95))], rng, home, wait=0.0)
         assert _check_opens(home) == (160, 40), mode
         assert totals()["deals"] == 160
     assert list(home.glob("record.sqlite3.rebuild-*"))  # the killed rebuild's own file
     record.rebuild()
-    assert _check_opens(home) == (800, 200)
+    assert _check_opens(home) == (480, 120)
     assert not list(home.glob("record.sqlite3.rebuild-*"))  # dropped by the next rebuild
