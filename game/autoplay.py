@@ -122,6 +122,7 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
         if time.perf_counter() > t_end:
             raise SystemExit(f"autoplay: not finished after {max_seconds:.0f} s")
     view.close()
+    __import__("game.record", fromlist=["note_safely"]).note_safely(view.replay_path)  # your record
     out = {
         "frames": frames,
         "frame_ms_p50": round(statistics.median(frame_ms), 3),

@@ -1,6 +1,6 @@
 """The ``tarocchi`` command: the game window by default, and the tools.
 
-Tools that need no window (check, simulate, bench, tournament) never import
+Tools that need no window (check, simulate, bench, tournament, stats) never import
 arcade, so they run anywhere and start fast.
 """
 
@@ -11,6 +11,7 @@ import importlib.util
 import sys
 
 from engine import cli as engine_cli
+from game.record import add_stats_command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="open the interrupted game straight away (what the menu's Resume does)")
     p.set_defaults(func=_play)
     engine_cli.add_commands(sub)
+    add_stats_command(sub)  # your record (sqlite3, no window)
     if importlib.util.find_spec("game.commands") is not None:
         # game.commands brings in the theatre, hence arcade: choose EGL (no display)
         # and silence before that import, or a headless `tarocchi play` cannot open

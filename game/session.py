@@ -232,7 +232,11 @@ def file_autosave(info: Autosave) -> Path:
     _fsync_file(info.path)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     base = f"{stamp}-{_kind(rp)}-{rp.header.seed}" + ("" if info.finished else "-unfinished")
-    return _move_into(info.path, paths.replays_dir(), base)
+    path = _move_into(info.path, paths.replays_dir(), base)
+    from . import record
+
+    record.note_later(path)  # your record (its finished deals), off the frame loop
+    return path
 
 
 def set_aside_autosave() -> str:

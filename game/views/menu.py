@@ -60,12 +60,14 @@ class MenuView(BaseView):
             (_("Practice"), lambda: self.setup(True), {"tooltip": _("Undo, redo and hints")}),
             (_("Watch AI game"), self.watch, {}),
             (_("Replays"), self.replays, {}),
+            (_("Your record"), self.record, {}),
             (_("Rules"), self.rules, {}),
             (_("Settings"), self.settings_view, {}),
             (_("Quit"), self.quit, {}),
         ]
         top = 470 if len(items) <= 7 else 500
-        self.buttons = column(items, top=top, h=46, gap=10)
+        h, gap = (46, 10) if len(items) <= 8 else (42, 8)  # nine clear of the notice
+        self.buttons = column(items, top=top, h=h, gap=gap)
         self.focus = 0
 
     def draw_scene(self) -> None:
@@ -88,6 +90,9 @@ class MenuView(BaseView):
 
     def replays(self) -> None:
         open_optional(self.window, "game.replay_browser", "ReplayBrowserView")
+
+    def record(self) -> None:
+        open_optional(self.window, "game.views.record_view", "RecordView")
 
     def rules(self) -> None:
         from .rules import RulesView
