@@ -211,13 +211,16 @@ def header_from_json(obj: Any) -> Header:
     seed = obj.get("seed", 0)
     players = obj.get("players", ["?"] * rules.n_seats)
     deals = obj.get("deals")
-    if deals is not None and deals not in rules.game_lengths:
+    if deals is not None and (type(deals) is not int or deals not in rules.game_lengths):
         lengths = " or ".join(map(str, rules.game_lengths))
         raise ReplayError(1, f"'deals' must be {lengths}, not {deals!r} ({rules.rule_game})")
     known = {"format", "version", "variant", "seed", "players", "deals"}
     extra = {k: v for k, v in obj.items() if k not in known}
-    if not (isinstance(players, list) and len(players) == rules.n_seats):
-        players = ["?"] * rules.n_seats
+    if "players" in obj and not (isinstance(players, list) and len(players) == rules.n_seats):
+        raise ReplayError(
+            1, f"'players' must list the {rules.n_seats} players of {rules.title} by seat "
+            f"({rules.rule_seats})"
+        )
     # Names are shown at the table and in the browser: short ones only.
     for i, p in enumerate(players):
         if len(p if isinstance(p, str) else str(p)) > MAX_NAME_CHARS:
@@ -360,7 +363,7 @@ def parse_replay(text: str | Iterable[str], *, tolerate_torn: bool = False) -> R
     rules = header.rules
     n_deals = header.deals
     if n_deals is None:
-        n_deals = (
+        n_deals = rules.default_deals or (
             rules.full_game
             if sum(1 for o in objs[1:] if isinstance(o, dict) and o.get("type") == "deal") > 1
             else 1

@@ -335,7 +335,12 @@ def test_replay_refusals_name_the_line_and_the_scarto_rule() -> None:
     if wrong[k] != objs[k]:
         _refuse(text(wrong), k + 1, "(S6)")
     pied = [{**objs[0], "variant": "piedicavallo"}, *objs[1:]]
-    _refuse(text(pied), 2, "4 lists")
+    _refuse(text(pied), 1, "4 players", "(R2)")
+    no_players = {k: v for k, v in objs[0].items() if k != "players"}
+    _refuse(text([{**no_players, "variant": "piedicavallo"}, *objs[1:]]), 2, "4 lists")
+    _refuse(text([{**objs[0], "players": ["a", "b"]}, *objs[1:]]), 1, "3 players", "(S1)")
+    one = [{k: v for k, v in objs[0].items() if k != "deals"}, *objs[1:]]
+    assert parse_replay(text(one)).final.n_deals == 3  # S6: a game is three deals
 
 
 def test_piedicavallo_files_read_as_before() -> None:

@@ -192,6 +192,14 @@ def _running(pid: int) -> bool:
     return state != "Z"  # a zombie has exited
 
 
+def _cmdline(pid: int) -> str:
+    """The command line of a process ("" if it has just ended)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
+
+
 def test_simulate_jobs_workers_die_with_their_parent_and_leave_no_temporary(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
@@ -206,8 +214,7 @@ def test_simulate_jobs_workers_die_with_their_parent_and_leave_no_temporary(tmp_
         deadline = time.monotonic() + 60
         workers: list[int] = []
         while time.monotonic() < deadline:  # both workers started (a watchdog, not a measure)
-            workers = [p for p in _children(parent.pid) if "spawn_main" in
-                       Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")]
+            workers = [p for p in _children(parent.pid) if "spawn_main" in _cmdline(p)]
             if len(workers) >= 2:
                 break
             time.sleep(0.05)

@@ -453,6 +453,10 @@ def ref_read(text: str) -> dict[str, Any]:
         raise RefRefused(1)
     if type(head.get("version")) is not int or head["version"] != 1:
         raise RefRefused(1)
+    if head.get("variant") == "piedicavallo" and "players" in head and not (
+        isinstance(head["players"], list) and len(head["players"]) == 4
+    ):
+        raise RefRefused(1)  # the format's four players of Piedicavallo (R2)
     if head.get("variant") == "piedicavallo" and len(objs) > 1:
         # Not a Scarto file: its first event (a Scarto deal, or any other event) is
         # not a Piedicavallo deal of four hands.
@@ -1092,9 +1096,13 @@ def test_s1_the_piedicavallo_pack_or_four_seats_under_a_scarto_header() -> None:
     # the 62 cards as three hands and a stock: the pack is not Scarto's
     _refused(_deal_text([pack[:20], pack[20:40], pack[40:59]], pack[59:], 0), 2, "S1", "S4")
     # (the same 4-seat file with four players listed: test_s1_players_has_three_entries)
-    # a Scarto file under a piedicavallo header: its first deal is not R1/R5's
+    # a Scarto file under a piedicavallo header: its first deal is not R1/R5's (and,
+    # with its three players listed, the header itself is refused: four seats, R2)
     w = singles()[0]
-    _refused(plain(dict(w.header, variant="piedicavallo"), w.events), 2)
+    no_players = {k: v for k, v in w.header.items() if k != "players"}
+    _refused(plain(dict(no_players, variant="piedicavallo"), w.events), 2)
+    with pytest.raises(ReplayError, match=r"line 1: .*4 players.*\(R2\)"):
+        parse_replay(plain(dict(w.header, variant="piedicavallo"), w.events))
 
 
 def _with_winner(text: str, winner: int) -> str:
