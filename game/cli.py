@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
 
 from engine import cli as engine_cli
@@ -41,7 +42,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Whether the user asked for a window nobody sees (tests, a start-up check); read
+#: before :func:`game.app.prepare_environment` chooses EGL for the tools.
+_ASKED_HEADLESS = bool(os.environ.get("ARCADE_HEADLESS"))
+
+
+def no_display() -> str:
+    """Why the game window cannot open here ("" when it can)."""
+    if _ASKED_HEADLESS or not sys.platform.startswith("linux"):
+        return ""
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return ""
+    return ("tarocchi: no display to open the game window on (DISPLAY is not set); "
+            "run it in a desktop session, or try `tarocchi --help` for the tools")
+
+
 def _play(args: argparse.Namespace) -> int:
+    missing = no_display()
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     from game.app import run
 
     return run(first_frame_exit=getattr(args, "first_frame_exit", False),
