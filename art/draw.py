@@ -229,6 +229,14 @@ def club(p: Pen, lw: float = LW) -> None:
     p.rect(-0.12, 0.72, 0.12, 0.8, OCHRE, INK, lw * 0.6)
 
 
+def leaf(p: Pen, x: float, y: float, length: float, ang: float, fill: Colour = GREEN,
+         lw: float = 3) -> None:
+    """A pointed leaf from (x, y) along ``ang`` (radians), ``length`` long."""
+    q = p.sub(x, y, length, ang)
+    q.poly(bezier((0, 0), (0.5, -0.32), (1, 0), 10) + bezier((1, 0), (0.5, 0.32), (0, 0), 10)[1:],
+           fill, INK, lw)
+
+
 def suit_sign(p: Pen, suit: str, lw: float = LW) -> None:
     """The compact sign of a suit in a unit box (used in indices and by figures)."""
     if suit == "C":
@@ -244,27 +252,35 @@ def suit_sign(p: Pen, suit: str, lw: float = LW) -> None:
 
 
 def index_sign(p: Pen, suit: str, lw: float = LW) -> None:
-    """A bolder, simplified suit sign for the corner index (readable when small)."""
+    """A bold, simplified suit sign for the corner index, in a unit box. Each reads as its
+    suit at hand size (about 15 px tall on a 96 px card): a red goblet, a gold coin with a
+    red heart, one steel sword slanting with a broad gold guard, one near-upright brown club
+    with a knobbly head and two green leaves (nothing crossed, so it never reads as an X)."""
     if suit == "C":
-        p.poly([(-0.8, -0.75)] + ellipse_pts(0, -0.75, 0.8, 0.85, 20, 0, math.pi) + [(0.8, -0.75)],
+        p.poly([(-0.78, -0.8)] + ellipse_pts(0, -0.8, 0.78, 0.85, 20, 0, math.pi) + [(0.78, -0.8)],
                RED, INK, lw)
-        p.rect(-0.12, 0.05, 0.12, 0.7, RED, INK, lw)
-        p.poly([(-0.15, 0.6), (0.15, 0.6), (0.62, 0.95), (-0.62, 0.95)], RED, INK, lw)
+        p.ellipse(0, -0.8, 0.8, 0.16, OCHRE, INK, lw * 0.8)
+        p.rect(-0.13, 0.05, 0.13, 0.66, RED, INK, lw)
+        p.poly([(-0.16, 0.62), (0.16, 0.62), (0.64, 0.98), (-0.64, 0.98)], RED, INK, lw)
     elif suit == "D":
-        p.circle(0, 0, 0.95, OCHRE, INK, lw)
-        p.circle(0, 0, 0.52, RED, INK, lw * 0.8)
-        p.circle(0, 0, 0.18, OCHRE, None, 0)
-    elif suit == "S":
-        q = p.sub(0, 0, 1.0, math.radians(35))
-        q.poly([(-0.24, -0.5), (0.24, -0.5), (0.18, 0.72), (0, 1.08), (-0.18, 0.72)], STEEL_DARK,
+        p.circle(0, 0, 0.96, OCHRE, INK, lw)
+        p.circle(0, 0, 0.54, RED, INK, lw * 0.8)
+        p.circle(0, 0, 0.2, OCHRE, None, 0)
+    elif suit == "S":  # one sword, hilt up-right, point down-left
+        q = p.sub(0, 0, 1.0, math.radians(32))
+        q.poly([(-0.2, -0.42), (0.2, -0.42), (0.17, 0.72), (0, 1.12), (-0.17, 0.72)], STEEL,
                INK, lw)
-        q.poly([(-0.62, -0.74), (0.62, -0.74), (0.62, -0.5), (-0.62, -0.5)], OCHRE, INK, lw)
-        q.rect(-0.13, -1.05, 0.13, -0.74, INK, INK, lw * 0.5)
-    elif suit == "B":
-        for ang in (-30, 30):
-            q = p.sub(0, 0, 1.0, math.radians(ang))
-            q.poly([(-0.17, -1.0), (0.17, -1.0), (0.13, 1.0), (-0.13, 1.0)], GREEN, INK, lw)
-            q.rect(-0.19, -1.0, 0.19, -0.82, BROWN, INK, lw * 0.6)
+        q.poly([(-0.66, -0.66), (0.66, -0.66), (0.66, -0.4), (-0.66, -0.4)], OCHRE, INK, lw)
+        q.rect(-0.12, -0.98, 0.12, -0.66, RED, INK, lw * 0.7)
+        q.circle(0, -1.06, 0.16, OCHRE, INK, lw * 0.7)
+    elif suit == "B":  # one knobbly club, near upright, head up, sprouting two leaves
+        q = p.sub(0, 0, 1.0, math.radians(-12))
+        for sx, y, a in ((-1, 0.3, -55), (1, 0.0, 55)):
+            leaf(q, sx * 0.16, y, 0.62, math.radians(-90 + a), GREEN, lw * 0.6)
+        q.poly([(-0.14, 1.0), (-0.2, 0.2), (-0.3, -0.38), (-0.46, -0.5), (-0.42, -0.72),
+                (-0.2, -0.98), (0.12, -1.0), (0.4, -0.8), (0.46, -0.55), (0.3, -0.38), (0.2, 0.2),
+                (0.14, 1.0)], BROWN, INK, lw)
+        q.circle(-0.12, -0.7, 0.1, (176, 122, 70, 255), None, 0)
     elif suit == "T":  # trumps: a small red-and-blue lozenge with a star
         p.poly([(0, -1), (0.8, 0), (0, 1), (-0.8, 0)], BLUE, INK, lw)
         p.poly(star_pts(0, 0, 0.55, 0.22, 5), OCHRE, INK, lw * 0.5)

@@ -157,8 +157,9 @@ def frame(d: ImageDraw.ImageDraw, colour: Colour | None) -> None:
 
 
 INDEX_BOX = (24, 26, 156, 112)  # rank text box (2x) in the top-left corner
-SIGN_CENTRE = (90, 162)
-SIGN_R = 44
+SIGN_CENTRE = (90, 166)
+SIGN_R = 50
+DOTS_Y = 236
 
 
 def index_layer(rank_text: str, sign: str, pts: int, colour: Colour, font_path: Path,
@@ -175,7 +176,7 @@ def index_layer(rank_text: str, sign: str, pts: int, colour: Colour, font_path: 
     x0 = 90 - (pts - 1) * gap / 2
     for i in range(pts):
         cx = x0 + i * gap
-        d.ellipse((cx - r, 230 - r, cx + r, 230 + r), fill=(90, 80, 70, 150))
+        d.ellipse((cx - r, DOTS_Y - r, cx + r, DOTS_Y + r), fill=(90, 80, 70, 150))
     layer.alpha_composite(layer.rotate(180))
     return layer
 
@@ -544,9 +545,10 @@ def pile_icon(back: Image.Image) -> Image.Image:
 # --------------------------------------------------------------------------------------
 
 def save_png(img: Image.Image, path: Path) -> None:
-    """Save without metadata: identical pixels give identical bytes."""
+    """Save without metadata: identical pixels give identical bytes. zlib level 6: files
+    about 1.5% larger than level 9 (``optimize``) but written four times faster."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    img.save(path, format="PNG", optimize=True)
+    img.save(path, format="PNG", compress_level=6)
 
 
 def _render(args: tuple[str, str]) -> str:
