@@ -297,3 +297,27 @@ def test_the_exchange_is_worded_in_each_language(window, home, lang: str) -> Non
         view.close()
     finally:
         i18n.set_language("en")
+
+
+def test_hint_figures_over_a_28_card_hand_do_not_overlap(window, home) -> None:
+    view = scarto_table(window, seed_where(0), practice=True)
+    settle(view)
+    view.ask_hint()
+    t_end = time.monotonic() + 60  # worked out in the AI process
+    while not view.hint_texts and time.monotonic() < t_end:
+        frames(view, 1, draw_every=0)
+        time.sleep(0.01)
+    texts = view.hint_texts
+    assert len(texts) == len(view.hints) >= 20
+    # neighbours stand apart, or one above the other by more than a digit is tall;
+    # every other figure (one row of the two) stands apart
+    texts = sorted(texts, key=lambda t: t.x)
+    for a, b in zip(texts, texts[1:], strict=False):
+        assert a.right <= b.left or abs(a.y - b.y) >= 1.4 * a.font_size, (a.text, a.x, a.y, b.text, b.x, b.y)
+    for a, b in zip(texts, texts[2:], strict=False):
+        assert a.right <= b.left, (a.text, a.x, b.text, b.x)
+    # each figure stands over the strip of its own card
+    for t in texts:
+        card = view.table.card_at(t.x, layout.SOUTH_Y, 0)
+        assert card is not None and f"{view.hints[card]:.1f}" == t.text
+    view.close()

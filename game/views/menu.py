@@ -165,10 +165,10 @@ class NewGameView(BaseView):
                                  anchor_y="center", font_name=FONT, bold=True)
         self.help = arcade.Text(_("Click a line or press Enter to change it"), WIDTH / 2, HEIGHT - 160,
                                 INK, 14, anchor_x="center", anchor_y="center", font_name=FONT)
-        self.b_game = Button("", (WIDTH / 2, 500, 560, 48), self.cycle_game)
-        self.b_kind = Button("", (WIDTH / 2, 440, 560, 48), self.toggle_kind)
-        self.b_partner = Button("", (WIDTH / 2, 380, 560, 48), lambda: self.cycle("partner"))
-        self.b_opp = Button("", (WIDTH / 2, 320, 560, 48), lambda: self.cycle("opponents"))
+        self.b_game = Button("", (WIDTH / 2, 500, 660, 48), self.cycle_game)
+        self.b_kind = Button("", (WIDTH / 2, 440, 660, 48), self.toggle_kind)
+        self.b_partner = Button("", (WIDTH / 2, 380, 660, 48), lambda: self.cycle("partner"))
+        self.b_opp = Button("", (WIDTH / 2, 320, 660, 48), lambda: self.cycle("opponents"))
         self.b_start = Button(_("Deal the cards"), (WIDTH / 2, 230, 300, 54), self.start)
         self.b_back = Button(_("Back"), (WIDTH / 2, 160, 200, 44), self.on_back)
         self._labels()
@@ -192,8 +192,11 @@ class NewGameView(BaseView):
         self.b_partner.label = _("Partner (North): {level}").format(level=_(s.partner))
         self.b_opp.label = _("Opponents (East, West): {level}").format(level=_(s.opponents))
         partners = rules.partner[0] >= 0
-        buttons = [self.b_game, self.b_kind, *([self.b_partner] if partners else []), self.b_opp,
-                   self.b_start, self.b_back]
+        rows = [self.b_game, self.b_kind, *([self.b_partner] if partners else []), self.b_opp]
+        for i, b in enumerate(rows):  # one under the other, no gap where a partner would be
+            b.rect = (WIDTH / 2, 500 - 60 * i, *b.rect[2:])
+            b.text.x, b.text.y = b.rect[:2]
+        buttons = [*rows, self.b_start, self.b_back]
         if self.buttons != buttons:
             focused = self.buttons[self.focus] if 0 <= self.focus < len(self.buttons) else self.b_start
             self.buttons = buttons
