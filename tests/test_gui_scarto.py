@@ -363,3 +363,25 @@ def test_autoplay_plays_scarto_with_the_exchange_and_the_scoring(window, home, t
     assert "1 or 3 deals" in capsys.readouterr().err
     assert tarocchi(["autoplay", "--variant", "scarto", "--players", "random,random,random,random"]) == 2
     assert "needs 3 levels" in capsys.readouterr().err
+
+
+def test_the_theatre_redraws_a_scarto_replay_in_pieces_exactly(window, tmp_path: Path) -> None:
+    from game.theatre import ViewerView
+
+    rp = _scarto_replay(tmp_path, seed=4)
+    view = ViewerView(window, rp, face_up=True, speed=4.0)
+    window.show_view(view)
+    view.toggle_play()
+    compared = pieces = 0
+    for i in range(500):
+        view.on_update(1 / 60)
+        if i == 250:
+            view.toggle_hands()
+        if i % 3:
+            view.on_draw()
+            continue
+        n, rects, box = damaged_vs_whole(window, view)
+        assert n == 0, f"frame {i}: {n} pixels differ in {box} (redrawn: {rects})"
+        compared += 1
+        pieces += bool(rects)
+    assert pieces > 0.3 * compared, (pieces, compared)
