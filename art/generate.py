@@ -549,25 +549,79 @@ def draw_card(code: str, game: str = "piedicavallo") -> Image.Image:
 # Table dressing
 # --------------------------------------------------------------------------------------
 
+#: The felt's mean colour where the light is full (the light map darkens it towards the rim).
+FELT_BASE = (33, 104, 62)
+#: Where the lamp hangs over the table (fractions of the width and height from the top
+#: left): over the trick, a little above the middle (game/layout.py CENTRE).
+LIGHT_CENTRE = (0.5, 0.41)
+
+
+def _value_noise(w: int, h: int, cells: int, rng: random.Random) -> list[float]:
+    """Smooth noise over w x h: a grid ``cells`` wide of random values, cosine-interpolated."""
+    gw, gh = cells + 1, round(cells * h / w) + 1
+    grid = [[rng.uniform(-1, 1) for _ in range(gw)] for _ in range(gh)]
+    sx, sy = (gw - 1) / w, (gh - 1) / h
+    out = [0.0] * (w * h)
+    for y in range(h):
+        gy, fy = divmod((y + 0.5) * sy, 1.0)
+        y0, y1 = int(gy), min(int(gy) + 1, gh - 1)
+        wy = (1 - math.cos(math.pi * fy)) / 2
+        for x in range(w):
+            gx, fx = divmod((x + 0.5) * sx, 1.0)
+            x0, x1 = int(gx), min(int(gx) + 1, gw - 1)
+            wx = (1 - math.cos(math.pi * fx)) / 2
+            top = grid[y0][x0] * (1 - wx) + grid[y0][x1] * wx
+            bottom = grid[y1][x0] * (1 - wx) + grid[y1][x1] * wx
+            out[y * w + x] = top * (1 - wy) + bottom * wy
+    return out
+
+
 def felt() -> Image.Image:
-    """A tileable green felt: seeded noise on a torus grid, lightly blurred (wrap-around)."""
+    """A tileable green baize: a fine grain and short fibres along both weave directions,
+    all with wrap-around, so the 256 px tile repeats without seams.  Only fine detail:
+    anything broader would repeat visibly; the broad light is :func:`light`'s."""
     n = 256
     rng = random.Random(1750)
-    base = (34, 102, 58)
-    noise = [rng.uniform(-1, 1) for _ in range(n * n)]
-    # box blur with wrap-around, so the tile is seamless
-    sm = [0.0] * (n * n)
+    grain = [rng.uniform(-1, 1) for _ in range(n * n)]
+    data = bytearray()
     for y in range(n):
         row = y * n
+        up, down = ((y - 1) % n) * n, ((y + 1) % n) * n
         for x in range(n):
-            sm[row + x] = (noise[row + x] * 2 + noise[row + (x + 1) % n] + noise[row + (x - 1) % n]
-                           + noise[((y + 1) % n) * n + x] + noise[((y - 1) % n) * n + x]) / 6
-    data = bytearray()
-    for i in range(n * n):
-        v = sm[i] * 10 + noise[i] * 4
-        data += bytes(max(0, min(255, round(c + v * (0.8 if j == 0 else 1)))) for j, c in
-                      enumerate(base))
+            if (x // 4 + y // 4) % 2:  # a basket weave of short fibres
+                f = grain[row + (x - 1) % n] + grain[row + x] + grain[row + (x + 1) % n]
+            else:
+                f = grain[up + x] + grain[row + x] + grain[down + x]
+            v = f / 3 * 6 + grain[row + x] * 2.5
+            data += bytes(max(0, min(255, round(c + v * k))) for c, k in zip(FELT_BASE, (0.7, 1.0, 0.8),
+                                                                             strict=True))
     return Image.frombytes("RGB", (n, n), bytes(data)).convert("RGBA")
+
+
+def light() -> Image.Image:
+    """The lamp over the table, laid over the felt (alpha-composited, stretched to the
+    screen): a warm glow under the lamp shading into a dark rim (a vignette), with a soft
+    cloudiness, as a baize never lies quite evenly.  Smooth, so a small image stretched
+    stays smooth; the screen's size, so nothing in it repeats."""
+    w, h = 320, 180
+    rng = random.Random(1751)
+    cloud = [a * 0.65 + b * 0.35 for a, b in zip(_value_noise(w, h, 7, rng), _value_noise(w, h, 19, rng),
+                                               strict=True)]
+    cx, cy = LIGHT_CENTRE[0] * w, LIGHT_CENTRE[1] * h
+    data = bytearray()
+    for y in range(h):
+        for x in range(w):
+            # elliptical distance from the lamp: about 1.0 at the middle of each edge
+            dx, dy = (x + 0.5 - cx) / (w * 0.55), (y + 0.5 - cy) / (h * 0.6)
+            r = math.hypot(dx, dy)
+            shade = min(1.0, max(0.0, (r - 0.3) / 0.9)) ** 1.5  # 0 under the lamp
+            dark = max(0.0, min(1.0, 0.08 + 0.62 * shade + 0.07 * cloud[y * w + x]))
+            glow = max(0.0, 1.0 - r / 0.5) ** 2  # the warm pool of light
+            if glow * 0.12 > dark:
+                data += bytes((255, 238, 196, round(255 * (glow * 0.12 - dark))))
+            else:
+                data += bytes((0, 10, 4, round(255 * (dark - glow * 0.12))))
+    return Image.frombytes("RGBA", (w, h), bytes(data))
 
 
 def icon_canvas(size: int = 64) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
@@ -763,7 +817,7 @@ def generate(out_dir: Path | str = ART_DIR, processes: int = 2) -> list[Path]:
     table = out / "table"
     back = Image.open(out / "cards" / "back.png").convert("RGBA")
     items = {
-        "felt": felt(), "dealer": dealer_button(), "pile": pile_icon(back),
+        "felt": felt(), "light": light(), "dealer": dealer_button(), "pile": pile_icon(back),
         "undo": arrow_icon(False), "redo": arrow_icon(True), "hint": hint_icon(),
         "speed": speed_icon(), "sound_on": sound_icon(True), "sound_off": sound_icon(False),
         "menu": menu_icon(),

@@ -28,7 +28,7 @@ from engine.ruleset import Ruleset, ruleset, variant_names
 from . import paths
 from .constants import BACK_SIZES, BAND_H, CARD_H, CARD_W, FACE_SIZES, STRIP_W
 
-TABLE_IMAGES = ("felt", "dealer", "pile", "undo", "redo", "hint", "speed", "sound_on", "sound_off", "menu")
+TABLE_IMAGES = ("felt", "light", "dealer", "pile", "undo", "redo", "hint", "speed", "sound_on", "sound_off", "menu")
 VERSION = "v1"
 
 
