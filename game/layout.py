@@ -103,10 +103,15 @@ def spot(n_seats: int, seat: int) -> int:
     return _SPOTS[n_seats][seat]
 
 
-SOUTH_Y = 112
+#: South's hand: its lower edge runs off the bottom of the screen (the cards are
+#: double-ended: the top index is what is read), which leaves room above it for
+#: the hint figures and the status line under the trick.
+SOUTH_Y = 92
 NORTH_Y = HEIGHT - 64
 SIDE_X = 64
-CENTRE = (WIDTH // 2, 398)
+SIDE_Y = 398  # the middle of the side hands' columns
+#: the middle of the trick; the lamp of the felt hangs over it (art/generate.py)
+CENTRE = (WIDTH // 2, 426)
 #: the player's hand keeps within this span (centres of its first and last card)
 #: once it is longer than 17 cards: clear of the labels on the left and the pile
 SOUTH_SPAN = 940 - 96
@@ -151,6 +156,8 @@ def hand_places(where: int, n: int, face_up: bool, raised: frozenset[int] = froz
         return _south_places(n, face_up, raised)
     scale = SMALL_SCALE if not face_up else OPEN_SCALE
     step = hidden_step(full) if not face_up else 26
+    if where == TOP and face_up and n > 15:
+        step = 24  # the dealer's 17 close up, clear of the theatre's buttons
     # A hidden hand is anchored where a full hand would start, so a card played
     # from it leaves the others where they are (and the hand stays one fan image).
     m = n if face_up else full
@@ -171,24 +178,44 @@ def hand_places(where: int, n: int, face_up: bool, raised: frozenset[int] = froz
             x0 = min(x - 26, WIDTH - 40 - 40 * (cols - 1))
         else:
             x0 = x - 12
-        y0 = round(CENTRE[1] + step * (per - 1) / 2)
+        y0 = round(SIDE_Y + step * (per - 1) / 2)
         return [
             Place(x0 + 40 * (i // per), y0 - step * (i % per), 0.0, scale, True, 100 + i)
             for i in range(n)
         ]
-    y0 = round(CENTRE[1] + step * (m - 1) / 2)
+    y0 = round(SIDE_Y + step * (m - 1) / 2)
     angle = 90.0 if where == RIGHT else -90.0
     return [Place(x, y0 - step * i, angle, scale, False, 100 + i) for i in range(n)]
 
 
-# Where a seat's card lies in the trick (offset from the centre toward the seat).
-_TRICK_OFFSETS = ((0, -66), (96, 4), (4, 70), (-96, -4))
+# Where a seat's card lies in the trick: off the centre toward the seat; South's
+# and North's overlap a little (North's over South's top, South's over North's
+# bottom: each keeps one of its two corner indices in view).
+_TRICK_OFFSETS = ((0, -60), (96, 2), (4, 62), (-96, -2))
+#: the card that takes the trick is lifted to South's size (drawn 1:1, as at rest)
+LIFT = HAND_SCALE / TRICK_SCALE
 
 
 def trick_place(where: int, order: int, highlight: bool = False) -> Place:
+    """The place of the ``order``-th card of the trick, played from ``where``;
+    ``highlight``: lifted (the card that takes the trick), over the others."""
     dx, dy = _TRICK_OFFSETS[where]
-    scale = TRICK_SCALE * (1.08 if highlight else 1.0)
-    return Place(round(CENTRE[0] + dx), round(CENTRE[1] + dy), 0.0, scale, True, 300 + order)
+    scale = TRICK_SCALE * (LIFT if highlight else 1.0)
+    return Place(round(CENTRE[0] + dx), round(CENTRE[1] + dy), 0.0, scale, True,
+                 300 + order + (10 if highlight else 0))
+
+
+#: the ring round the trick (centre x, centre y, half width, half height) and where on
+#: it the arrows of the direction of play lie, by table size (degrees anticlockwise
+#: from the right: between each seat and the next, anticlockwise)
+RING = (CENTRE[0], CENTRE[1], 216.0, 160.0)
+RING_ARROWS = {4: (-45.0, 45.0, 135.0, 225.0), 3: (-40.0, 90.0, 220.0)}
+
+# Name plates: a seat's name, level and card count, with a token holding the
+# seat's letter (or the dealer's chip) on the left.
+PLATE_W, PLATE_H = 170, 46
+SOUTH_PLATE_W = 162  # ends before the first card of a 28-card hand
+TOKEN_R = 15
 
 
 class Geometry(NamedTuple):
@@ -196,22 +223,35 @@ class Geometry(NamedTuple):
 
     pile_pos: tuple[tuple[int, int], ...]  # by side
     score_pos: tuple[tuple[int, int], ...]  # by side: its points and tricks
-    label_pos: tuple[tuple[int, int], ...]  # by spot
-    dealer_mark_pos: tuple[tuple[int, int], ...]  # by spot
+    label_pos: tuple[tuple[int, int], ...]  # by spot: the middle of the seat's name plate
+    dealer_mark_pos: tuple[tuple[int, int], ...]  # by spot: the plate's token (the dealer's chip)
     trump_note_pos: tuple[tuple[int, int], ...]  # by side
 
 
-_LABELS = ((92, 122), (WIDTH - 92, 212), (WIDTH // 2 + 292, NORTH_Y + 8), (92, 212))
-_DEALER_MARKS = ((92, 64), (WIDTH - 160, 262), (WIDTH // 2 + 292 + 102, NORTH_Y), (160, 262))
+# Plates: South's left of its hand, East's and West's under their columns, North's
+# right of its row (further right where its hand may be shown open: the theatre).
+_PLATES = ((6 + SOUTH_PLATE_W // 2, 58), (WIDTH - 6 - PLATE_W // 2, 200),
+           (826 + PLATE_W // 2, NORTH_Y + 8), (6 + PLATE_W // 2, 200))
+_OPEN_NORTH_PLATE = (884 + PLATE_W // 2, NORTH_Y + 8)
+
+
+def _tokens(plates) -> tuple[tuple[int, int], ...]:
+    out = []
+    for spot_, (x, y) in enumerate(plates):
+        w = SOUTH_PLATE_W if spot_ == BOTTOM else PLATE_W
+        out.append((round(x - w / 2 + 6 + TOKEN_R), y))
+    return tuple(out)
+
 
 GEOMETRY = {
     # Team piles: {South, North} bottom right, {East, West} top right; the team
-    # points under the buttons.
+    # points under the buttons (the space between them and the buttons is left for
+    # the buttons' tooltips).
     4: Geometry(
         pile_pos=((WIDTH - 90, 100), (WIDTH - 90, HEIGHT - 76)),
-        score_pos=((18, HEIGHT - 92), (18, HEIGHT - 118)),
-        label_pos=_LABELS,
-        dealer_mark_pos=_DEALER_MARKS,
+        score_pos=((18, HEIGHT - 108), (18, HEIGHT - 132)),
+        label_pos=_PLATES,
+        dealer_mark_pos=_tokens(_PLATES),
         # the discard's trump count, right-aligned under (or over) the discard
         trump_note_pos=((WIDTH - 10, 34), (WIDTH - 10, HEIGHT - 146)),
     ),
@@ -222,8 +262,8 @@ GEOMETRY = {
         pile_pos=((WIDTH - 90, 100), (WIDTH - 90, HEIGHT - 76), (90, HEIGHT - 130)),
         score_pos=((WIDTH // 2 - 130, HEIGHT - 26), (WIDTH // 2 - 130, HEIGHT - 50),
                    (WIDTH // 2 - 130, HEIGHT - 74)),
-        label_pos=((80, 122), *_LABELS[1:3], (86, 212)),
-        dealer_mark_pos=((80, 64), *_DEALER_MARKS[1:]),
+        label_pos=_PLATES,
+        dealer_mark_pos=_tokens(_PLATES),
         trump_note_pos=((WIDTH - 10, 34), (WIDTH - 10, HEIGHT - 146), (10, HEIGHT - 200)),
     ),
 }
@@ -231,6 +271,19 @@ GEOMETRY = {
 
 def geometry(n_seats: int) -> Geometry:
     return GEOMETRY[n_seats]
+
+
+def plate_rect(n_seats: int, where: int, open_hands: bool = False) -> tuple[float, float, float, float]:
+    """The name plate of the seat at ``where``: left, bottom, right, top."""
+    x, y = _OPEN_NORTH_PLATE if (where == TOP and open_hands) else GEOMETRY[n_seats].label_pos[where]
+    w = SOUTH_PLATE_W if where == BOTTOM else PLATE_W
+    return x - w / 2, y - PLATE_H / 2, x + w / 2, y + PLATE_H / 2
+
+
+def token_pos(n_seats: int, where: int, open_hands: bool = False) -> tuple[float, float]:
+    """The middle of the plate's token (the seat's letter, or the dealer's chip)."""
+    left, bottom, _right, top = plate_rect(n_seats, where, open_hands)
+    return left + 6 + TOKEN_R, (bottom + top) / 2
 
 
 def pile_place(pile_pos: tuple[int, int], i: int, n: int = 0) -> Place:
@@ -265,17 +318,49 @@ def deck_place(where: int, i: int, face_up: bool = False) -> Place:
 
 
 # Labels: a seat's name (and below it level and card count), the dealer marker.
-LABEL_POS = _LABELS
-DEALER_MARK_POS = _DEALER_MARKS
-STATUS_POS = (WIDTH / 2, 250)  # the one-line message above South's hand
+LABEL_POS = _PLATES
+DEALER_MARK_POS = _tokens(_PLATES)
+#: the one-line message between South's hand and the trick
+STATUS_POS = (WIDTH / 2, 260)
+STATUS_H = 30
+#: announcements and "who takes the trick", between the trick and North's hand
+TOP_SLOT = (WIDTH / 2, 592)
+SLOT_H = 28
 PILE_POS = GEOMETRY[4].pile_pos
 SCORE_POS = GEOMETRY[4].score_pos
+#: the last trick shown again: a panel over the trick (left, bottom, right, top by seats)
+OVERLAY_W = {4: 452, 3: 352}
+OVERLAY_Y = (300, 560)
 
 
-def button_rects(n: int) -> list[tuple[float, float, float, float]]:
+def overlay_rect(n_seats: int) -> tuple[float, float, float, float]:
+    w = OVERLAY_W[n_seats]
+    return CENTRE[0] - w / 2, OVERLAY_Y[0], CENTRE[0] + w / 2, OVERLAY_Y[1]
+
+
+def overlay_card_x(n_seats: int, i: int) -> float:
+    """The middle of the i-th card (in play order) of the last trick shown again."""
+    step = 84 + 20
+    return CENTRE[0] + (i - (n_seats - 1) / 2) * step
+
+
+def button_rects(n: int, size: float = 40, gap: float = 6) -> list[tuple[float, float, float, float]]:
     """Icon buttons along the top left: (centre x, centre y, width, height)."""
-    size, gap = 44, 8
     return [(16 + size / 2 + i * (size + gap), HEIGHT - 16 - size / 2, size, size) for i in range(n)]
+
+
+def hint_place(card_left: float, card_top: float, strip: float, i: int) -> tuple[float, float, bool]:
+    """Where a hint figure stands over a card of South's hand: its middle, and whether
+    it is set small.  Over the strip its right neighbour leaves in view, just above the
+    card's top edge; where the strips are narrower than a figure (a 25-card hand),
+    every other figure stands a row higher."""
+    close = strip < 44
+    x = card_left + strip / 2
+    y = card_top + 10 + (HINT_ROW if close and i % 2 else 0)
+    return x, y, close
+
+
+HINT_ROW = 17
 
 
 def in_rect(x: float, y: float, rect: tuple[float, float, float, float]) -> bool:
@@ -296,7 +381,8 @@ def table_places(
     A hand is shown face up when the position holds it (the seats it was seen
     by); the others are shown by their size alone, as anonymous backs.  The
     discard and the stock are known only where a shown seat dealt.  ``raised``
-    lifts those cards of the bottom hand; ``highlight`` enlarges a trick card.
+    lifts those cards of the bottom hand; ``highlight`` lifts a trick card (by
+    default, once every seat has played, the one that takes the trick).
     """
     rules = pos.rules
     pack = rules.pack
@@ -308,6 +394,8 @@ def table_places(
             out[("back", "deck", i)] = deck_place(0, i)
         return out
     trick_mask = 0
+    if highlight is None and len(pos.trick) == n_seats:  # complete: the card that takes it is lifted
+        highlight = pos.trick[rules.trick_winner_index(pos.trick)]
     for order, (seat, card) in enumerate(zip(pos.trick_seats, pos.trick, strict=True)):
         out[("card", card)] = trick_place(spot(n_seats, seat), order, card == highlight)
         trick_mask |= 1 << card

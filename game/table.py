@@ -28,6 +28,17 @@ Public API
     The topmost face-up card of ``seat``'s hand under a logical point.
 ``set_dimmed(cards)``, ``set_names(names)``, ``speed`` (animation speed factor),
 ``last_trick_overlay`` (set to ``(leader, cards)`` to show a past trick).
+``backdrop_marks()``
+    The table's fixed marks (the ring round the trick with the arrows of the
+    direction of play, the pile mats, the seats' name plates) as
+    :mod:`game.paint` marks: the view paints them into its backdrop, once.
+
+The look: every card casts a soft shadow on the felt (a shadow sprite under all
+the cards, lifted further while the card flies; the hidden hands' fan images
+carry theirs; the strips of South's resting hand cast none, as their shadows
+would lie under their neighbours and below the screen).  The card that led the
+trick glows faintly; once every seat has played, the card that takes it glows
+gold, and is lifted while the trick is shown before it is gathered.
 """
 
 from __future__ import annotations
@@ -43,12 +54,11 @@ from arcade import easing
 from engine.ruleset import Ruleset
 from engine.state import CardPlayed, DealScored, Dealt, Discarded, TrickTaken
 
-from . import damage, layout, textures
+from . import damage, layout, paint, textures
 from .constants import (
     BAND_H,
     CARD_W,
     DIM,
-    FELT_DARK,
     FONT,
     GOLD,
     HAND_SCALE,
@@ -66,9 +76,10 @@ from .constants import (
     T_TRICK_SHOW,
     TEAM_COLOURS,
 )
-from .i18n import _
+from .i18n import N_, _
 from .layout import Place
 from .position import Position
+from .ui import Pill, fit_font, panel_picture
 from .words import Words, msg
 
 
@@ -112,16 +123,39 @@ def set_colour(t: arcade.Text, colour) -> None:
         t.color = want
 
 
-def mark_rects(geo: layout.Geometry) -> tuple:
-    """The bounds of the table's fixed marks: the ring round the trick, the pile outlines."""
-    cx, cy = layout.CENTRE
-    w, h = layout.card_size(PILE_SCALE)
-    return ((cx - 232, cy - 177, cx + 232, cy + 177),
-            *((x - h / 2 - 10, y - w / 2 - 10, x + h / 2 + 10, y + w / 2 + 10) for x, y in geo.pile_pos))
+# --- shadows and glows -------------------------------------------------------------------
+
+SHADOW_BASE = (96, 178)  # shadows and glows are made for South's cards and scaled to others
+SHADOW_MARGIN = 12
+SHADOW_REST = (2.0, -3.0)  # a card at rest: offset of its shadow (scaled with the card)
+SHADOW_LIFT = (7.0, -11.0)  # at the top of its flight
+GLOWS = {"win": ((255, 210, 80), 255, 5.0, 3.0, 4), "lead": ((226, 232, 216), 150, 3.0, 1.5, 1)}
+SUBTITLE_INK = (200, 200, 190)
+_SOFT: dict[str, arcade.Texture] = {}
 
 
-OVERLAY_RECT = (layout.CENTRE[0] - 233, layout.CENTRE[1] - 153,
-                layout.CENTRE[0] + 233, layout.CENTRE[1] + 153)  # the last trick's box and edge
+def soft_textures(atlas) -> dict[str, arcade.Texture]:
+    """The shadow of a card and the glows round a card (made once, put in ``atlas``)."""
+    if not _SOFT:
+        w, h = SHADOW_BASE
+        m = SHADOW_MARGIN
+        _SOFT["shadow"] = arcade.Texture(paint.soft_box(w - 2, h - 2, 9, 3.5, 150, m + 1),
+                                         hash=f"soft:shadow:{textures.VERSION}")
+        for kind, (colour, alpha, blur, line, spread) in GLOWS.items():
+            _SOFT[kind] = arcade.Texture(paint.ring_glow(w, h, 9, blur, alpha, m, colour, line, spread),
+                                         hash=f"soft:{kind}:{textures.VERSION}")
+    for tex in _SOFT.values():
+        atlas.add(tex)
+    return _SOFT
+
+
+_LETTERS = {"South": N_("S"), "East": N_("E"), "North": N_("N"), "West": N_("W")}
+#: the tags of the last trick shown again, under the card that led and the one that took it
+N_("led"), N_("won")
+
+
+def seat_letter(rules: Ruleset, seat: int) -> str:
+    return _(_LETTERS[rules.seat_names[seat]])
 
 
 def _lerp(a: float, b: float, t: float) -> float:
@@ -135,15 +169,19 @@ def _lerp_angle(a: float, b: float, t: float) -> float:
 
 class TableScene:
     def __init__(self, rules: Ruleset, names=None, sound=None, subtitles=None,
-                 words: Words | None = None) -> None:
+                 words: Words | None = None, open_hands: bool = False) -> None:
+        """``open_hands``: other seats' hands may be shown face up (the theatre),
+        so North's plate stands clear of an open hand of 17."""
         self.rules = rules
+        self.open_hands = open_hands
         self.words = words or Words(rules, None)
         n = rules.n_seats
         self.n_seats = n
         self.geo = layout.geometry(n)
         self.spots = tuple(layout.spot(n, s) for s in range(n))
-        self.mark_rects = mark_rects(self.geo)
+        self.plates = tuple(layout.plate_rect(n, w, open_hands) for w in self.spots)  # by seat
         self.tex = textures.get()
+        self.soft = soft_textures(self.tex.atlas)
         self.faces = self.tex.faces_for(rules)
         self.sound = sound
         self.speed = 1.0
@@ -160,7 +198,8 @@ class TableScene:
         self._timers: list[tuple[float, object]] = []  # (time, callable) fired by update
         self.last_trick_overlay: tuple[int, tuple[int, ...]] | None = None
         self._overlay_key = None  # the overlay its sprites were made for
-        self._overlay_sprites: arcade.SpriteList | None = None
+        self._overlay: tuple | None = None  # (glows, cards, batch, texts) of the overlay
+        self.trick_marks: dict[int, str] = {}  # card -> "lead" or "win" (its glow)
         self._build_furniture()
         self.set_names(names if names is not None else self.words.names(), subtitles)
         self._info_pos: Position | None = None
@@ -168,11 +207,20 @@ class TableScene:
     # --- furniture: felt, labels, markers ------------------------------------------
 
     def _build_furniture(self) -> None:
-        # The felt is the clear colour: on llvmpipe every full-screen layer costs
-        # about 4 ms a frame, so the table has none (see game/ui.py).
-        self._mats = None  # the fixed marks: the ring round the trick, the pile outlines
-        self._turn_marks: dict = {}  # spot -> the highlight under its name
+        # The felt, the ring round the trick, the pile mats and the plates are the
+        # view's backdrop (backdrop_marks), painted once and copied under each frame.
+        self._turn_marks: dict = {}  # seat -> the glow round its plate
+        self._marks: tuple | None = None  # backdrop_marks, made once
         self.markers = textures.sprite_list()
+        # Every card's shadow, drawn under all the cards (prepare places them).
+        self.shadows = textures.sprite_list()
+        self._shadow_sprites = []
+        for _s in self.sprites:
+            sh = arcade.Sprite(self.soft["shadow"])
+            sh.position = OFFSCREEN
+            self._shadow_sprites.append(sh)
+            self.shadows.append(sh)
+        self._shadow_key: tuple = ()
         # Each hidden hand at rest is drawn as one pre-composed "fan" image instead
         # of its overlapping cards (a third of the pixels: fill is what costs here).
         self.fans = textures.sprite_list()
@@ -197,22 +245,24 @@ class TableScene:
             self.bands.append(b)
         self._strip_ids = {id(t[0]) for t in self.tex.strips.values()}
         self._strip_key: tuple = ()
-        self.dealer_marker = arcade.Sprite(self.tex.table["dealer"], 0.42)
+        chip = self.tex.table["dealer"]
+        self.dealer_marker = arcade.Sprite(chip, (2 * layout.TOKEN_R + 4) / chip.width)
         self.dealer_marker.visible = False
         self.markers.append(self.dealer_marker)
+        self.turn_glow = arcade.SpriteList()  # the glow round the plate of the seat to play
         self.batch = pyglet_batch()
+        self.labels, self.counts, self.letters = [], [], []
+        for seat, (_left, bottom, _right, top) in enumerate(self.plates):
+            cy = (bottom + top) / 2
+            tx, ty = layout.token_pos(self.n_seats, self.spots[seat], self.open_hands)
+            x = tx + layout.TOKEN_R + 8
+            self.labels.append(arcade.Text("", x, cy + 9, INK, 13, anchor_x="left", anchor_y="center",
+                                           font_name=FONT, batch=self.batch, bold=True))
+            self.counts.append(arcade.Text("", x, cy - 10, SUBTITLE_INK, 11, anchor_x="left",
+                                           anchor_y="center", font_name=FONT, batch=self.batch))
+            self.letters.append(arcade.Text(seat_letter(self.rules, seat), tx, ty, INK, 12, anchor_x="center",
+                                            anchor_y="center", font_name=FONT, batch=self.batch, bold=True))
         geo = self.geo
-        label_pos = [geo.label_pos[w] for w in self.spots]
-        self.labels = [
-            arcade.Text("", x, y, INK, 13, anchor_x="center", anchor_y="center", font_name=FONT,
-                        batch=self.batch, bold=True)
-            for (x, y) in label_pos
-        ]
-        self.counts = [
-            arcade.Text("", x, y - 19, INK, 11, anchor_x="center", anchor_y="center",
-                        font_name=FONT, batch=self.batch)
-            for (x, y) in label_pos
-        ]
         self.pile_labels = [
             arcade.Text("", x, y, self.side_colour(t), 14, anchor_x="left", anchor_y="center",
                         font_name=FONT, batch=self.batch, bold=True)
@@ -220,13 +270,33 @@ class TableScene:
         ]
         self.trump_note = arcade.Text("", 0, 0, GOLD, 12, anchor_x="right", anchor_y="center",
                                       font_name=FONT, batch=self.batch)
-        self._batch_texts = (*self.labels, *self.counts, *self.pile_labels, self.trump_note)
-        self.winner_text = arcade.Text("", layout.CENTRE[0], layout.CENTRE[1] + 176, GOLD, 16,
-                                       anchor_x="center", anchor_y="center", font_name=FONT,
-                                       bold=True)
-        self.overlay_title = arcade.Text("", layout.CENTRE[0], layout.CENTRE[1] + 125, INK, 13,
-                                         anchor_x="center", anchor_y="center", font_name=FONT)
+        self._batch_texts = (*self.labels, *self.counts, *self.letters, *self.pile_labels, self.trump_note)
+        self.winner_text = arcade.Text("", *layout.TOP_SLOT, GOLD, 15, anchor_x="center",
+                                       anchor_y="center", font_name=FONT, bold=True)
+        self._winner_pill = Pill(layout.SLOT_H, "status")
         self._turn = -1
+
+    def backdrop_marks(self) -> tuple:
+        """The table's marks that never move, for the view's backdrop (see the module)."""
+        if self._marks is None:
+            self._marks = self._make_marks()
+        return self._marks
+
+    def _make_marks(self) -> tuple:
+        n = self.n_seats
+        teams = self.rules.n_sides < n
+        marks: list = [paint.Ring(*layout.RING, arrows=layout.RING_ARROWS[n])]
+        pw, ph = layout.card_size(PILE_SCALE)
+        for t, (x, y) in enumerate(self.geo.pile_pos):
+            colour = TEAM_COLOURS[t] if teams else PILE_EDGE
+            marks.append(paint.Box((x - ph / 2 - 8, y - pw / 2 - 8, x + ph / 2 + 8, y + pw / 2 + 8), 7,
+                                   fill=(0, 0, 0, 40), edge=(*colour, 130), edge_width=1.5))
+        for seat, rect in enumerate(self.plates):
+            marks.append(paint.Box(rect, 10, fill=(6, 22, 14, 190), edge=(220, 200, 150, 90), shadow=110))
+            tx, ty = layout.token_pos(n, self.spots[seat], self.open_hands)
+            ring = TEAM_COLOURS[self.rules.side[seat]] if teams else (220, 200, 150)
+            marks.append(paint.Disc(tx, ty, layout.TOKEN_R, fill=(0, 0, 0, 90), edge=(*ring, 210), edge_width=2.0))
+        return tuple(marks)
 
     def side_colour(self, side: int):
         """A team's colour; where each plays alone no side has one (no team colours)."""
@@ -234,12 +304,17 @@ class TableScene:
             return TEAM_COLOURS[side]
         return INK
 
+    def _text_room(self, seat: int) -> float:
+        """How wide a plate's name and its second line may be."""
+        return self.plates[seat][2] - 8 - self.labels[seat].x
+
     def set_names(self, names, subtitles=None) -> None:
         """Seat names (``names[seat]``) and a second line each (e.g. the AI level)."""
         self.names = list(names)
         self.subtitles = list(subtitles or [""] * self.n_seats)
-        for t, n in zip(self.labels, self.names, strict=False):
+        for seat, (t, n) in enumerate(zip(self.labels, self.names, strict=False)):
             t.text = n
+            fit_font(t, self._text_room(seat), 13, 10)
 
     def _set_info(self, pos: Position) -> None:
         """Labels from ``pos``: card counts, each side's points and tricks, dealer, turn."""
@@ -248,15 +323,22 @@ class TableScene:
         for seat in range(self.n_seats):
             cards = w.cards_held(pos.hand_sizes[seat]) if pos.deal_no else ""
             sub = self.subtitles[seat] if seat < len(self.subtitles) else ""
-            self.counts[seat].text = " · ".join(x for x in (sub, cards) if x)
+            text = " · ".join(x for x in (sub, cards) if x)
+            if self.counts[seat].text != text:
+                self.counts[seat].text = text
+                fit_font(self.counts[seat], self._text_room(seat), 11, 9)
         for t in range(self.rules.n_sides):
             self.pile_labels[t].text = w.pile_line(t, pos.points[t], pos.tricks_won[t])
-        if pos.dealer >= 0 and pos.deal_no:
-            x, y = self.geo.dealer_mark_pos[self.spots[pos.dealer]]
-            self.dealer_marker.position = (x, y)
+        dealer = pos.dealer if pos.dealer >= 0 and pos.deal_no else -1
+        if dealer >= 0:
+            self.dealer_marker.position = layout.token_pos(self.n_seats, self.spots[dealer], self.open_hands)
             self.dealer_marker.visible = True
         else:
             self.dealer_marker.visible = False
+        for seat, t in enumerate(self.letters):  # the chip lies on the dealer's token
+            want = "" if seat == dealer else seat_letter(self.rules, seat)
+            if t.text != want:
+                t.text = want
         if self.rules.announces_discard_trumps and pos.discard_trumps >= 0 and pos.dealer >= 0:
             self.trump_note.x, self.trump_note.y = self.geo.trump_note_pos[self.rules.side[pos.dealer]]
             self.trump_note.text = w.trumps_discarded(pos.discard_trumps)
@@ -266,7 +348,18 @@ class TableScene:
         for seat in range(self.n_seats):
             colour = GOLD if seat == pos.turn else INK
             set_colour(self.labels[seat], colour)
-            set_colour(self.counts[seat], colour if seat == pos.turn else (200, 200, 190))
+            set_colour(self.counts[seat], colour if seat == pos.turn else SUBTITLE_INK)
+        self._mark_trick(pos)
+
+    def _mark_trick(self, pos: Position) -> None:
+        """The glows of the trick on the table: the card that led it, and once every
+        seat has played, the card that takes it (the ruleset's: the engine's rule)."""
+        marks = {}
+        if pos.trick:
+            marks[pos.trick[0]] = "lead"
+            if len(pos.trick) == self.n_seats:
+                marks[pos.trick[self.rules.trick_winner_index(pos.trick)]] = "win"
+        self.trick_marks = marks
 
     # --- laying out --------------------------------------------------------------------
 
@@ -418,13 +511,19 @@ class TableScene:
     def _animate_trick(self, event, before: Position, after: Position) -> float:
         sp = self.speed
         n = self.n_seats
-        winner_card = event.cards[(event.winner - before.leader) % n]
+        order = (event.winner - before.leader) % n
+        winner_card = event.cards[order]
         s = next(x for x in self.sprites if x.key == ("card", winner_card))
-        p = s.tweens[-1].end if s.tweens else s.place
-        lifted = p._replace(scale=p.scale * 1.12, z=p.z + 10)
+        lifted = layout.trick_place(self.spots[event.winner], order, highlight=True)
         self._tween_to(s, lifted, self.clock, 0.18 / sp, easing.ease_out)
+        self.trick_marks = {event.cards[0]: "lead", winner_card: "win"}
         self.winner_text.text = self.words.say(msg("trick", seat=event.winner))
-        self._at(T_TRICK_SHOW / sp, lambda: setattr(self.winner_text, "text", ""))
+
+        def gather() -> None:
+            self.winner_text.text = ""
+            self.trick_marks = {}
+
+        self._at(T_TRICK_SHOW / sp, gather)
         self._play_sound("trick", T_TRICK_SHOW / sp)
         return self.animate_to(after, T_TRICK_SHOW, T_SWEEP)
 
@@ -590,25 +689,35 @@ class TableScene:
         return best.key[1] if best else None
 
     def _fan_texture(self, seat: int, n: int):
+        """A hidden hand of ``n`` at rest as one image, with its soft shadow."""
         where = self.spots[seat]
         full = self.rules.hand_cards
         key = (where, n, full)
         tex = self._fan_cache.get(key)
         if tex is None:
-            from PIL import Image
+            from PIL import Image, ImageFilter
 
             places = layout.hand_places(where, n, False, full=full)
             back = self.tex.back_for(CARD_W * places[0].scale).image
             img = back.rotate(-places[0].angle, expand=True)
             w, h = img.size
+            m = SHADOW_MARGIN
             xs = [p.x for p in places]
             ys = [p.y for p in places]
-            left, right = min(xs) - w / 2, max(xs) + w / 2
-            bottom, top = min(ys) - h / 2, max(ys) + h / 2
-            canvas = Image.new("RGBA", (round(right - left), round(top - bottom)), (0, 0, 0, 0))
+            left, right = min(xs) - w / 2 - m, max(xs) + w / 2 + m
+            bottom, top = min(ys) - h / 2 - m, max(ys) + h / 2 + m
+            cards = Image.new("RGBA", (round(right - left), round(top - bottom)), (0, 0, 0, 0))
             for p in places:
-                canvas.alpha_composite(img, (round(p.x - w / 2 - left), round(top - (p.y + h / 2))))
-            tex = (arcade.Texture(canvas, hash=f"fan:{where}:{n}:{full}:{textures.VERSION}"),
+                cards.alpha_composite(img, (round(p.x - w / 2 - left), round(top - (p.y + h / 2))))
+            # the shadow: the hand's outline, blurred, a little down and to the right
+            dx, dy = (round(v * places[0].scale * CARD_W / SHADOW_BASE[0]) for v in SHADOW_REST)
+            alpha = cards.getchannel("A").point(lambda v: v * 150 // 255)
+            shade = Image.new("L", cards.size, 0)
+            shade.paste(alpha, (dx, -dy))
+            canvas = Image.new("RGBA", cards.size, (0, 0, 0, 255))
+            canvas.putalpha(shade.filter(ImageFilter.GaussianBlur(3)))
+            canvas.alpha_composite(cards)
+            tex = (arcade.Texture(canvas, hash=f"fan:{where}:{n}:{full}:{textures.VERSION}:s"),
                    ((left + right) / 2, (bottom + top) / 2))
             self.tex.atlas.add(tex[0])
             self._fan_cache[key] = tex
@@ -712,6 +821,82 @@ class TableScene:
         self._update_fans()
         self._update_strips()
         self._cull_covered()
+        self._update_shadows()
+
+    def _casters(self) -> set[int]:
+        """The cards that cast a shadow this frame (by id), fill being what costs:
+        every card of the trick and every card in flight; on the table only the top
+        of each stack (piles, the pack, the discard) and the last card of each hand
+        at rest (a hand's other shadows would lie under its cards; a hidden hand at
+        rest is a fan image that carries its own)."""
+        out = set()
+        tops: list = []
+        last: dict = {}  # a hand at rest: its owner -> its last card
+        pos = self._info_pos
+        low = []
+        for s in self.sprites:
+            if not s.visible or s.covered or s.position == OFFSCREEN:
+                continue
+            z = s.place.z
+            moving = bool(s.tweens) and s.tweens[0].frm is not None
+            if z >= 300 or (moving and z >= 100) or 250 <= z < 300:
+                out.add(id(s))
+            elif z < 100:
+                low.append(s)
+            else:
+                k = s.key
+                owner = k[1] if k[0] == "back" else next(
+                    (seat for seat, h in enumerate(pos.hands) if h is not None and h >> k[1] & 1), None) \
+                    if pos is not None else None
+                got = last.get(owner)
+                if got is None or s.z > got.z:
+                    last[owner] = s
+        out.update(id(s) for s in last.values())
+        low.sort(key=lambda s: -s.z)
+        for s in low:
+            x, y = s.place.x, s.place.y
+            if all(abs(x - a) > 30 or abs(y - b) > 30 for a, b in tops):
+                tops.append((x, y))
+                out.add(id(s))
+        return out
+
+    def _update_shadows(self) -> None:
+        """Lay each card's shadow (or glow) under it: lifted with the card in flight."""
+        casters = self._casters()
+        now = self.clock
+        marks = self.trick_marks
+        soft = self.soft
+        base = SHADOW_BASE[0]
+        for s, sh in zip(self.sprites, self._shadow_sprites, strict=True):
+            want = None
+            if s.visible and s.position != OFFSCREEN and id(s.texture) not in self._strip_ids \
+                    and s._color[3] == 255:
+                tw = s.tweens[0] if s.tweens and s.tweens[0].frm is not None else None
+                if id(s) in casters:
+                    k = s.place.scale * CARD_W / base
+                    kind = marks.get(s.key[1]) if s.key[0] == "card" and s.face_up else None
+                    if kind is not None:
+                        want = (soft[kind], s.center_x, s.center_y, s.angle, k)
+                    else:
+                        lift = math.sin(math.pi * min(1.0, max(0.0, (now - tw.start) / tw.duration))) \
+                            if tw is not None else 0.0
+                        ox = _lerp(SHADOW_REST[0], SHADOW_LIFT[0], lift) * k
+                        oy = _lerp(SHADOW_REST[1], SHADOW_LIFT[1], lift) * k
+                        want = (soft["shadow"], round(s.center_x + ox), round(s.center_y + oy), s.angle,
+                                k * (1 + 0.05 * lift))
+            if want is None:
+                if sh.position != OFFSCREEN:
+                    sh.position = OFFSCREEN
+                continue
+            tex, x, y, angle, scale = want
+            if sh.texture is not tex:
+                sh.texture = tex
+            if sh._position != (x, y):
+                sh.position = (x, y)
+            if sh._angle != angle:
+                sh.angle = angle
+            if sh._scale != (scale, scale):
+                sh.scale = scale
 
     def _cull_covered(self) -> None:
         """Keep off screen each card lying exactly under a card drawn after it.
@@ -743,16 +928,16 @@ class TableScene:
     def damage_items(self) -> list:
         """Everything :meth:`draw` draws, as ``game.damage`` items (after :meth:`prepare`)."""
         items = []
-        for sl in (self.fans, self.bands, self.sprite_list, self.markers):
+        for sl in (self.shadows, self.fans, self.bands, self.sprite_list, self.markers):
             items.extend(damage.sprite_items(sl))
-        for t in (*self._batch_texts, self.winner_text):
+        for t in self._batch_texts:
             items.append(damage.text_item(t))
-        for i, rect in enumerate(self.mark_rects):  # never change, but a pass must know where they are
-            items.append(damage.rect_item(("mark", i), None, rect))
+        w = self.winner_text
+        items.append(damage.rect_item("winner", damage.text_key(w), self._winner_rect() if w.text else None))
         turn = self._turn if 0 <= self._turn < self.n_seats else -1
         items.append(damage.rect_item("turn", turn, self._turn_rect(turn) if turn >= 0 else None))
         ov = self.last_trick_overlay
-        items.append(damage.rect_item("last-trick", ov, OVERLAY_RECT if ov else None))
+        items.append(damage.rect_item("last-trick", ov, self._overlay_bounds() if ov else None))
         return items
 
     def draw(self, prepare: bool = True, shows=None) -> None:
@@ -760,7 +945,8 @@ class TableScene:
 
         ``shows(ident)``, when given, says whether the item of :meth:`damage_items`
         called ``ident`` reaches the rectangle being redrawn: draw calls that
-        reach nothing of it are skipped.
+        reach nothing of it are skipped.  The felt, the ring and the plates are the
+        view's backdrop (:meth:`backdrop_marks`), already under everything.
         """
         if prepare:
             self.prepare()
@@ -768,7 +954,11 @@ class TableScene:
         def reach(*idents) -> bool:
             return shows is None or any(shows(i) for i in idents)
 
-        self._draw_mats(reach)
+        if reach(*map(id, self.shadows)):
+            self.shadows.draw()  # scaled and blurred: linear
+        turn = self._turn
+        if 0 <= turn < self.n_seats and reach("turn"):
+            self._draw_turn(turn)
         for sl, drawn in ((self.fans, self.fans), (self.bands, self.bands), (self.sprite_list, self.sprites)):
             if reach(*map(id, drawn)):
                 sl.draw(pixelated=self.pixelated)  # cards at 1:1: nearest sampling
@@ -776,58 +966,97 @@ class TableScene:
             self.markers.draw()  # the dealer marker is scaled down: linear
         if reach(*map(id, self._batch_texts)):
             self.batch.draw()
-        if self.winner_text.text and reach(id(self.winner_text)):
+        if self.winner_text.text and reach("winner"):
+            self._winner_pill.draw(self._winner_box())
             self.winner_text.draw()
         if self.last_trick_overlay and reach("last-trick"):
             self._draw_last_trick()
 
-    def _draw_mats(self, reach) -> None:
-        """The table's fixed marks (built once) and the turn's highlight (one per seat)."""
-        from arcade import shape_list as sh
+    # --- the turn, the trick's winner, the last trick ----------------------------------
 
-        if self._mats is None:
-            m = sh.ShapeElementList()
-            cx, cy = layout.CENTRE
-            m.append(sh.create_ellipse_outline(cx, cy, 440, 330, (*FELT_DARK, 255), 6))
-            m.append(sh.create_ellipse_outline(cx, cy, 452, 342, (236, 196, 92, 60), 2))
-            for t, (x, y) in enumerate(self.geo.pile_pos):
-                w, h = layout.card_size(PILE_SCALE)
-                colour = TEAM_COLOURS[t] if self.rules.n_sides < self.n_seats else PILE_EDGE
-                m.append(sh.create_rectangle_outline(x, y, h + 14, w + 14, (*colour, 150), 2))
-            self._mats = m
-        if reach(*(("mark", i) for i in range(len(self.mark_rects)))):
-            self._mats.draw()
-        turn = self._turn
-        if 0 <= turn < self.n_seats and reach("turn"):
-            hl = self._turn_marks.get(turn)
-            if hl is None:
-                x, y = self.geo.label_pos[self.spots[turn]]
-                hl = sh.ShapeElementList()
-                hl.append(sh.create_rectangle_filled(x, y - 8, 170, 46, (236, 196, 92, 45)))
-                hl.append(sh.create_rectangle_outline(x, y - 8, 170, 46, GOLD, 2))
-                self._turn_marks[turn] = hl
-            hl.draw()
+    TURN_MARGIN = 12
+
+    def _draw_turn(self, turn: int) -> None:
+        """The gold glow round the plate of the seat to play (one sprite per seat)."""
+        sl = self._turn_marks.get(turn)
+        if sl is None:
+            left, bottom, right, top = self.plates[turn]
+            w, h = round(right - left), round(top - bottom)
+            m = self.TURN_MARGIN
+            tex = arcade.Texture(paint.ring_glow(w, h, 10, 5.0, 150, m, GOLD[:3], 2.0),
+                                 hash=f"soft:turn:{w}:{h}:{textures.VERSION}")
+            sl = arcade.SpriteList()
+            sl.append(arcade.Sprite(tex, 1.0, (left + right) / 2, (bottom + top) / 2))
+            self._turn_marks[turn] = sl
+        sl.draw()
 
     def _turn_rect(self, turn: int):
-        """The bounds of the highlight under the name of the seat to play."""
-        x, y = self.geo.label_pos[self.spots[turn]]
-        return x - 85 - 3, y - 8 - 23 - 3, x + 85 + 3, y - 8 + 23 + 3
+        """The bounds of the glow round the plate of the seat to play."""
+        left, bottom, right, top = self.plates[turn]
+        m = self.TURN_MARGIN + 2
+        return left - m, bottom - m, right + m, top + m
+
+    def _winner_box(self) -> tuple[float, float, float, float]:
+        """The pill under "X takes the trick" (left, bottom, width, height)."""
+        t = self.winner_text
+        w = round(t.content_width + 32)
+        h = layout.SLOT_H
+        return t.x - w / 2, t.y - h / 2, w, h
+
+    def _winner_rect(self):
+        x, y, w, h = self._winner_box()
+        return x - 2, y - 2, x + w + 2, y + h + 2
+
+    def _overlay_bounds(self):
+        left, bottom, right, top = layout.overlay_rect(self.n_seats)
+        return left - 2, bottom - 2, right + 2, top + 2
+
+    def _build_overlay(self) -> None:
+        """The last trick shown again: its cards in the order they were played, each
+        over its player's name; the card that led and the one that took it marked."""
+        import pyglet
+
+        leader, cards = self.last_trick_overlay
+        n = self.n_seats
+        left, bottom, right, top = layout.overlay_rect(n)
+        win = self.rules.trick_winner_index(cards)
+        glows, faces = arcade.SpriteList(), arcade.SpriteList()
+        glows.append(arcade.Sprite(panel_picture(right - left, top - bottom, "panel", 12), 1.0,
+                                   (left + right) / 2, (bottom + top) / 2))
+        batch = pyglet.graphics.Batch()
+        cx = (left + right) / 2
+        texts = [arcade.Text(_("Last trick (click to close)"), cx, top - 19, INK, 13, anchor_x="center",
+                             anchor_y="center", font_name=FONT, batch=batch)]
+        y = bottom + 146
+        k = layout.card_size(layout.TRICK_SCALE)[0] / SHADOW_BASE[0]
+        for i, c in enumerate(cards):
+            seat = (leader + i) % n
+            x = layout.overlay_card_x(n, i)
+            kind = "win" if i == win else ("lead" if i == 0 else None)
+            if kind is not None:
+                glows.append(arcade.Sprite(self.soft[kind], k, x, y))
+            face = textures.Textures.nearest(self.faces[c], CARD_W * layout.TRICK_SCALE)
+            faces.append(arcade.Sprite(face, 1.0, x, y))
+            name = arcade.Text(self.names[seat], x, bottom + 52, GOLD if i == win else INK, 12,
+                               anchor_x="center", anchor_y="center", font_name=FONT, bold=True, batch=batch)
+            fit_font(name, 100, 12, 9)
+            texts.append(name)
+            tags = [_("led")] if i == 0 else []
+            if i == win:
+                tags.append(_("won"))
+            if tags:
+                texts.append(arcade.Text(" · ".join(tags), x, bottom + 32, GOLD, 11, anchor_x="center",
+                                         anchor_y="center", font_name=FONT, batch=batch))
+        self._overlay = (glows, faces, batch, texts)
+        self._overlay_key = self.last_trick_overlay
 
     def _draw_last_trick(self) -> None:
-        cx, cy = layout.CENTRE
-        if self._overlay_key != self.last_trick_overlay:
-            leader, cards = self.last_trick_overlay
-            self.overlay_title.text = _("Last trick (click to close)")
-            sl = arcade.SpriteList()
-            for i, c in enumerate(cards):
-                p = layout.trick_place(self.spots[(leader + i) % self.n_seats], i)
-                face = textures.Textures.nearest(self.faces[c], CARD_W * p.scale)
-                sl.append(arcade.Sprite(face, 1.0, p.x, p.y - 10))
-            self._overlay_key, self._overlay_sprites = self.last_trick_overlay, sl
-        arcade.draw_lbwh_rectangle_filled(cx - 230, cy - 150, 460, 300, (10, 28, 18, 235))
-        arcade.draw_lbwh_rectangle_outline(cx - 230, cy - 150, 460, 300, GOLD, 2)
-        self.overlay_title.draw()
-        self._overlay_sprites.draw()
+        if self._overlay_key != self.last_trick_overlay or self._overlay is None:
+            self._build_overlay()
+        glows, faces, batch, _texts = self._overlay
+        glows.draw()
+        faces.draw(pixelated=self.pixelated)
+        batch.draw()
 
 
 def pyglet_batch():
@@ -836,4 +1065,4 @@ def pyglet_batch():
     return pyglet.graphics.Batch()
 
 
-__all__ = ["TableScene", "set_colour", "mark_rects"]
+__all__ = ["TableScene", "seat_letter", "set_colour", "soft_textures"]

@@ -29,14 +29,14 @@ from engine.ruleset import Ruleset, ruleset, variant_names
 from engine.state import trick_winners
 
 from . import damage, fonts, paths
-from .constants import FONT, GOLD, HEIGHT, INK, PANEL, RED, WIDTH
+from .constants import FONT, GOLD, HEIGHT, INK, RED, WIDTH
 from .i18n import N_, _
 from .layout import button_rects
 from .live_game import LiveGame
 from .position import seen_by, seen_event
 from .table import TableScene
 from .theatre_model import SPEEDS, Timeline
-from .ui import BaseView, Button
+from .ui import BaseView, Button, draw_panel
 from .views.message import MessageView
 from .words import Words, game_name
 
@@ -77,7 +77,7 @@ class ViewerView(BaseView):
         sound = getattr(self.window, "sound", None) if self.window else None
         names = seat_names(self.rules, players)
         self.words = Words(self.rules, None, names)
-        self.table = TableScene(self.rules, names, sound, words=self.words)
+        self.table = TableScene(self.rules, names, sound, words=self.words, open_hands=True)
         self.speed_i = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - speed))
         self.table.speed = SPEEDS[self.speed_i]
         self.all_seats = set(range(self.rules.n_seats))
@@ -142,7 +142,7 @@ class ViewerView(BaseView):
             ("H", _("Hands face up or down (H; 1-{n} one seat)").format(n=self.rules.n_seats),
              self.toggle_hands),
         ]
-        rects = button_rects(len(specs))
+        rects = button_rects(len(specs), size=38, gap=5)  # clear of North's open hand
         self.buttons = [Button(label, rect, action, tooltip=tip, font_size=14)
                         for (label, tip, action), rect in zip(specs, rects, strict=True)]
         self.play_button = self.buttons[3]
@@ -283,9 +283,9 @@ class ViewerView(BaseView):
         self._refresh_texts()
 
     def _panel_box(self) -> tuple[float, float, float, float]:
-        left, bottom, pw, ph = TRICKS_PANEL
-        used = 30 + 17 * sum(1 for line in self.trick_lines if line.text)
-        return left, bottom + ph - used, pw, used
+        """The tricks list's panel: its whole height always (a panel that grew with the
+        list would need a picture for each height)."""
+        return TRICKS_PANEL
 
     def damage_items(self) -> list:
         items = damage.mapped(self.table.damage_items(), self._to_screen)
@@ -302,6 +302,19 @@ class ViewerView(BaseView):
     def picture_key(self) -> tuple:
         return tuple(self.table_camera.position), self.table_camera.zoom
 
+    def backdrop_key(self):
+        return ("theatre", self.table.backdrop_marks(), tuple(self.table_camera.position),
+                self.table_camera.zoom)
+
+    def paint_backdrop(self, size):
+        from . import paint
+
+        def to_screen(x: float, y: float) -> tuple[float, float]:
+            r = self._to_screen((x, y, x, y))
+            return r[0], r[1]
+
+        return paint.backdrop(size, self.table.backdrop_marks(), to_screen, self.table_camera.zoom)
+
     def draw_scene(self) -> None:
         self.table_camera.scissor = self.camera.scissor  # a camera sets its own scissor box
         try:
@@ -309,8 +322,8 @@ class ViewerView(BaseView):
                 self.table.draw(prepare=False, shows=self.shows)
         finally:
             self.table_camera.scissor = None
-        left, bottom, pw, used = self._panel_box()
-        arcade.draw_lbwh_rectangle_filled(left, bottom, pw, used, PANEL)
+        left, bottom, pw, ph = TRICKS_PANEL
+        draw_panel((left, bottom, pw, ph), "status", radius=8)
         self.score_text.draw()
         for line in self.trick_lines:
             if line.text:

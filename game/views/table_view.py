@@ -20,7 +20,6 @@ from ..constants import (
     GOLD,
     HEIGHT,
     INK,
-    PANEL,
     PANEL_EDGE,
     RED,
     T_COUNT,
@@ -30,7 +29,7 @@ from ..i18n import _
 from ..score_sheet import ScoreSheet
 from ..table import TableScene, set_colour
 from ..table_controller import Step, TableController, find_hint
-from ..ui import BaseView, Button, button_bounds
+from ..ui import BaseView, Button, Pill, button_bounds, panel_picture
 from ..words import Msg, Words, msg
 
 TONES = {"info": INK, "prompt": GOLD, "error": RED}
@@ -70,11 +69,14 @@ class TableView(BaseView):
         self.table = TableScene(rules, self.words.names(), sound, subs, words=self.words)
         self.table.speed = settings.speed if settings else 1.0
         self.hint_texts: list[arcade.Text] = []
+        self.hint_badges = arcade.SpriteList()  # the dark pill under each hint figure
         self.status = arcade.Text("", *layout.STATUS_POS, INK, 15, anchor_x="center",
                                   anchor_y="center", font_name=FONT, bold=True)
-        self.banner = arcade.Text("", layout.CENTRE[0], layout.CENTRE[1] + 40, GOLD, 22,
-                                  anchor_x="center", anchor_y="center", font_name=FONT, bold=True)
+        self.banner = arcade.Text("", *layout.TOP_SLOT, GOLD, 17, anchor_x="center",
+                                  anchor_y="center", font_name=FONT, bold=True)
         self._said: dict[str, Msg | None] = {"status": None, "banner": None}
+        self._status_pill = Pill(layout.STATUS_H, "status")
+        self._banner_pill = Pill(layout.SLOT_H + 4, "panel")
         self._extra: list[Button] = []  # confirm / continue, when they show (prepare_frame)
         self.score_panel: ScorePanel | None = None
         self._winner_shown = -1
@@ -160,11 +162,13 @@ class TableView(BaseView):
 
     def show_hints(self, hints: dict[int, float]) -> None:
         self.hint_texts = []
+        self.hint_badges = arcade.SpriteList()
         if not hints:
             return
         best = max(hints.values())
-        # over the part of each card its right neighbour leaves in view; where the
-        # cards lie close (a 25-card hand) the figures are smaller and staggered
+        # over the part of each card its right neighbour leaves in view, just above
+        # its top edge; where the cards lie close (a 25-card hand) the figures are
+        # smaller and every other one a row higher (layout.hint_place)
         hand = sorted(((s.tweens[-1].end if s.tweens else s.place) for s in self.table.sprites
                        if s.key[0] == "card" and s.key[1] in self.ctl.hand_order()), key=lambda p: p.x)
         card_of = {(s.tweens[-1].end if s.tweens else s.place): s.key[1] for s in self.table.sprites
@@ -173,16 +177,17 @@ class TableView(BaseView):
             c = card_of[p]
             if c not in hints:
                 continue
-            w = layout.card_size(p.scale)[0]
+            w, h = layout.card_size(p.scale)
             step = hand[i + 1].x - p.x if i + 1 < len(hand) else w
-            close = step < 44
-            x = p.x - w / 2 + min(step, w) / 2 if close else p.x
-            y = p.y + (96 + (18 if i % 2 else 0) if close else 104)
+            x, y, close = layout.hint_place(p.x - w / 2, p.y + h / 2, min(step, w), i)
             v = hints[c]
             colour = GOLD if v >= best - 1e-9 else INK
-            self.hint_texts.append(arcade.Text(f"{v:.1f}", x, y, colour, 11 if close else 13,
-                                               anchor_x="center", anchor_y="center",
-                                               font_name=FONT, bold=True))
+            t = arcade.Text(f"{v:.1f}", x, y, colour, 11 if close else 13, anchor_x="center",
+                            anchor_y="center", font_name=FONT, bold=True)
+            self.hint_texts.append(t)
+            bw = min(34 if close else 40, round(min(step, w)) - 1)
+            bh = layout.HINT_ROW - 1
+            self.hint_badges.append(arcade.Sprite(panel_picture(bw, bh, "status", radius=bh / 2), 1.0, x, y))
 
     def play_sound(self, name: str) -> None:
         if self.sound:
@@ -210,11 +215,12 @@ class TableView(BaseView):
         self.btn_sound = Button("", rects[5], self.toggle_sound,
                                 icon=tex["sound_on" if snd_on else "sound_off"],
                                 tooltip=_("Sound on/off (M)"))
-        cx, cy, _w, h = rects[5]
-        self.btn_last = Button(_("Last trick"), (cx + 110, cy, 130, h), self.show_last_trick,
+        cx, cy, w, h = rects[5]
+        self.btn_last = Button(_("Last trick"), (cx + w / 2 + 12 + 73, cy, 146, h), self.show_last_trick,
                                tooltip=_("See the last trick again (L)"), font_size=13)
         self.btn_confirm = Button(self.words.say(msg("confirm_label", n=ctl.rules.discard_cards)),
-                                  (WIDTH / 2, 282, 230, 40), self.confirm_discard, font_size=14)
+                                  (WIDTH / 2, layout.STATUS_POS[1] + 46, 230, 38), self.confirm_discard,
+                                  font_size=14)
         self.btn_continue = Button(_("Continue"), (WIDTH / 2, 282, 180, 40), self.continue_,
                                    font_size=14)
         self.buttons = [self.btn_menu, self.btn_undo, self.btn_redo, self.btn_hint,
@@ -321,6 +327,17 @@ class TableView(BaseView):
             self.table.winner_text.text = self.words.say(msg("trick", seat=winner)) if winner >= 0 else ""
             self._winner_shown = winner
 
+    def backdrop_key(self):
+        key = getattr(self, "_backdrop_key", None)
+        if key is None:
+            key = self._backdrop_key = ("table", self.table.backdrop_marks())
+        return key
+
+    def paint_backdrop(self, size):
+        from .. import paint
+
+        return paint.backdrop(size, self.table.backdrop_marks())
+
     def prepare_frame(self) -> None:
         vp = self.camera.viewport
         self.table.pixelated = (round(vp.width), round(vp.height)) == (WIDTH, HEIGHT) and \
@@ -339,29 +356,46 @@ class TableView(BaseView):
             if ctl.waiting == "scoring" and self.score_panel:
                 self.btn_continue.rect = (WIDTH / 2, self.score_panel.button_y, 220, 40)
             else:
-                self.btn_continue.rect = (WIDTH / 2, 282, 180, 40)
+                self.btn_continue.rect = self._continue_rect()
             self.btn_continue.text.x, self.btn_continue.text.y = self.btn_continue.rect[:2]
             extra.append(self.btn_continue)
         self._extra = extra
 
     def _status_box(self) -> tuple[float, float, float, float]:
-        w = self.status.content_width + 30
+        w = round(self.status.content_width + 32)
         x, y = layout.STATUS_POS
-        return x - w / 2, y - 17, w, 34
+        h = layout.STATUS_H
+        return x - w / 2, y - h / 2, w, h
+
+    def _continue_rect(self) -> tuple[float, float, float, float]:
+        """Continue, after a trick: beside the status line that says so, clear of the trick."""
+        x, y = layout.STATUS_POS
+        w = 150
+        half = (self.status.content_width + 32) / 2 if self.status.text else 0
+        return x + half + 12 + w / 2, y, w, layout.STATUS_H + 4
 
     def _banner_box(self) -> tuple[float, float, float, float]:
-        w = self.banner.content_width + 50
-        return self.banner.x - w / 2, self.banner.y - 26, w, 52
+        """The announcement's pill: between the trick and North's hand, a row higher
+        while the trick's winner is named there."""
+        w = round(self.banner.content_width + 40)
+        h = layout.SLOT_H + 4
+        x, y = layout.TOP_SLOT
+        if self.table.winner_text.text:
+            y += layout.SLOT_H + 4
+        if self.banner.y != y:
+            self.banner.y = y
+        return x - w / 2, y - h / 2, w, h
 
     def damage_items(self) -> list:
         items = self.table.damage_items()
         for i, t in enumerate(self.hint_texts):
             items.append(damage.text_item(t, ("hint", i)))
+        items.extend(damage.sprite_items(self.hint_badges))
         cursor = self._key_cursor_box()
         items.append(damage.rect_item("key-cursor", cursor, cursor and (
             cursor[0] - 3, cursor[1] - 3, cursor[0] + cursor[2] + 3, cursor[1] + cursor[3] + 3)))
         for name, text, box, edge in (("status", self.status, self._status_box, 0),
-                                      ("banner", self.banner, self._banner_box, 2)):
+                                      ("banner", self.banner, self._banner_box, 0)):
             if text.text:
                 x, y, w, h = box()
                 items.append(damage.rect_item(name, damage.text_key(text), (x - edge - 1, y - edge - 1,
@@ -386,16 +420,16 @@ class TableView(BaseView):
         self.table.draw(prepare=False, shows=self.shows)  # prepared once in prepare_frame
         if reach("key-cursor"):
             self._draw_key_cursor()
+        if self.hint_texts and reach(*map(id, self.hint_badges)):
+            self.hint_badges.draw()
         for i, t in enumerate(self.hint_texts):
             if reach(("hint", i)):
                 t.draw()
         if self.status.text and reach("status"):
-            arcade.draw_lbwh_rectangle_filled(*self._status_box(), (0, 0, 0, 200))
+            self._status_pill.draw(self._status_box())
             self.status.draw()
         if self.banner.text and reach("banner"):
-            box = self._banner_box()
-            arcade.draw_lbwh_rectangle_filled(*box, PANEL)
-            arcade.draw_lbwh_rectangle_outline(*box, PANEL_EDGE, 2)
+            self._banner_pill.draw(self._banner_box())
             self.banner.draw()
         if self.score_panel and reach("panel"):
             self.score_panel.draw()
