@@ -9,6 +9,8 @@ Piedicavallo's card points 0..114, Scarto's count in threes 0..78).
 
 from __future__ import annotations
 
+import math
+
 from ..cards import NO_SUIT
 from .fast import kernel
 from .solver import Solver
@@ -32,8 +34,11 @@ def play_values(kn: Known, hands: list[int], discard: int, cands: list[int]) -> 
     return out
 
 
-def exact_values(kn: Known, hands: list[int], discard: int, cands: list[int]) -> list[int]:
-    """Each candidate's exact open-hand value in one deal."""
+def exact_values(
+    kn: Known, hands: list[int], discard: int, cands: list[int], deadline: float = math.inf
+) -> list[int]:
+    """Each candidate's exact open-hand value in one deal (raises
+    :class:`~engine.ai.solver.OutOfTime` past ``deadline``)."""
     rules = kn.rules
     me = kn.side
     acc = kn.pts[me]
@@ -44,7 +49,7 @@ def exact_values(kn: Known, hands: list[int], discard: int, cands: list[int]) ->
     cm = 0
     for c in cands:
         cm |= 1 << c
-    vals = Solver(rules, me).root_values(hands, kn.leader, kn.trick, acc, mine, others, cm)
+    vals = Solver(rules, me, deadline).root_values(hands, kn.leader, kn.trick, acc, mine, others, cm)
     return [vals[c] for c in cands]
 
 

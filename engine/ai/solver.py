@@ -16,12 +16,21 @@ terms are the ruleset's (via :func:`engine.ai.fast.kernel`).
 
 from __future__ import annotations
 
+import math
+import time
+
 from ..cards import NO_SUIT, TRUMP_SUIT
 from ..ruleset import Ruleset
 from .fast import kernel
 
 TT = dict[tuple[int, ...], tuple[int, int]]
 _INF = 10_000
+#: The clock is read once every this many nodes (a power of two, less one).
+_CHECK = 511
+
+
+class OutOfTime(Exception):
+    """A search passed its deadline; its partial result is thrown away."""
 
 
 class Solver:
@@ -31,13 +40,17 @@ class Solver:
     __slots__ = (
         "tt", "nodes", "me", "n", "side", "surrender", "total", "legal_mask", "suit", "points",
         "higher", "strength", "matto", "matto_pts", "trick_adj", "matto_adj", "keep",
+        "deadline",
     )
 
-    def __init__(self, rules: Ruleset, me: int) -> None:
-        """``me``: the side whose final points are maximised."""
+    def __init__(self, rules: Ruleset, me: int, deadline: float = math.inf) -> None:
+        """``me``: the side whose final points are maximised.  ``deadline``: a
+        ``time.monotonic()`` instant after which the search raises
+        :class:`OutOfTime` (the clock is read every few hundred nodes)."""
         p = rules.pack
         self.tt: TT = {}
         self.nodes = 0
+        self.deadline = deadline
         self.me = me
         self.n = rules.n_seats
         self.side = rules.side
@@ -225,6 +238,8 @@ class Solver:
         beta: int,
     ) -> int:
         self.nodes += 1
+        if not self.nodes & _CHECK and time.monotonic() > self.deadline:
+            raise OutOfTime
         seat = (leader + n) % self.n
         hand = hands[seat]
         legal = self.legal_mask(hand, led)
