@@ -55,18 +55,22 @@ LAG = 2
 def safety_ms(budget_ms: float) -> float:
     """Time kept back from a budget for what follows the last round (merging,
     returning the answer, the scheduler's latency on a loaded machine)."""
-    return min(20.0, 2.0 + 0.05 * budget_ms)
+    return min(40.0, 2.0 + 0.1 * budget_ms)
 
 
 @dataclass(frozen=True)
 class Limits:
     """How much one decision may do: a wall-clock budget in ms counted from
-    ``start`` (a ``time.monotonic()`` instant), and/or a fixed number of rounds.
-    With neither, a single round."""
+    ``start`` (a ``time.monotonic()`` instant), and/or a fixed number of rounds,
+    and/or ``work_ms`` of counted work (see :class:`Meter`: a deadline on a
+    clock that counts cards played, nodes searched and deals drawn instead of
+    time, so deterministic and blind to the machine's load, for tuning).
+    With none of them, a single round."""
 
     budget_ms: float | None = None
     rounds: int | None = None
     start: float = field(default_factory=time.monotonic)
+    work_ms: float | None = None
 
     @property
     def deadline(self) -> float:
@@ -78,7 +82,42 @@ class Limits:
     def max_rounds(self) -> int:
         if self.rounds is not None:
             return max(1, self.rounds)
-        return 1 if self.budget_ms is None else 1 << 30
+        return 1 if self.budget_ms is None and self.work_ms is None else 1 << 30
+
+    def meter(self) -> Meter:
+        work = math.inf if self.work_ms is None else self.work_ms * 1000 / WORK_UNIT_US
+        return Meter(self.deadline, work)
+
+
+#: Counted work, in units of about a microsecond of this machine unloaded.
+WORK_UNIT_US = 1.0
+CARD_WORK = 1.5  # one card played by the policy in a playout
+NODE_WORK = 2.5  # one solver node
+SAMPLE_WORK = 40.0  # one deal of the hidden cards drawn
+PLAY_SEEN_WORK = 1.5  # one seen play checked against the policy (inference)
+
+
+class Meter:
+    """What the rounds of one decision may spend: a deadline (``time.monotonic()``)
+    and a total of counted work (``math.inf``: not counted).  Rounds add what
+    they do to ``used``; counted work is meaningful only in-process (a worker
+    gets a copy)."""
+
+    __slots__ = ("deadline", "work", "used")
+
+    def __init__(self, deadline: float = math.inf, work: float = math.inf) -> None:
+        self.deadline = deadline
+        self.work = work
+        self.used = 0.0
+
+    def over(self) -> bool:
+        return self.used > self.work or time.monotonic() > self.deadline
+
+    def __getstate__(self) -> tuple[float, float, float]:
+        return self.deadline, self.work, self.used
+
+    def __setstate__(self, st: tuple[float, float, float]) -> None:
+        self.deadline, self.work, self.used = st
 
 
 # --- configuration -------------------------------------------------------------------
@@ -90,6 +129,8 @@ class HardConfig:
 
     #: policy-played cards per playout round (sets the deals in a round)
     round_cards: int = 4000
+    #: but at most this many deals a round (sampling costs the same late in the deal)
+    round_max: int = 12
     #: stop once this many deals have been played out (more would not change the answer)
     max_worlds: int = 4000
     #: deals per exact round, by cards in the hand (0: never exact with that many)
@@ -101,6 +142,11 @@ class HardConfig:
     max_exact_worlds: int = 600
     #: playout rounds run before the exact ones (an answer while the solver works)
     lead_rounds: int = 1
+    #: drop clearly worse candidates every this many rounds (0: never), when worse
+    #: than the best by more than ``prune_z`` standard errors plus ``prune_margin``
+    prune_every: int = 0
+    prune_z: float = 3.0
+    prune_margin: float = 0.5
     #: weight deals by the policy's agreement with the others' plays (ratio per play)
     inference: float = 1.3
     #: deals drawn per deal kept (the best explained ones are kept)
@@ -145,61 +191,75 @@ def play_round(
     inference: float,
     oversample: int,
     lam: float,
-    deadline: float,
+    meter: Meter,
 ) -> tuple[list[float], list[Row]] | None:
     """Round ``r`` of a card decision: ``n`` deals (the best explained of
     ``n * oversample`` when inference is on), each candidate valued in each.
-    Returns the deals' log-weights and value rows, or None past ``deadline``."""
+    Returns the deals' log-weights and value rows, or None once ``meter`` is
+    spent (the deadline passed)."""
     rand = random.Random(mix64(seed, r, 0x5EA2C4))
-    clock = time.monotonic
+    over = meter.over
     try:
-        if inference > 1 and history and oversample > 1:
-            drawn = [sample(kn, rand, True) for _ in range(n * oversample)]
-            if clock() > deadline:
+        infer = inference > 1 and bool(history)
+        drawn: list[tuple[list[int], int]] = []
+        for _ in range(n * oversample if infer else n):
+            if over():
                 return None
-            scored = sorted(
-                ((likelihood_matches(kn, history, h), i) for i, (h, _d) in enumerate(drawn)),
-                key=lambda t: (-t[0], t[1]),
-            )[:n]
-            worlds = [drawn[i] for _m, i in scored]
+            drawn.append(sample(kn, rand, True))
+            meter.used += SAMPLE_WORK
+        if infer:
             lr = math.log(inference)
-            logw = [m * lr for m, _i in scored]
-        elif inference > 1 and history:
-            worlds = [sample(kn, rand, True) for _ in range(n)]
-            lr = math.log(inference)
-            logw = [likelihood_matches(kn, history, h) * lr for h, _d in worlds]
+            seen = PLAY_SEEN_WORK * sum(len(t) for _l, t in history)
+            scored = []
+            for i, (h, _d) in enumerate(drawn):
+                if over():
+                    return None
+                scored.append((likelihood_matches(kn, history, h), i))
+                meter.used += seen
+            scored.sort(key=lambda t: (-t[0], t[1]))
+            worlds = [drawn[i] for _m, i in scored[:n]]
+            logw = [m * lr for m, _i in scored[:n]]
         else:
-            worlds = [sample(kn, rand, True) for _ in range(n)]
+            worlds = drawn
             logw = [0.0] * n
         if lam:
             mp = kn.rules.pack.mask_points
             k = kn.rules.discard_cards
             logw = [w + lam * (mp(d) - k) for w, (_h, d) in zip(logw, worlds, strict=True)]
         rows: list[Row] = []
+        left = sum(kn.need) + kn.hands_known[kn.seat].bit_count()
+        nodes = [0]
         for h, d in worlds:
-            if clock() > deadline:
+            if over():
                 return None
             if exact:
-                rows.append(exact_values(kn, h, d, cands, deadline))
+                limit = (meter.work - meter.used) / NODE_WORK
+                nodes[0] = 0
+                try:
+                    rows.append(exact_values(kn, h, d, cands, meter.deadline, limit, nodes))
+                finally:
+                    meter.used += NODE_WORK * nodes[0]
             else:
                 rows.append(play_values(kn, h, d, cands))
+                meter.used += CARD_WORK * left * len(cands)
         return logw, rows
     except OutOfTime:
         return None
 
 
 def discard_round(
-    kn: Known, cands: list[int], seed: int, r: int, n: int, deadline: float
+    kn: Known, cands: list[int], seed: int, r: int, n: int, meter: Meter
 ) -> list[Row] | None:
     """Round ``r`` of the dealer's discard: ``n`` deals of the other hands, each
     candidate discard valued by playing the whole deal out with the policy."""
     rand = random.Random(mix64(seed, r, 0xD15CA2D))
-    worlds = [sample(kn, rand, True) for _ in range(n)]
     rows: list[Row] = []
-    for w in worlds:
-        if time.monotonic() > deadline:
+    cards = kn.rules.pack.n_cards - kn.rules.discard_cards
+    for _ in range(n):
+        if meter.over():
             return None
-        rows.append(discard_values(kn, cands, [w])[0])
+        rows.append(discard_values(kn, cands, [sample(kn, rand, True)])[0])
+        meter.used += SAMPLE_WORK + CARD_WORK * cards * len(cands)
     return rows
 
 
@@ -214,33 +274,37 @@ class Search(Protocol):
 
 def drive(search: Search, limits: Limits, parallel: bool) -> int:
     """Run the search's rounds within ``limits``; returns the rounds completed."""
-    deadline = limits.deadline
+    meter = limits.meter()
     max_rounds = limits.max_rounds
-    ex = pool.executor() if parallel and pool.parallel_enabled() else None
+    ex = None
+    if parallel and pool.parallel_enabled() and meter.work == math.inf:
+        ex = pool.executor()
     if ex is None:
-        return _drive_here(search, deadline, max_rounds)
-    return _drive_pool(search, deadline, max_rounds, ex)
+        return _drive_here(search, meter, max_rounds, 0)
+    return _drive_pool(search, meter, max_rounds, ex)
 
 
-def _drive_here(search: Search, deadline: float, max_rounds: int) -> int:
-    r = 0
-    while r < max_rounds and time.monotonic() < deadline:
+def _drive_here(search: Search, meter: Meter, max_rounds: int, r: int) -> int:
+    """Rounds ``r``, ``r + 1``, ... in this process; returns how many were done."""
+    start = r
+    while r < max_rounds and not meter.over():
         t = search.task(r)
         if t is None:
             break
         fn, args = t
-        res = fn(*args, deadline)
+        res = fn(*args, meter)
         if res is None:
             break
         search.fold(r, res)
         r += 1
         if search.done():
             break
-    return r
+    return r - start
 
 
-def _drive_pool(search: Search, deadline: float, max_rounds: int, ex: Any) -> int:
+def _drive_pool(search: Search, meter: Meter, max_rounds: int, ex: Any) -> int:
     width = min(pool.WORKERS, LAG)
+    deadline = meter.deadline
     inflight: dict[int, Future[Any]] = {}
     ready: dict[int, Any] = {}
     folded = 0
@@ -256,7 +320,7 @@ def _drive_pool(search: Search, deadline: float, max_rounds: int, ex: Any) -> in
                     stop = True
                     break
                 fn, args = t
-                inflight[nxt] = ex.submit(fn, *args, deadline)
+                inflight[nxt] = ex.submit(fn, *args, meter)
                 nxt += 1
             if not inflight:
                 break
@@ -280,23 +344,10 @@ def _drive_pool(search: Search, deadline: float, max_rounds: int, ex: Any) -> in
                 break
     except Exception:  # noqa: BLE001 - a broken pool: finish the decision here
         pool.mark_broken()
-        return folded + _drive_rest(search, deadline, max_rounds, folded)
+        if search.done():
+            return folded
+        return folded + _drive_here(search, meter, max_rounds, folded)
     return folded
-
-
-def _drive_rest(search: Search, deadline: float, max_rounds: int, start: int) -> int:
-    r = start
-    while r < max_rounds and time.monotonic() < deadline and not search.done():
-        t = search.task(r)
-        if t is None:
-            break
-        fn, args = t
-        res = fn(*args, deadline)
-        if res is None:
-            break
-        search.fold(r, res)
-        r += 1
-    return r - start
 
 
 # --- card decisions -------------------------------------------------------------------
@@ -336,7 +387,12 @@ def plan_exact(cfg: HardConfig, in_hand: int, budget_ms: float) -> bool:
 
 
 class PlaySearch:
-    """The anytime search for a card to play."""
+    """The anytime search for a card to play.
+
+    With ``prune_every`` set, a candidate clearly worse than the best (by more
+    than ``prune_z`` standard errors of the paired difference, over the same
+    deals) stops being valued, so the rounds go to the close ones; which ones
+    are valued in round ``r`` depends only on rounds up to ``r - LAG - 1``."""
 
     def __init__(
         self, view: SeatView, cfg: HardConfig, seed: int, plan_ms: float
@@ -354,42 +410,96 @@ class PlaySearch:
         self.cands = [g[0] for g in self.classes]
         in_hand = view.hand.bit_count()
         self.exact = plan_exact(cfg, in_hand, plan_ms)
-        remaining = max(1, sum(view.hand_sizes))
-        self.round_worlds = max(2, cfg.round_cards // (len(self.cands) * remaining))
+        self.remaining = max(1, sum(view.hand_sizes))
         self.exact_worlds = cfg.exact_round[min(in_hand, len(cfg.exact_round) - 1)] or 1
         self.inference = cfg.inference if view.history else 0.0
         self.lam = cfg.discard_lambda if kn.hidden_discard else 0.0
         self.lead = cfg.lead_rounds if self.exact else 0
-        self.rows: tuple[list[tuple[float, Row]], list[tuple[float, Row]]] = ([], [])
+        #: per kind (playouts, exact): per round, (candidate indices, log-weights, rows)
+        self.rounds: tuple[list[tuple[list[int], list[float], list[Row]]], ...] = ([], [])
+        self._alive: dict[tuple[int, int], list[int]] = {}
+        self.worlds = [0, 0]
+        self.planned = 0  # playout deals in the rounds handed out so far
         self.n_rounds = 0
         # The rules of thumb's card, should no round complete in time.
         hands = list(kn.allowed)
         hands[view.seat] = view.hand
         self.fallback = kernel(rules).policy(hands, view.seat, view.leader, view.trick, legal)
 
-    def _is_exact(self, r: int) -> bool:
-        return self.exact and r >= self.lead
+    def _kind(self, r: int) -> tuple[int, int]:
+        """(1 for an exact round, 0 for playouts; the round's number in its kind)."""
+        if self.exact and r >= self.lead:
+            return 1, r - self.lead
+        return 0, r
+
+    def alive(self, kind: int, k: int) -> list[int]:
+        """Indices of the candidates valued in round ``k`` of ``kind``."""
+        every = self.cfg.prune_every
+        if not every or k < every:
+            return list(range(len(self.cands)))
+        b = k - k % every
+        got = self._alive.get((kind, b))
+        if got is None:
+            prev = self.alive(kind, b - 1)
+            upto = b - LAG
+            got = prev if len(prev) <= 2 or upto <= 0 else self._prune(kind, prev, upto)
+            self._alive[(kind, b)] = got
+        return got
+
+    def _prune(self, kind: int, idx: list[int], upto: int) -> list[int]:
+        rows: list[tuple[float, dict[int, int]]] = []
+        for cands, logw, rr in self.rounds[kind][:upto]:
+            for lw, row in zip(logw, rr, strict=True):
+                rows.append((lw, dict(zip(cands, row, strict=True))))
+        if len(rows) < 4:
+            return idx
+        top = max(lw for lw, _r in rows)
+        ws = [math.exp(lw - top) for lw, _r in rows]
+        tot = sum(ws)
+        means = {i: sum(w * r[i] for w, (_l, r) in zip(ws, rows, strict=True)) / tot for i in idx}
+        best = max(idx, key=lambda i: (means[i], -i))
+        keep = []
+        z = self.cfg.prune_z
+        for i in idx:
+            if i == best:
+                keep.append(i)
+                continue
+            gap = means[best] - means[i]
+            var = 0.0
+            for w, (_l, r) in zip(ws, rows, strict=True):
+                d = r[best] - r[i] - gap
+                var += w * w * d * d
+            se = math.sqrt(var) / tot
+            if gap <= z * se + self.cfg.prune_margin:
+                keep.append(i)
+        return keep
 
     def task(self, r: int) -> tuple[Any, tuple[Any, ...]] | None:
         if len(self.cands) == 1:
             return None
-        exact = self._is_exact(r)
-        if exact:
-            if (r - self.lead) * self.exact_worlds >= self.cfg.max_exact_worlds:
+        kind, k = self._kind(r)
+        idx = self.alive(kind, k)
+        cands = [self.cands[i] for i in idx]
+        if kind:
+            if k * self.exact_worlds >= self.cfg.max_exact_worlds:
                 return None
             n = self.exact_worlds
         else:
-            if r * self.round_worlds >= self.cfg.max_worlds:
+            # planned, not folded, deals: the same whether or not earlier rounds are back
+            if self.planned >= self.cfg.max_worlds:
                 return None
-            n = self.round_worlds
+            n = max(2, min(self.cfg.round_max, self.cfg.round_cards // (len(cands) * self.remaining)))
+            self.planned += n
         return play_round, (
-            self.kn, self.history, self.cands, self.seed, r, n, exact,
+            self.kn, self.history, cands, self.seed, r, n, bool(kind),
             self.inference, self.cfg.oversample, self.lam,
         )
 
     def fold(self, r: int, result: tuple[list[float], list[Row]]) -> None:
         logw, rows = result
-        self.rows[1 if self._is_exact(r) else 0].extend(zip(logw, rows, strict=True))
+        kind, k = self._kind(r)
+        self.rounds[kind].append((self.alive(kind, k), logw, rows))
+        self.worlds[kind] += len(rows)
         self.n_rounds = r + 1
 
     def done(self) -> bool:
@@ -397,22 +507,30 @@ class PlaySearch:
 
     def values(self) -> list[tuple[int, float]]:
         """Every legal card with its expected final points for the seat's side,
-        best first (ties: ascending cards)."""
-        playout, exact = self.rows
+        best first (ties: ascending cards); candidates dropped by pruning after
+        those valued to the end."""
         # Exact values once enough deals are solved; playouts until then.
-        use = exact if len(exact) >= self.cfg.min_exact_worlds or not playout else playout
-        out: list[tuple[int, float]] = []
-        if use:
-            top = max(w for w, _r in use)
-            ws = [math.exp(w - top) for w, _r in use]
-            tot = sum(ws)
-            for j, g in enumerate(self.classes):
-                v = sum(w * row[j] for w, (_lw, row) in zip(ws, use, strict=True)) / tot
-                out += [(c, v) for c in g]
+        kind = 1 if self.worlds[1] >= self.cfg.min_exact_worlds or not self.worlds[0] else 0
+        rounds = self.rounds[kind]
+        out: list[tuple[int, int, float]] = []
+        if rounds and any(rr for _c, _l, rr in rounds):
+            top = max(lw for _c, logw, _r in rounds for lw in logw)
+            sums = [0.0] * len(self.cands)
+            tots = [0.0] * len(self.cands)
+            for cands, logw, rr in rounds:
+                for lw, row in zip(logw, rr, strict=True):
+                    w = math.exp(lw - top)
+                    for i, x in zip(cands, row, strict=True):
+                        sums[i] += w * x
+                        tots[i] += w
+            final = set(rounds[-1][0])
+            for i, g in enumerate(self.classes):
+                mean = sums[i] / tots[i] if tots[i] else 0.0
+                out += [(0 if i in final else 1, c, mean) for c in g]
         else:
-            out = [(c, 1.0 if c == self.fallback else 0.0) for g in self.classes for c in g]
-        out.sort(key=lambda t: (-t[1], t[0]))
-        return out
+            out = [(0, c, 1.0 if c == self.fallback else 0.0) for g in self.classes for c in g]
+        out.sort(key=lambda t: (t[0], -t[2], t[1]))
+        return [(c, v) for _f, c, v in out]
 
 
 # --- the discard ----------------------------------------------------------------------

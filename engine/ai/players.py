@@ -62,6 +62,30 @@ def ranked_discards(rules: Ruleset, hand: int) -> list[int]:
     return sorted(options, key=lambda d: -discard_score(rules, hand, d))
 
 
+def hard_discard_candidates(rules: Ruleset, hand: int, k: int) -> list[tuple[int, int]]:
+    """The hard level's candidate discards with their rules-of-thumb scores, best
+    first: the rules of thumb, then the lower cards where points are equal, and
+    one discard per shape (the suits and points of its cards), so that the few
+    candidates searched differ in what they bank and which suits they void
+    rather than in which of two small cards of a suit they lay aside (Scarto
+    has thousands of legal triples, most of them such near twins)."""
+    p = rules.pack
+    rank = p.rank
+    suit = p.suit
+    points = p.points
+    best: dict[tuple[tuple[int, int], ...], tuple[int, int, int]] = {}
+    for d in rules.legal_discards(hand):
+        cards = mask_cards(d)
+        shape = tuple(sorted((suit[c], points[c]) for c in cards))
+        v = discard_score(rules, hand, d)
+        low = -sum(rank[c] for c in cards)
+        got = best.get(shape)
+        if got is None or (v, low) > (got[0], got[1]):
+            best[shape] = (v, low, d)
+    ranked = sorted(best.values(), key=lambda t: (-t[0], -t[1], mask_cards(t[2])))
+    return [(d, v) for v, _low, d in ranked[:k]]
+
+
 def _discard_cmd(seat: int, cards: int) -> Discard:
     return Discard(seat, tuple(mask_cards(cards)))
 
@@ -290,8 +314,9 @@ class HardPlayer:
 
     ``budget_ms`` is a deadline counted from the moment ``choose`` is called;
     ``rounds`` asks for fixed work instead (exactly that many rounds, no clock:
-    deterministic), and the budget then only plans how early to solve exactly.
-    ``parallel`` runs the rounds on the pool's two workers."""
+    deterministic), and the budget then only plans how early to solve exactly;
+    ``work_ms`` (for tuning) is a deadline on counted work instead of the clock
+    (deterministic too).  ``parallel`` runs the rounds on the pool's two workers."""
 
     name = "hard"
 
@@ -301,17 +326,19 @@ class HardPlayer:
         parallel: bool = True,
         rounds: int | None = None,
         config: HardConfig | None = None,
+        work_ms: float | None = None,
     ) -> None:
         self.budget_ms = budget_ms
         self.parallel = parallel
         self.rounds = rounds
         self.config = config
+        self.work_ms = work_ms
         #: rounds completed by the last decision (for tests and benchmarks)
         self.last_rounds = 0
 
     def limits(self, start: float) -> Limits:
-        if self.rounds is not None:
-            return Limits(None, self.rounds, start)
+        if self.rounds is not None or self.work_ms is not None:
+            return Limits(None, self.rounds, start, self.work_ms)
         return Limits(self.budget_ms, None, start)
 
     def choose(self, view: SeatView, legal: Sequence[Command], event_index: int) -> Command:
@@ -324,7 +351,8 @@ class HardPlayer:
         if view.phase == DISCARD:
             vals, self.last_rounds = hard_discards(view, cfg, seed, limits, self.parallel)
             return _pick(legal, _discard_cmd(view.seat, vals[0][0]))
-        vals, self.last_rounds = search_play(view, cfg, seed, limits, self.parallel, self.budget_ms)
+        plan = self.work_ms if self.work_ms is not None else self.budget_ms
+        vals, self.last_rounds = search_play(view, cfg, seed, limits, self.parallel, plan)
         return _pick(legal, Play(view.seat, vals[0][0]))
 
 
@@ -332,10 +360,17 @@ def hard_discards(
     view: SeatView, cfg: HardConfig, seed: int, limits: Limits, parallel: bool,
     n_cands: int | None = None,
 ) -> tuple[list[tuple[int, float]], int]:
-    """The hard search's discards with their values, best first (and the rounds)."""
-    ranked = ranked_discards(view.rules, view.hand)
-    cands = ranked[: n_cands if n_cands is not None else cfg.discard_cands]
-    tie = [discard_score(view.rules, view.hand, d) for d in cands]
+    """The hard search's discards with their values, best first (and the rounds):
+    one per shape (:func:`hard_discard_candidates`), or with ``n_cands`` (the
+    hint) the rules of thumb's best ``n_cands`` of all."""
+    rules = view.rules
+    if n_cands is None:
+        got = hard_discard_candidates(rules, view.hand, cfg.discard_cands)
+        cands = [d for d, _v in got]
+        tie = [float(v) for _d, v in got]
+    else:
+        cands = ranked_discards(rules, view.hand)[:n_cands]
+        tie = [float(discard_score(rules, view.hand, d)) for d in cands]
     return search_discard(view, cfg, seed, limits, parallel, cands, tie)
 
 

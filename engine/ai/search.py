@@ -35,10 +35,17 @@ def play_values(kn: Known, hands: list[int], discard: int, cands: list[int]) -> 
 
 
 def exact_values(
-    kn: Known, hands: list[int], discard: int, cands: list[int], deadline: float = math.inf
+    kn: Known,
+    hands: list[int],
+    discard: int,
+    cands: list[int],
+    deadline: float = math.inf,
+    node_limit: float = math.inf,
+    nodes: list[int] | None = None,
 ) -> list[int]:
     """Each candidate's exact open-hand value in one deal (raises
-    :class:`~engine.ai.solver.OutOfTime` past ``deadline``)."""
+    :class:`~engine.ai.solver.OutOfTime` past ``deadline`` or ``node_limit``
+    nodes); the nodes searched are added to ``nodes[0]`` if given."""
     rules = kn.rules
     me = kn.side
     acc = kn.pts[me]
@@ -49,7 +56,12 @@ def exact_values(
     cm = 0
     for c in cands:
         cm |= 1 << c
-    vals = Solver(rules, me, deadline).root_values(hands, kn.leader, kn.trick, acc, mine, others, cm)
+    solver = Solver(rules, me, deadline, node_limit)
+    try:
+        vals = solver.root_values(hands, kn.leader, kn.trick, acc, mine, others, cm)
+    finally:
+        if nodes is not None:
+            nodes[0] += solver.nodes
     return [vals[c] for c in cands]
 
 
