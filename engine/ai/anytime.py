@@ -39,7 +39,13 @@ from ..state import DISCARD
 from ..view import SeatView
 from . import pool
 from .fast import kernel
-from .search import discard_values, exact_values, likelihood_matches, play_values
+from .search import (
+    discard_values,
+    exact_values,
+    likelihood_matches,
+    play_values,
+    play_values_view,
+)
 from .solver import OutOfTime
 from .worlds import Known, known_of, sample
 
@@ -92,6 +98,7 @@ class Limits:
 #: Counted work, in units of about a microsecond of this machine unloaded.
 WORK_UNIT_US = 1.0
 CARD_WORK = 1.5  # one card played by the policy in a playout
+VIEW_CARD_WORK = 2.3  # the same, each seat playing from what it could know
 NODE_WORK = 2.5  # one solver node
 SAMPLE_WORK = 40.0  # one deal of the hidden cards drawn
 PLAY_SEEN_WORK = 1.5  # one seen play checked against the policy (inference)
@@ -142,6 +149,14 @@ class HardConfig:
     max_exact_worlds: int = 600
     #: playout rounds run before the exact ones (an answer while the solver works)
     lead_rounds: int = 1
+    #: stop early when one card is clearly best (see ``PlaySearch.done``)
+    stop_every: int = 2
+    stop_worlds: int = 120
+    stop_exact_worlds: int = 24
+    stop_z: float = 2.0
+    stop_margin: float = 0.25
+    #: playouts where each seat plays from what it could know (not open-handed)
+    view_playouts: bool = False
     #: drop clearly worse candidates every this many rounds (0: never), when worse
     #: than the best by more than ``prune_z`` standard errors plus ``prune_margin``
     prune_every: int = 0
@@ -161,7 +176,7 @@ class HardConfig:
 
 
 HARD_CONFIGS: dict[str, HardConfig] = {
-    "piedicavallo": HardConfig(),
+    "piedicavallo": HardConfig(discard_halve_every=3),
     "scarto": HardConfig(
         exact_round=(0, 1, 8, 8, 6, 4, 2, 1),
         exact_cost_ms=(0, 0.05, 0.1, 0.3, 0.8, 2, 8, 30),
@@ -191,6 +206,7 @@ def play_round(
     inference: float,
     oversample: int,
     lam: float,
+    view: bool,
     meter: Meter,
 ) -> tuple[list[float], list[Row]] | None:
     """Round ``r`` of a card decision: ``n`` deals (the best explained of
@@ -239,6 +255,9 @@ def play_round(
                     rows.append(exact_values(kn, h, d, cands, meter.deadline, limit, nodes))
                 finally:
                     meter.used += NODE_WORK * nodes[0]
+            elif view:
+                rows.append(play_values_view(kn, h, d, cands))
+                meter.used += VIEW_CARD_WORK * left * len(cands)
             else:
                 rows.append(play_values(kn, h, d, cands))
                 meter.used += CARD_WORK * left * len(cands)
@@ -377,6 +396,37 @@ def root_classes(rules: Ruleset, legal: int, alive: int) -> list[list[int]]:
     return out
 
 
+def clear_leader(
+    rows: Sequence[tuple[float, dict[int, int] | Sequence[float]]],
+    idx: Sequence[int],
+    z: float,
+    margin: float,
+) -> bool:
+    """Whether one of the candidates ``idx`` beats every other, over the
+    weighted rows (log-weight, values by candidate), by more than ``z`` standard
+    errors of the paired difference plus ``margin``."""
+    if len(idx) < 2:
+        return True
+    if not rows:
+        return False
+    top = max(lw for lw, _r in rows)
+    ws = [math.exp(lw - top) for lw, _r in rows]
+    tot = sum(ws)
+    means = {i: sum(w * r[i] for w, (_l, r) in zip(ws, rows, strict=True)) / tot for i in idx}
+    best = max(idx, key=lambda i: (means[i], -i))
+    for i in idx:
+        if i == best:
+            continue
+        gap = means[best] - means[i]
+        var = 0.0
+        for w, (_l, r) in zip(ws, rows, strict=True):
+            d = r[best] - r[i] - gap
+            var += w * w * d * d
+        if gap <= z * math.sqrt(var) / tot + margin:
+            return False
+    return True
+
+
 def plan_exact(cfg: HardConfig, in_hand: int, budget_ms: float) -> bool:
     """Whether to solve exactly with ``in_hand`` cards: the budget must buy at least
     ``min_exact_worlds`` deals at the estimated cost."""
@@ -492,7 +542,7 @@ class PlaySearch:
             self.planned += n
         return play_round, (
             self.kn, self.history, cands, self.seed, r, n, bool(kind),
-            self.inference, self.cfg.oversample, self.lam,
+            self.inference, self.cfg.oversample, self.lam, self.cfg.view_playouts,
         )
 
     def fold(self, r: int, result: tuple[list[float], list[Row]]) -> None:
@@ -503,7 +553,27 @@ class PlaySearch:
         self.n_rounds = r + 1
 
     def done(self) -> bool:
-        return False
+        """Stop early when one card is clearly best: ahead of every other by more
+        than ``stop_z`` standard errors of the paired difference plus
+        ``stop_margin``, over at least ``stop_worlds`` deals (``stop_exact_worlds``
+        solved exactly) of the kind the answer comes from; checked every
+        ``stop_every`` rounds.  (More deals hardly change a decision once a few
+        hundred are in: the search's answers at a quarter of the default budget
+        agree with those at eight times it 95% of the time, at a cost of 0.006
+        points a decision.)"""
+        cfg = self.cfg
+        if not cfg.stop_every or self.n_rounds % cfg.stop_every:
+            return False
+        kind = 1 if self.exact and self.n_rounds > self.lead else 0
+        if self.worlds[kind] < (cfg.stop_exact_worlds if kind else cfg.stop_worlds):
+            return False
+        rounds = self.rounds[kind]
+        idx = rounds[-1][0]
+        rows: list[tuple[float, dict[int, int]]] = []
+        for cands, logw, rr in rounds:
+            for lw, row in zip(logw, rr, strict=True):
+                rows.append((lw, dict(zip(cands, row, strict=True))))
+        return clear_leader(rows, idx, cfg.stop_z, cfg.stop_margin)
 
     def values(self) -> list[tuple[int, float]]:
         """Every legal card with its expected final points for the seat's side,
@@ -553,6 +623,8 @@ class DiscardSearch:
         #: cumulative (sums, counts) after each folded round, for pruning with a lag
         self.snapshots: list[tuple[list[float], list[int]]] = []
         self._alive_at: dict[int, list[int]] = {}
+        self.idx_of: list[list[int]] = []
+        self.round_rows: list[list[Row]] = []
         self.n_rounds = 0
 
     def alive(self, r: int) -> list[int]:
@@ -583,6 +655,8 @@ class DiscardSearch:
 
     def fold(self, r: int, rows: list[Row]) -> None:
         idx = self.alive(r)
+        self.idx_of.append(idx)
+        self.round_rows.append(rows)
         for row in rows:
             for i, v in zip(idx, row, strict=True):
                 self.sums[i] += v
@@ -591,7 +665,21 @@ class DiscardSearch:
         self.n_rounds = r + 1
 
     def done(self) -> bool:
-        return False
+        """Stop early once the candidates left (after halving) have a clear leader
+        (as ``PlaySearch.done``), over at least ``stop_worlds`` deals."""
+        cfg = self.cfg
+        if not cfg.stop_every or self.n_rounds % cfg.stop_every:
+            return False
+        idx = self.alive(self.n_rounds)
+        if len(idx) > 2 or self.rows_of(idx[0]) < cfg.stop_worlds:
+            return False
+        rows = [(0.0, dict(zip(self.idx_of[r], row, strict=True)))
+                for r in range(self.n_rounds) for row in self.round_rows[r]]
+        rows = [(lw, r) for lw, r in rows if all(i in r for i in idx)]
+        return clear_leader(rows, idx, cfg.stop_z, cfg.stop_margin)
+
+    def rows_of(self, i: int) -> int:
+        return self.counts[i]
 
     def values(self, tie: Sequence[float]) -> list[tuple[int, float]]:
         """Candidates with their mean value, the finalists (valued in the last

@@ -52,6 +52,7 @@ class Kernel:
     finish: Callable[..., tuple[list[int], list[int]]]
     final_points: Callable[[list[int], list[int], int, int], list[int]]
     trick_winner: Callable[[Sequence[int]], int]
+    finish_view: Callable[..., tuple[list[int], list[int]]]
 
 
 @cache
@@ -335,6 +336,74 @@ def kernel(rules: Ruleset) -> Kernel:
             n = 0
             led = NO_SUIT
 
+    def finish_view(
+        hands: list[int],
+        leader: int,
+        trick: list[int],
+        pts: list[int],
+        won: list[int],
+        voids: Sequence[int],
+        first: int = -1,
+    ) -> tuple[list[int], list[int]]:
+        """As :func:`finish`, but each seat plays the rules of thumb from what it
+        could know, not from every hand: its own cards, and for each other seat
+        the cards still out less the suits that seat has shown void in (``voids``
+        at the start, then as the playout shows them)."""
+        voids = list(voids)
+        ph = [0] * n_seats
+        n = len(trick)
+        led = NO_SUIT
+        for c in trick:
+            if c != MATTO:
+                led = SUIT[c]
+                break
+        out = 0
+        for h in hands:
+            out |= h
+        seat = (leader + n) % n_seats
+        while True:
+            if n == 0 and not hands[seat]:
+                return pts, won
+            while n < n_seats:
+                hand = hands[seat]
+                if first >= 0:
+                    c = first
+                    first = -1
+                else:
+                    legal = legal_mask(hand, led)
+                    if legal & (legal - 1):
+                        rest = out & ~hand
+                        for o in range(n_seats):
+                            ph[o] = rest & ~voids[o]
+                        ph[seat] = hand
+                        c = policy(ph, seat, leader, trick, legal)
+                    else:
+                        c = legal.bit_length() - 1
+                low = 1 << c
+                hands[seat] = hand & ~low
+                out &= ~low
+                trick.append(c)
+                if c == MATTO:
+                    pts[side[seat]] += matto_pts
+                else:
+                    s = SUIT[c]
+                    if led == NO_SUIT:
+                        led = s
+                    elif s != led:
+                        voids[seat] |= SUIT_MASK[led] if s == TRUMP_SUIT else SUIT_MASK[led] | TRUMP_MASK
+                n += 1
+                seat = nxt[seat]
+            tp = trick_adj
+            for x in trick:
+                tp += matto_adj if x == MATTO else POINTS[x]
+            w = (leader + trick_winner(trick)) % n_seats
+            pts[side[w]] += tp
+            won[side[w]] += 1
+            leader = seat = w
+            trick = []
+            n = 0
+            led = NO_SUIT
+
     def final_points(pts: list[int], won: list[int], dealer_side: int, discard_pts: int) -> list[int]:
         """Each side's points for the deal: the discard to the dealer's side, then
         R11's surrender where the ruleset has it.  ``pts`` is consumed."""
@@ -351,4 +420,4 @@ def kernel(rules: Ruleset) -> Kernel:
     assert n_sides == len(set(side))
     assert not surrender or n_sides == 2
     del total
-    return Kernel(rules, KEEP, policy, finish, final_points, trick_winner)
+    return Kernel(rules, KEEP, policy, finish, final_points, trick_winner, finish_view)

@@ -34,6 +34,22 @@ def play_values(kn: Known, hands: list[int], discard: int, cands: list[int]) -> 
     return out
 
 
+def play_values_view(kn: Known, hands: list[int], discard: int, cands: list[int]) -> list[int]:
+    """As :func:`play_values`, every seat playing from what it could know
+    (``Kernel.finish_view``) instead of open-handed."""
+    k = kernel(kn.rules)
+    me = kn.side
+    dpts = kn.rules.pack.mask_points(discard)
+    finish = k.finish_view
+    final = k.final_points
+    voids = kn.voids
+    out = []
+    for c in cands:
+        pts, won = finish(list(hands), kn.leader, list(kn.trick), list(kn.pts), list(kn.won), voids, c)
+        out.append(final(pts, won, kn.dealer_side, dpts)[me])
+    return out
+
+
 def exact_values(
     kn: Known,
     hands: list[int],

@@ -34,6 +34,7 @@ class Known(NamedTuple):
     dealer_side: int
     dealer: int
     dealer_played: int  # cards the dealer has played this deal
+    voids: tuple[int, ...]  # per seat, the suits (as card masks) it has shown void in
     pts: tuple[int, ...]  # each side's points so far (Matto and trick terms included)
     won: tuple[int, ...]  # tricks taken by each side
     rules: Ruleset
@@ -48,7 +49,8 @@ def known_of(view: SeatView) -> Known:
     n = rules.n_seats
     seat = view.seat
     unseen = view.unseen
-    voids = list(view.voids())
+    shown = view.voids()
+    voids = list(shown)
     hidden = view.phase == PLAY and seat != view.dealer
     parts: list[tuple[int, int]] = []
     if hidden:
@@ -79,6 +81,7 @@ def known_of(view: SeatView) -> Known:
         dealer_side=rules.side[view.dealer],
         dealer=view.dealer,
         dealer_played=view.played[view.dealer],
+        voids=shown,
         pts=tuple(rules.side_points(p, w) for p, w in zip(view.piles, view.tricks_won, strict=True)),
         won=tuple(view.tricks_won),
         rules=rules,
