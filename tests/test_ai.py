@@ -23,7 +23,7 @@ from engine.ai.players import (
 from engine.ai.solver import Solver
 from engine.ai.worlds import known_of, sample
 from engine.game import Game
-from engine.players import LEVELS, Player, make_player
+from engine.players import LEVELS, Player, RandomPlayer, make_player
 from engine.replay import format_replay
 from engine.simulate import play_game
 from engine.state import PLAY, Play, State, legal_commands
@@ -136,6 +136,7 @@ def test_no_peeking() -> None:
     """Same view, different truths: every level's decision is the same."""
     rand = random.Random(5)
     levels: list[Player] = [
+        RandomPlayer(),
         EasyPlayer(),
         tiny(),
         MediumPlayer(),

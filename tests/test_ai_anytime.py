@@ -5,7 +5,9 @@ medium level pinned exactly (it is the yardstick)."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import itertools
 import math
 import random
 import time
@@ -88,6 +90,34 @@ def test_same_rounds_same_answer_here_and_on_the_pool(variant: str) -> None:
                 assert here == there
     finally:
         pool.set_parallel(False)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pruning_and_early_stops_are_the_same_on_the_pool(variant: str) -> None:
+    """Dropping clearly worse cards and stopping once one is clearly best depend
+    on earlier rounds only as the lag allows: same answers, same rounds done."""
+    rules = ruleset(variant)
+    base = dataclasses.replace(config_for(rules), round_cards=800)
+    prune = dataclasses.replace(base, prune_every=2, prune_z=1.0, stop_every=0)
+    stop = dataclasses.replace(base, stop_worlds=8, stop_exact_worlds=2, stop_z=0.5, stop_margin=0.0)
+    views = [v for v in _views(variant, 4, every=5) if v[0].phase == PLAY][:5]
+    stopped = pruned = 0
+    pool.set_parallel(True)
+    try:
+        for (view, idx), cfg in itertools.product(views, (prune, stop)):
+            seed = decision_seed(view, idx)
+            for rounds in (7, 16):
+                here = PlaySearch(view, cfg, seed, 1000)
+                n_here = drive(here, Limits(None, rounds), False)
+                there = PlaySearch(view, cfg, seed, 1000)
+                n_there = drive(there, Limits(None, rounds), True)
+                assert n_here == n_there
+                assert here.values() == there.values()
+                stopped += n_here < rounds
+                pruned += any(len(c) < len(here.cands) for k in here.rounds for c, _w, _r in k)
+    finally:
+        pool.set_parallel(False)
+    assert stopped and pruned
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
