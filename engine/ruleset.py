@@ -157,6 +157,9 @@ class Ruleset:
     #: the possible lengths of a game, in deals; ``full_game`` is the long one
     game_lengths: tuple[int, ...] = (1,)
     full_game: int = 1
+    #: the length of a game whose file does not say (0: a single deal unless the file
+    #: holds more than one)
+    default_deals: int = 0
     #: what the full game is, for messages ("a match is four deals")
     game_text: str = ""
     #: score adjustments (see the module docstring) and the par subtracted from

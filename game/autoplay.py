@@ -1,6 +1,8 @@
 """``tarocchi autoplay``: the real table, every frame rendered, all four seats AI.
 
-For tests, bug reports and benchmarks.  Frame time is measured from the start
+For tests, bug reports and benchmarks.  The game is logged to a new file of
+its own, ``<data folder>/autoplay/<time>.jsonl`` (printed as ``replay``); the
+user's autosave and replays are never touched.  Frame time is measured from the start
 of ``on_update`` to the end of the GL work (``flip``, then ``ctx.finish``), one
 frame per 1/60 s of game time.  Frames on which a screenshot is
 read back (``--screenshots``, about 10 ms each on llvmpipe) are left out of the
@@ -63,8 +65,11 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
         from engine.players import level_names
 
         players = ["medium" if "medium" in level_names() else "random"] * rules.n_seats
+    # a new log file of its own (autoplay/<time>.jsonl): the user's autosave and
+    # replays are never touched
     game = session.new_game(partner=players[0], opponents=players[1], match=deals == rules.full_game > 1,
-                            seed=seed, human=False, players=players, variant=variant)
+                            seed=seed, human=False, players=players, variant=variant,
+                            autosave=session.autoplay_log_path())
     settings = Settings(speed=speed, auto_advance=True, sound=False)
     shots_dir = Path(screenshots) if screenshots else None
     if shots_dir:
@@ -122,6 +127,7 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
         if time.perf_counter() > t_end:
             raise SystemExit(f"autoplay: not finished after {max_seconds:.0f} s")
     view.close()
+    __import__("game.record", fromlist=["note_safely"]).note_safely(view.replay_path)  # your record
     out = {
         "frames": frames,
         "frame_ms_p50": round(statistics.median(frame_ms), 3),
@@ -161,6 +167,13 @@ def cmd_autoplay(args) -> int:
         if bad:
             print(f"unknown level(s) {', '.join(bad)}; choose from {', '.join(known)}", file=sys.stderr)
             return 2
+    from . import paths
+
+    try:
+        paths.check_home()
+    except paths.DataFolderError as exc:
+        print(f"tarocchi: {exc}", file=sys.stderr)
+        return 2
     out = run_autoplay(deals=args.deals, seed=args.seed, players=players, speed=args.speed,
                        screenshots=args.screenshots, variant=variant)
     if args.json:

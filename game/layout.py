@@ -222,7 +222,7 @@ GEOMETRY = {
         pile_pos=((WIDTH - 90, 100), (WIDTH - 90, HEIGHT - 76), (90, HEIGHT - 130)),
         score_pos=((WIDTH // 2 - 130, HEIGHT - 26), (WIDTH // 2 - 130, HEIGHT - 50),
                    (WIDTH // 2 - 130, HEIGHT - 74)),
-        label_pos=((80, 122), *_LABELS[1:]),
+        label_pos=((80, 122), *_LABELS[1:3], (86, 212)),
         dealer_mark_pos=((80, 64), *_DEALER_MARKS[1:]),
         trump_note_pos=((WIDTH - 10, 34), (WIDTH - 10, HEIGHT - 146), (10, HEIGHT - 200)),
     ),

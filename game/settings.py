@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import asdict, dataclass, fields
 
+from engine.files import atomic_write, read_capped
+
 from . import paths
+
+MAX_SETTINGS_BYTES = 64 * 1024
 
 LANGUAGES = ("en", "fr", "it")
 
@@ -27,9 +32,9 @@ class Settings:
     def load(cls) -> Settings:
         """The saved settings; defaults for anything missing or unreadable."""
         s = cls()
-        try:
-            data = json.loads(paths.settings_path().read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        try:  # a regular file of at most 64 KB: a FIFO or a huge file is not waited on
+            data = json.loads(read_capped(paths.settings_path(), MAX_SETTINGS_BYTES).decode("utf-8"))
+        except (OSError, ValueError, RecursionError, paths.DataFolderError):
             return s
         if not isinstance(data, dict):
             return s
@@ -47,8 +52,25 @@ class Settings:
         s.speed = min(8.0, max(0.25, float(s.speed)))
         return s
 
-    def save(self) -> None:
-        p = paths.settings_path()
-        tmp = p.with_name(p.name + ".tmp")
-        tmp.write_text(json.dumps(asdict(self), indent=2), encoding="utf-8")
-        tmp.replace(p)
+    def save(self) -> str:
+        """Write ``settings.json`` (temporary file, fsync, rename).  Never raises: a
+        failure (say ``settings.json`` is a folder) is one line on stderr, the
+        first time, and is returned ("" when saved); the game goes on."""
+        global _warned
+        try:
+            p = paths.settings_path()
+            if p.is_dir():
+                raise IsADirectoryError(21, "it is a folder, not a file")
+            atomic_write(p, json.dumps(asdict(self), indent=2) + "\n")
+            return ""
+        except paths.DataFolderError as exc:
+            msg = f"the settings cannot be saved: {exc}"
+        except OSError as exc:
+            msg = f"the settings cannot be saved to {p}: {exc.strerror or exc}"
+        if not _warned:
+            _warned = True
+            print(f"tarocchi: {msg}", file=sys.stderr)
+        return msg
+
+
+_warned = False

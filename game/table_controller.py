@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import importlib
 import sys
-import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -37,7 +36,6 @@ from typing import Any, Protocol
 from engine.cards import mask_cards
 from engine.errors import Refusal
 from engine.game import Game
-from engine.replay import write_replay
 from engine.scoring import breakdown
 from engine.simulate import play_turn
 from engine.state import (
@@ -641,25 +639,16 @@ class TableController:
                 and sheet.viewer_side in sheet.game_outcome.winners:
             self.out.play_sound("match_won")
 
-    def _archive(self) -> Path:
-        """The archive step: write the finished game's replay, drop the autosave."""
-        g = self.game
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        kind = "practice" if self.practice else ("match" if g.header.deals and g.header.deals > 1 else "deal")
-        if self.rules.name != "piedicavallo":
-            kind = f"{self.rules.name}-{kind}"
-        path = paths.replays_dir() / f"{stamp}-{kind}-{g.header.seed}.jsonl"
-        n = 1
-        while path.exists():
-            n += 1
-            path = paths.replays_dir() / f"{stamp}-{kind}-{g.header.seed}-{n}.jsonl"
-        write_replay(path, g.header, g.log)
-        g.close()
+    def _archive(self) -> Path | None:
+        """The archive step: the finished game's autosave filed as a replay
+        (``session.archive_finished``: archived and cleared in one step)."""
+        from . import session
+
         try:
-            paths.autosave_path().unlink()
-        except OSError:
-            pass
-        return path
+            return session.archive_finished(self.game)
+        except (OSError, paths.DataFolderError) as exc:  # filed at the next start
+            print(f"tarocchi: the finished game stays in the autosave for now: {exc}", file=sys.stderr)
+            return None
 
 
 __all__ = ["TableController", "Presenter", "Step", "InlineExecutor", "Answer", "find_hint",

@@ -234,7 +234,11 @@ class ViewerView(BaseView):
                 line.text = text
         score = _("Tricks this deal")
         if st.scores:
-            sides = " · ".join(f"{self.words.side_name(s)} {v}" for s, v in enumerate(st.totals))
+            rules = self.rules
+            sides = " · ".join(
+                "-".join(seat_letter(rules, x) for x in range(rules.n_seats) if rules.side[x] == side)
+                + " " + str(v).replace("-", "−")
+                for side, v in enumerate(st.totals))
             score = (_("Totals: {sides}") if st.n_deals > 1 else _("Result: {sides}")).format(sides=sides)
         if self.score_text.text != score:
             self.score_text.text = score

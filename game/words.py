@@ -96,7 +96,8 @@ _REFUSALS: dict[str, _Refuser] = {
     "not_in_hand": lambda w, r: _("{card} is not in your hand").format(card=card_list(w.pack, r.cards)),
     "out_of_turn": lambda w, r: _("it is not your turn: {name} is to play").format(name=w.name(r.seat)),
     "no_play_due": lambda w, r: _("no card is due now"),
-    "must_follow": lambda w, r: _("you must follow {suit}").format(suit=suit_name(r.suit)),
+    "must_follow": lambda w, r: _("trumps were led: you must play a trump") if r.suit == TRUMP_SUIT
+    else _("you must follow {suit}").format(suit=suit_name(r.suit)),
     "must_trump": lambda w, r: _("you have no {suit}, so you must play a trump").format(
         suit=suit_name(r.suit)),
     "discard_size": lambda w, r: ngettext("the discard is {n} card", "the discard is {n} cards",

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import arcade
 
 from engine.cli import main as engine_main
+from engine.replay import read_replay
 from engine.state import DISCARD, PLAY
 from game import i18n, layout, paths, session
 from game.i18n_tools import source_msgids, source_plurals
@@ -217,10 +219,19 @@ def test_hint_button_disabled_outside_practice(window, home):
 def test_autoplay_renders_every_scene_and_writes_a_valid_replay(window, home, tmp_path, capsys):
     from game.autoplay import run_autoplay
 
+    # an interrupted game in the autosave and a filed replay: autoplay touches neither
+    interrupted = session.new_game(partner="random", opponents="random", match=False, seed=9)
+    interrupted.close()
+    autosave = paths.autosave_path().read_bytes()
+    (paths.replays_dir() / "kept.jsonl").write_bytes(autosave)
     shots = tmp_path / "shots"
     out = run_autoplay(deals=1, seed=5, players=["random"] * 4, speed=6.0, screenshots=str(shots),
                        window=window)
     assert out["frames"] > 100 and out["frame_ms_p95"] > 0
+    assert paths.autosave_path().read_bytes() == autosave  # byte-identical
+    assert [p.name for p in paths.replays_dir().iterdir()] == ["kept.jsonl"]
+    log = Path(out["replay"])
+    assert log.parent == paths.home() / "autoplay" and read_replay(log).final.scores
     names = sorted(p.name for p in shots.iterdir())
     assert names == ["deal.png", "discard.png", "play.png", "scoring.png"]
     assert engine_main(["check", out["replay"]]) == 0

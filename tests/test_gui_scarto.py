@@ -302,3 +302,91 @@ def test_the_exchange_is_worded_in_each_language(window, home, lang: str) -> Non
         view.close()
     finally:
         i18n.set_language("en")
+
+
+def test_hint_figures_over_a_28_card_hand_do_not_overlap(window, home) -> None:
+    view = scarto_table(window, seed_where(0), practice=True)
+    settle(view)
+    view.ask_hint()
+    t_end = time.monotonic() + 60  # worked out in the AI process
+    while not view.hint_texts and time.monotonic() < t_end:
+        frames(view, 1, draw_every=0)
+        time.sleep(0.01)
+    texts = view.hint_texts
+    assert len(texts) == len(view.hints) >= 20
+    # neighbours stand apart, or one above the other by more than a digit is tall;
+    # every other figure (one row of the two) stands apart
+    texts = sorted(texts, key=lambda t: t.x)
+    for a, b in zip(texts, texts[1:], strict=False):
+        assert a.right <= b.left or abs(a.y - b.y) >= 1.4 * a.font_size, (a.text, a.x, a.y, b.text, b.x, b.y)
+    for a, b in zip(texts, texts[2:], strict=False):
+        assert a.right <= b.left, (a.text, a.x, b.text, b.x)
+    # each figure stands over the strip of its own card
+    for t in texts:
+        card = view.table.card_at(t.x, layout.SOUTH_Y, 0)
+        assert card is not None and f"{view.hints[card]:.1f}" == t.text
+    view.close()
+
+
+def test_a_scarto_game_resumes_after_a_kill(window, home) -> None:
+    from game.views.menu import MenuView
+
+    view = scarto_table(window, seed_where(0), practice=True, match=True)
+    for _ in range(4):  # the exchange, then three cards
+        settle(view)
+        play_human_turn(view)
+    settle(view)
+    n_events, state = view.game.cursor, view.game.state
+    # killed: nothing closed, the view simply never updated again
+    menu = MenuView(window)
+    window.show_view(menu)
+    assert menu.buttons[0].label == "Resume the interrupted game"
+    click(menu, *menu.buttons[0].rect[:2])
+    resumed = window.current_view
+    assert isinstance(resumed, TableView) and resumed.game.rules is SCARTO
+    assert resumed.game.cursor == n_events and resumed.game.state == state
+    assert resumed.practice and resumed.game.header.deals == 3
+    settle(resumed)
+    assert resumed._can_act() and len(resumed.ctl.hand_order()) == 22
+    resumed.close()
+
+
+def test_autoplay_plays_scarto_with_the_exchange_and_the_scoring(window, home, tmp_path, capsys) -> None:
+    from engine.cli import main as engine_main
+    from game.autoplay import run_autoplay
+    from game.cli import main as tarocchi
+
+    shots = tmp_path / "shots"
+    out = run_autoplay(deals=1, seed=5, players=["random"] * 3, speed=8.0, screenshots=str(shots),
+                       window=window, variant="scarto")
+    assert sorted(p.name for p in shots.iterdir()) == ["deal.png", "exchange.png", "play.png", "scoring.png"]
+    assert len(out["points"]) == 1 and sum(out["points"][0]) == 78
+    assert engine_main(["check", out["replay"]]) == 0
+    assert "ok" in capsys.readouterr().out
+    # --deals is 1 or the game's length, --players one level a seat
+    assert tarocchi(["autoplay", "--variant", "scarto", "--deals", "4"]) == 2
+    assert "1 or 3 deals" in capsys.readouterr().err
+    assert tarocchi(["autoplay", "--variant", "scarto", "--players", "random,random,random,random"]) == 2
+    assert "needs 3 levels" in capsys.readouterr().err
+
+
+def test_the_theatre_redraws_a_scarto_replay_in_pieces_exactly(window, tmp_path: Path) -> None:
+    from game.theatre import ViewerView
+
+    rp = _scarto_replay(tmp_path, seed=4)
+    view = ViewerView(window, rp, face_up=True, speed=4.0)
+    window.show_view(view)
+    view.toggle_play()
+    compared = pieces = 0
+    for i in range(500):
+        view.on_update(1 / 60)
+        if i == 250:
+            view.toggle_hands()
+        if i % 3:
+            view.on_draw()
+            continue
+        n, rects, box = damaged_vs_whole(window, view)
+        assert n == 0, f"frame {i}: {n} pixels differ in {box} (redrawn: {rects})"
+        compared += 1
+        pieces += bool(rects)
+    assert pieces > 0.3 * compared, (pieces, compared)

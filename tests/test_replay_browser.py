@@ -363,3 +363,17 @@ def test_the_mouse_selects_then_watches_a_row(window, dozen):
     window.current_view.on_back()  # back from the viewer: the same row is highlighted
     back = window.current_view
     assert isinstance(back, ReplayBrowserView) and back.entries[back.selected].path == second
+
+
+def test_a_fifo_or_a_huge_file_is_listed_with_the_readers_error(home, english):
+    import os
+
+    from game import replay_list as rl
+
+    folder = paths.replays_dir()
+    os.mkfifo(folder / "pipe.jsonl")  # reading it naively would wait for a writer forever
+    (folder / "huge.jsonl").write_bytes(b"x" * (3 << 20))
+    rows = {r.path.name: r for r in rl.load()}
+    assert set(rows) == {"pipe.jsonl", "huge.jsonl"}
+    assert all(not r.ok and r.error for r in rows.values())
+    assert rl.result_lines(rows["pipe.jsonl"])[0] == "Cannot be read"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.cards import mask_cards
+from engine.cards import TRUMP_SUIT, mask_cards
 from engine.players import make_player
 from engine.replay import read_replay
 from engine.ruleset import ruleset
@@ -216,7 +216,10 @@ def test_piedicavallo_refusal_is_data_worded_in_each_language(home) -> None:
     i18n.set_language("en")
     assert all("(R7)" in t for t in texts.values())
     assert texts["en"] != texts["fr"] != texts["it"]
-    assert ("follow" in texts["en"]) == (r.reason == "must_follow")
+    if r.reason == "must_trump" or r.suit == TRUMP_SUIT:
+        assert "must play a trump" in texts["en"]
+    else:
+        assert "you must follow" in texts["en"]
 
 
 def test_undo_and_redo_in_practice(home) -> None:

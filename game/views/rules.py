@@ -65,6 +65,7 @@ class CardSpot:
     w: int
     h: int
     mark: str
+    visible: float = 0.0  # how much of its width shows (a fanned card under its right neighbour)
 
 
 class SectionLayout:
@@ -169,7 +170,8 @@ class SectionLayout:
             x0 = x + it.left_over + (it.width - it.cards_w - it.left_over - it.right_over) / 2
             for i, f in enumerate(it.group.cards):
                 cx = x0 + i * it.step + w / 2
-                self.cards.append(CardSpot(f.code, cx, card_top - h / 2, w, h, f.mark))
+                shown = it.step if it.group.fan and i < len(it.group.cards) - 1 else w
+                self.cards.append(CardSpot(f.code, cx, card_top - h / 2, w, h, f.mark, min(w, shown)))
                 if it.tops[i]:
                     self.text(it.tops[i], cx, card_top + 2, 12, GOLD, bold=True, anchor_x="center",
                               anchor_y="bottom")
@@ -498,8 +500,8 @@ class RulesView(BaseView):
             red = (214, 48, 40)
             arcade.draw_line(left + 6, b + 10, right - 6, t - 10, red, 5)
             arcade.draw_line(left + 6, t - 10, right - 6, b + 10, red, 5)
-        elif spot.mark == rc.GOLD:
-            arcade.draw_lrbt_rectangle_outline(left - 3, right + 3, b - 3, t + 3, GOLD, 3)
+        elif spot.mark == rc.GOLD:  # round the part that shows
+            arcade.draw_lrbt_rectangle_outline(left - 3, left + (spot.visible or spot.w) + 3, b - 3, t + 3, GOLD, 3)
 
     # --- for tests -------------------------------------------------------------------------
 

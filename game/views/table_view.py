@@ -163,14 +163,26 @@ class TableView(BaseView):
         if not hints:
             return
         best = max(hints.values())
-        for s in self.table.sprites:
-            if s.key[0] == "card" and s.key[1] in hints:
-                v = hints[s.key[1]]
-                p = s.tweens[-1].end if s.tweens else s.place
-                colour = GOLD if v >= best - 1e-9 else INK
-                self.hint_texts.append(arcade.Text(f"{v:.1f}", p.x, p.y + 104, colour, 13,
-                                                   anchor_x="center", anchor_y="center",
-                                                   font_name=FONT, bold=True))
+        # over the part of each card its right neighbour leaves in view; where the
+        # cards lie close (a 25-card hand) the figures are smaller and staggered
+        hand = sorted(((s.tweens[-1].end if s.tweens else s.place) for s in self.table.sprites
+                       if s.key[0] == "card" and s.key[1] in self.ctl.hand_order()), key=lambda p: p.x)
+        card_of = {(s.tweens[-1].end if s.tweens else s.place): s.key[1] for s in self.table.sprites
+                   if s.key[0] == "card"}
+        for i, p in enumerate(hand):
+            c = card_of[p]
+            if c not in hints:
+                continue
+            w = layout.card_size(p.scale)[0]
+            step = hand[i + 1].x - p.x if i + 1 < len(hand) else w
+            close = step < 44
+            x = p.x - w / 2 + min(step, w) / 2 if close else p.x
+            y = p.y + (96 + (18 if i % 2 else 0) if close else 104)
+            v = hints[c]
+            colour = GOLD if v >= best - 1e-9 else INK
+            self.hint_texts.append(arcade.Text(f"{v:.1f}", x, y, colour, 11 if close else 13,
+                                               anchor_x="center", anchor_y="center",
+                                               font_name=FONT, bold=True))
 
     def play_sound(self, name: str) -> None:
         if self.sound:
