@@ -3,9 +3,10 @@
 its date, game, players and result from the player's side (``game.replay_list``
 has the model and the words; this view draws them and takes the input).
 
-Keys: Up/Down (PageUp/PageDown, Home/End) choose a row, Enter watches it,
-Delete asks before moving its file to the trash, O opens a file by its path,
-/ searches, G cycles the game shown, F finished or not, S the order, Tab moves
+Keys: Up/Down (PageUp/PageDown, Home/End) choose a row, Enter watches it, R
+reviews a finished one (the theatre's review mode, where it exists), Delete
+asks before moving its file to the trash, O opens a file by its path, /
+searches, G cycles the game shown, F finished or not, S the order, Tab moves
 the focus over the buttons, Escape goes back (or closes the prompt or the
 question).  A key that opens a text box does not type itself into it, and once
 a prompt or a question is closed Enter watches the highlighted row again.
@@ -70,8 +71,8 @@ class ReplayBrowserView(BaseView):
         self.count = arcade.Text("", LIST_RIGHT, HEIGHT - 88, DIM, 12, anchor_x="right", anchor_y="center",
                                  font_name=FONT)
         self.hint = arcade.Text(
-            _("↑/↓ choose · Enter watch · Del delete · O open a file · / search · G game · F finished · "
-              "S sort · Esc back"),
+            _("↑/↓ choose · Enter watch · R review · Del delete · O open a file · / search · G game · "
+              "F finished · S sort · Esc back"),
             WIDTH / 2, 16, DIM, 11, anchor_x="center", anchor_y="center", font_name=FONT)
         self.empty = arcade.Text("", WIDTH / 2, TOP - ROW_H * 2, INK, 16, anchor_x="center", anchor_y="center",
                                  font_name=FONT, multiline=True, width=900, align="center")
@@ -119,9 +120,11 @@ class ReplayBrowserView(BaseView):
         self.b_open = Button(_("Open file…"), (WIDTH - 340, HEIGHT - 40, 240, 40), self.start_typing,
                              font_size=14, tooltip=_("O: open a replay file by its path"))
         self.b_back = Button(_("Back"), (WIDTH - 120, HEIGHT - 40, 160, 40), self.on_back, font_size=14)
-        self.b_watch = Button(_("Watch"), (WIDTH / 2 - 110, 48, 200, 40), self.open_selected, font_size=14,
+        self.b_watch = Button(_("Watch"), (WIDTH / 2 - 220, 48, 200, 40), self.open_selected, font_size=14,
                               tooltip=_("Enter"))
-        self.b_delete = Button(_("Delete…"), (WIDTH / 2 + 110, 48, 200, 40), self.ask_delete, font_size=14,
+        self.b_review = Button(_("Review"), (WIDTH / 2, 48, 200, 40), self.review_selected, font_size=14,
+                               tooltip=_("R: your play graded, move by move"))
+        self.b_delete = Button(_("Delete…"), (WIDTH / 2 + 220, 48, 200, 40), self.ask_delete, font_size=14,
                                tooltip=_("Delete: move the file to the trash"))
         self.b_yes = Button(_("Move to the trash"), (WIDTH / 2 - 140, DIALOG[1] + 64, 260, 44),
                             self.do_delete, font_size=14)
@@ -141,8 +144,9 @@ class ReplayBrowserView(BaseView):
         have = 0 <= self.selected < len(self.entries)
         self.b_watch.enabled = have  # a broken file shows the reader's message
         self.b_delete.enabled = have and not self.entries[self.selected].autosave
+        self.b_review.enabled = have and self.entries[self.selected].finished and _review() is not None
         self.buttons = [self.b_game, self.b_status, self.b_sort, self.b_search, self.b_open, self.b_back,
-                        self.b_watch, self.b_delete]
+                        self.b_watch, self.b_review, self.b_delete]
 
     def _game_word(self) -> str:
         if self.game_filter == "all":
@@ -234,6 +238,13 @@ class ReplayBrowserView(BaseView):
         if 0 <= self.selected < len(self.entries):
             e = self.entries[self.selected]
             open_replay(self.window, e.path, back=lambda: self.window.show_view(ReplayBrowserView(self.window)))
+
+    def review_selected(self) -> None:
+        """The theatre's review of the highlighted finished game (your seat's play graded)."""
+        review = _review()
+        if review is not None and 0 <= self.selected < len(self.entries) and self.entries[self.selected].finished:
+            review(self.window, self.entries[self.selected].path,
+                   back=lambda: self.window.show_view(ReplayBrowserView(self.window)))
 
     def cycle_game(self) -> None:
         self.game_filter = _cycle(rl.GAME_FILTERS, self.game_filter)
@@ -469,6 +480,8 @@ class ReplayBrowserView(BaseView):
                 self.open_selected()
         elif symbol == k.DELETE:
             self.ask_delete()
+        elif symbol == k.R:
+            self.review_selected()
         elif symbol == k.O:
             self.start_typing()
             self._swallow = "o"
@@ -507,6 +520,14 @@ class ReplayBrowserView(BaseView):
             if self.first + i < len(self.entries):
                 out += [t for t in texts if t.text]
         return out
+
+
+def _review():
+    """The theatre's review mode (``game.theatre.open_review``, from the review
+    engineer), or None while it is not there."""
+    from . import theatre
+
+    return getattr(theatre, "open_review", None)
 
 
 def _fit(t: arcade.Text, width: float) -> None:

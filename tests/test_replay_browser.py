@@ -377,3 +377,35 @@ def test_a_fifo_or_a_huge_file_is_listed_with_the_readers_error(home, english):
     assert set(rows) == {"pipe.jsonl", "huge.jsonl"}
     assert all(not r.ok and r.error for r in rows.values())
     assert rl.result_lines(rows["pipe.jsonl"])[0] == "Cannot be read"
+
+
+def test_r_reviews_the_highlighted_finished_game(window, dozen, monkeypatch):
+    from game import theatre
+    from game.replay_browser import ReplayBrowserView
+
+    calls = []
+    monkeypatch.delattr(theatre, "open_review", raising=False)
+    view = ReplayBrowserView(window)
+    window.show_view(view)
+    view.selected = [e.path for e in view.entries].index(dozen["p-match"])
+    view._layout_rows()
+    assert not view.b_review.enabled  # no review mode in the theatre yet: nothing to call
+    press(window, arcade.key.R, "r")
+    assert window.current_view is view
+
+    def open_review(window_, path, seat=None, back=None, *, deal=None):
+        calls.append((window_, path, seat, back))
+
+    monkeypatch.setattr(theatre, "open_review", open_review, raising=False)
+    view._layout_rows()
+    assert view.b_review.enabled
+    press(window, arcade.key.R, "r")
+    assert [(w, p, s) for w, p, s, _b in calls] == [(window, dozen["p-match"], None)]  # the file's human seat
+    calls[0][3]()  # leaving the review comes back to the browser
+    assert isinstance(window.current_view, ReplayBrowserView)
+    back = window.current_view
+    back.selected = [e.path for e in back.entries].index(dozen["p-match-half"])
+    back._layout_rows()
+    assert not back.b_review.enabled
+    press(window, arcade.key.R, "r")  # an unfinished game is not reviewed
+    assert len(calls) == 1
