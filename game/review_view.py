@@ -18,7 +18,8 @@ decision and the answer is never waited for.  A finished review's accuracy is
 stored in your record (``game.record.set_accuracy``) on a thread of its own.
 
 Keys, besides the theatre's: N or Page Down the next decision, P or Page Up the
-previous one; H shows every hand or only yours.
+previous one; H shows every hand or only yours; D (Shift+D) the next (previous)
+deal of a file that holds several.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from engine.review import Review
 from . import ai_service, damage
 from .constants import CARD_H, CARD_W, FONT, GOLD, HEIGHT, INK, PANEL, WIDTH
 from .i18n import N_, _
-from .review_model import ReviewModel, review_deal
+from .review_model import ReviewModel, deals_in, review_deal
 from .theatre import ViewerView
 from .ui import Button
 
@@ -67,6 +68,7 @@ PANEL_BOX = (212, 268, 218, 304)
 CHART_BOX = (856, 318, 248, 262)
 PLOT_PAD = (30, 10, 40, 48)  # the plot inside the chart: left, right, bottom, top
 BUTTON_Y = 268 + 24
+DEAL_BUTTON = (68, 30, 112, 34)  # centre x, centre y, width, height: left of the seek bar
 ROW_COUNT_X = 120  # the summary rows: the count's right edge (from the panel's inner left)
 POLL = 0.1  # seconds between two looks at the review's progress
 BUDGET: Any = None  # the review's search budget (None: the hard level's; tests set a small one)
@@ -93,6 +95,10 @@ class ReviewView(ViewerView):
                  seat: int, deal: int, back=None, service: ai_service.AIService | None = None,
                  budget: Any = None) -> None:
         self.path = Path(path)
+        self.replay = replay
+        self.service = service
+        self.budget = budget
+        self.n_deals = deals_in(replay)
         self.model = ReviewModel(replay, seat, deal)
         self.seat = seat
         self.deal = deal
@@ -106,7 +112,8 @@ class ReviewView(ViewerView):
         self._marks: list[tuple] = []  # (corners, colour) of the framed cards
         self._marks_rect = None
         self._build_review_texts()
-        super().__init__(window, replay, title=self.path.name, face_up=False, back=back)
+        super().__init__(window, replay, title=_("Review: {name}").format(name=self.path.name), face_up=False,
+                         back=back)
         self.face_up = {seat}
         self.playing = False
         key = _file_key(self.path, seat, deal)
@@ -209,6 +216,15 @@ class ReviewView(ViewerView):
         self.playing = False
         self.seek(self.model.positions[k])
 
+    def other_deal(self, step: int) -> ReviewView:
+        """The review of the next (``step`` 1) or previous (-1) deal of the file, shown in
+        this one's place (this one's review stops; a deal reviewed before comes back at once)."""
+        deal = (self.deal - 1 + step) % self.n_deals + 1
+        view = ReviewView(self.window, self.replay, self.path, seat=self.seat, deal=deal, back=self.back,
+                          service=self.service, budget=self.budget)
+        self.window.show_view(view)
+        return view
+
     def toggle_hands(self) -> None:
         self.face_up = {self.seat} if self.face_up == self.all_seats else set(self.all_seats)
         self.seek(self.pos)
@@ -287,6 +303,13 @@ class ReviewView(ViewerView):
         for b in (self.prev_button, self.next_button):
             _fit(b.text, 12, bw - 10)
         self.buttons += [self.prev_button, self.next_button]
+        self.deal_button = None
+        if self.n_deals > 1:  # bottom left, beside the seek bar
+            self.deal_button = Button(_("Deal {n}/{total}").format(n=self.deal, total=self.n_deals),
+                                      DEAL_BUTTON, lambda: self.other_deal(1),
+                                      tooltip=_("Review another deal (D, Shift+D)"), font_size=12)
+            _fit(self.deal_button.text, 12, DEAL_BUTTON[2] - 10)
+            self.buttons.append(self.deal_button)
 
     def _refresh_texts(self) -> None:
         super()._refresh_texts()
@@ -327,7 +350,7 @@ class ReviewView(ViewerView):
             label = _("No decision to review")
         elif k is None:
             label = _("Before your first decision") if self.pos < m.positions[0] else \
-                _("This review is of deal {n}").format(n=m.deal)
+                _("Outside this deal")
         elif d is None:
             label = _("Reviewing…")
             label_colour = DIM_INK
@@ -691,6 +714,9 @@ class ReviewView(ViewerView):
             return True
         if symbol in (key.P, key.PAGEUP):
             self.prev_decision()
+            return True
+        if symbol == key.D and self.n_deals > 1:
+            self.other_deal(-1 if modifiers & key.MOD_SHIFT else 1)
             return True
         return super().on_key_press(symbol, modifiers)
 

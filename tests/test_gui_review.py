@@ -248,7 +248,19 @@ def test_a_match_is_reviewed_one_deal_at_a_time(window, quick, thread_service):
     view.seek(len(view.timeline.events))  # another deal: the panel says whose review this is
     view.on_update(0.0)
     view.on_draw()
-    assert view.t_label.text == "This review is of deal 2"
+    assert view.t_where.text == "Review of deal 2" and view.t_label.text == "Outside this deal"
+    # D: the next deal's review in its place (this one's stops), Shift+D back (reviewed: at once)
+    assert view.deal_button is not None and view.deal_button.label == "Deal 2/4"
+    view.on_key_press(arcade.key.D, 0)
+    third = window.current_view
+    assert third is not view and third.deal == 3 and third.running and third.back is view.back
+    third.on_key_press(arcade.key.D, arcade.key.MOD_SHIFT)
+    again = window.current_view
+    assert again.deal == 2 and not again.running and again.model.ready and not third.running
+    assert [d.index for d in again.model.steps] == [d.index for d in m.steps]
+    again.deal_button.press()  # the button: the next deal
+    assert window.current_view.deal == 3
+    window.current_view.on_back()
 
 
 def test_the_review_runs_in_the_ai_process_and_can_be_left_at_any_time(window, quick, monkeypatch, tmp_path):
