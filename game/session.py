@@ -21,6 +21,7 @@ from __future__ import annotations
 import errno
 import os
 import random
+import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,8 +58,11 @@ def new_game(*, partner: str, opponents: str, match: bool, practice: bool = Fals
     if players is None:
         others = [partner if s == rules.partner[0] else opponents for s in range(1, rules.n_seats)]
         players = [HUMAN if human else opponents, *others]
+    # "id" tells two games apart that share a seed and a second (two autoplay runs
+    # in a row): the record keys a game on its header
     extra: dict[str, object] = {"ui": "tarocchi-table",
-                                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+                                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                                "id": secrets.token_hex(8)}
     if practice:
         extra["practice"] = True
     if autosave is None:

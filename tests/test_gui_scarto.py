@@ -258,8 +258,13 @@ def test_the_replay_browser_lists_a_scarto_game(window, home, tmp_path: Path) ->
     shutil.copy(tmp_path / "scarto.jsonl", paths.replays_dir() / "scarto.jsonl")
     view = ReplayBrowserView(window)
     window.show_view(view)
-    row = next(d.text for t, d in view.rows if t.text.endswith("scarto.jsonl"))
-    assert "Scarto, single deal" in row and "-".join(map(str, rp.final.totals)) in row
+    from game.replay_list import signed
+
+    i = [e.path.name for e in view.entries].index("scarto.jsonl")
+    title, _players, _result, detail = view.rows[i - view.first]
+    assert "Scarto, single deal" in title.text
+    for seat, name in enumerate(("South", "East", "West")):  # a game of three AI players: each seat's score
+        assert f"{name} {signed(rp.final.totals[seat])}" in detail.text
     view.on_draw()
 
 
