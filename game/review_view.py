@@ -370,9 +370,9 @@ class ReviewView(ViewerView):
             best = _("The AI prefers …")
             if d is not None:
                 played_v, best_v = f"{d.expected_played:.1f}", f"{d.expected_best:.1f}"
-                best = _("The AI prefers {cards}").format(cards=d.best)
-                stake = (_("At stake: {points} points").format(points=f"{d.loss:.1f}")
-                         if d.loss > 0 else _("You chose as the AI would"))
+                same = set(d.best.split()) == set(d.played.split())
+                best = _("The AI chooses the same") if same else _("The AI prefers {cards}").format(cards=d.best)
+                stake = _("At stake: {points} points").format(points=f"{d.loss:.1f}")
         self.t_played.text, self.t_played_v.text = played, played_v
         self.t_best.text, self.t_best_v.text = best, best_v
         self.t_stake.text = stake
@@ -561,14 +561,17 @@ class ReviewView(ViewerView):
             for xa in range(int(x0), int(x0 + pw), 8):
                 shapes.append(sh.create_line(xa, y, min(xa + 4, x0 + pw), y, EVEN_LINE, 1))
         ticks = sorted({*range(5, t1 + 1, 5), t1} | ({1} if t0 else set()))
-        for t in ticks:
-            x, _y = self._xy(t, lo)
-            shapes.append(sh.create_line(x, y0, x, y0 - 4, DIM_INK, 1))
-            text(str(t), x, y0 - 12, DIM_INK, 9)
+        clear = -1e9  # the trick labels start right of the discard's
         if t0 == 0:
             x, _y = self._xy(0, lo)
             shapes.append(sh.create_line(x, y0, x, y0 - 4, DIM_INK, 1))
-            text(_("discard"), x - 3, y0 - 12, DIM_INK, 8, "left")
+            clear = text(_("discard"), x - 3, y0 - 12, DIM_INK, 8, "left").right + 3
+        for t in ticks:
+            x, _y = self._xy(t, lo)
+            shapes.append(sh.create_line(x, y0, x, y0 - 4, DIM_INK, 1))
+            label = text(str(t), x, y0 - 12, DIM_INK, 9)
+            if label.left < clear:
+                label.text = ""
         text(_("tricks"), x0 + pw, y0 - 26, DIM_INK, 8, "right")
         pts = m.curve()
         if pts:
