@@ -6,6 +6,8 @@ strip of every overlapped card of South's hand selects that card."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import arcade
 import pytest
 
@@ -162,7 +164,11 @@ def test_undo_and_redo_look_disabled_when_there_is_nothing_and_say_so(window, ho
 # --- the end of a deal ------------------------------------------------------------------------
 
 
-def test_the_end_of_a_deal_its_buttons_and_its_review(window, home) -> None:
+def test_the_end_of_a_deal_its_buttons_and_its_review(window, home, monkeypatch) -> None:
+    from game import theatre
+
+    reviews = []  # the theatre's review mode, recorded: its own tests are in test_gui_review.py
+    monkeypatch.setattr(theatre, "open_review", lambda *a, **k: reviews.append((a, k)))
     again = []
     view = table(window, "piedicavallo", seed_where("piedicavallo", 0), on_again=lambda: again.append(1))
     while not view.finished:
@@ -172,7 +178,7 @@ def test_the_end_of_a_deal_its_buttons_and_its_review(window, home) -> None:
     frames(view, 300)
     view.on_draw()
     labels = [b.label for b in view._extra]
-    assert labels == ["Play again", "The tricks", "Our pile", "Back to the menu"]
+    assert labels == ["Play again", "The tricks", "Our pile", "Review this deal", "Back to the menu"]
     # the row lies inside the score panel, the buttons apart
     left, bottom, right, top = view.score_panel.bounds()
     for a, b in zip(view._extra, view._extra[1:], strict=False):
@@ -191,7 +197,8 @@ def test_the_end_of_a_deal_its_buttons_and_its_review(window, home) -> None:
     texts = [t.text for t in panel.texts]
     assert len(texts) == 16 and texts[0].startswith("1 · ") and texts[14].startswith("15 · ")
     assert len(panel.sprites) == 60  # every card of the 15 tricks
-    assert [b.label for b in view._extra] == ["Play again", "The score", "Our pile", "Back to the menu"]
+    assert [b.label for b in view._extra] == ["Play again", "The score", "Our pile", "Review this deal",
+                                              "Back to the menu"]
     same_picture(window, view, "the tricks")
     for b in view._extra:  # hovering each button of the row
         view.on_mouse_motion(*b.rect[:2], 0, 0)
@@ -203,6 +210,12 @@ def test_the_end_of_a_deal_its_buttons_and_its_review(window, home) -> None:
     texts = " ".join(t.text for t in view.review_panel.texts)
     assert "Our pile:" in texts and "Your discard: " in texts  # South dealt
     same_picture(window, view, "the piles")
+    view.choose("review")  # the deal's file, your seat, and back to this table
+    assert len(reviews) == 1
+    (win, path), kw = reviews[0]
+    assert win is window and Path(path).is_file() and kw["seat"] == view.ctl.you
+    kw["back"]()
+    assert window.current_view is view
     view.on_key_press(arcade.key.ENTER, 0)
     assert again == [1]
 
