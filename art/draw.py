@@ -229,6 +229,99 @@ def club(p: Pen, lw: float = LW) -> None:
     p.rect(-0.12, 0.72, 0.12, 0.8, OCHRE, INK, lw * 0.6)
 
 
+def leaf(p: Pen, x: float, y: float, length: float, ang: float, fill: Colour = GREEN,
+         lw: float = 3) -> None:
+    """A pointed leaf from (x, y) along ``ang`` (radians), ``length`` long."""
+    q = p.sub(x, y, length, ang)
+    q.poly(bezier((0, 0), (0.5, -0.32), (1, 0), 10) + bezier((1, 0), (0.5, 0.32), (0, 0), 10)[1:],
+           fill, INK, lw)
+
+
+def flower(p: Pen, petals: Colour = RED, heart: Colour = OCHRE, lw: float = 3, k: int = 6) -> None:
+    """A small rosette in a unit box: ``k`` round petals and a heart."""
+    for i in range(k):
+        a = 2 * math.pi * i / k - math.pi / 2
+        p.ellipse(0.55 * math.cos(a), 0.55 * math.sin(a), 0.42, 0.42, petals, INK, lw, 20)
+    p.circle(0, 0, 0.4, heart, INK, lw)
+    p.circle(0, 0, 0.14, DARK_RED if heart != DARK_RED else OCHRE, None, 0)
+
+
+def sprig(p: Pen, petals: Colour = BLUE, lw: float = 3) -> None:
+    """A flower on a curled stem with two pairs of leaves, rooted at (0, 1), growing up."""
+    stem = bezier((0, 1.0), (0.35, 0.3), (0, -0.45), 16)
+    p.line(stem, DARK_GREEN, max(3.0, 0.09 * p.s))  # widths are in pixels, not pen units
+    for t, side in ((4, 1), (7, -1), (10, 1), (13, -1)):
+        x, y = stem[t]
+        leaf(p, x, y, 0.42, math.radians(-90 + side * 58), GREEN if side > 0 else DARK_GREEN, lw)
+    flower(p.sub(0, -0.62, 0.3), petals, OCHRE, lw)
+
+
+def grand_sword(p: Pen, lw: float = LW) -> None:
+    """The ace's sword, point up, in a box of about [-0.6, 0.6] x [-1, 1]: a broad blade with a
+    fuller, a scrolled guard, a bound grip and a faceted pommel."""
+    p.poly([(-0.075, 0.52), (-0.085, -0.78), (0, -1.0), (0.085, -0.78), (0.075, 0.52)],
+           STEEL, INK, lw)
+    p.poly([(-0.012, 0.5), (-0.012, -0.8), (0, -0.86), (0.012, -0.8), (0.012, 0.5)], STEEL_DARK,
+           None, 0)
+    p.line([(0.045, 0.48), (0.05, -0.78)], WHITE, lw * 0.6)
+    # the guard: a bar with scrolled ends
+    p.poly([(-0.34, 0.5), (0.34, 0.5), (0.3, 0.58), (-0.3, 0.58)], OCHRE, INK, lw)
+    for sx in (-1, 1):
+        p.poly([(sx * 0.3, 0.5)] + ellipse_pts(sx * 0.38, 0.46, 0.07, 0.07, 12, 0, 2 * math.pi)
+               + [(sx * 0.32, 0.58)], OCHRE, INK, lw * 0.8)
+        p.circle(sx * 0.38, 0.46, 0.03, RED, None, 0)
+    p.poly([(-0.1, 0.5), (0, 0.42), (0.1, 0.5), (0, 0.62)], RED, INK, lw * 0.8)
+    p.rect(-0.045, 0.58, 0.045, 0.82, RED, INK, lw)
+    for y in (0.63, 0.69, 0.75):
+        p.line([(-0.045, y), (0.045, y + 0.03)], OCHRE, lw * 0.8)
+    p.poly([(0, 0.8), (0.09, 0.86), (0.09, 0.93), (0, 1.0), (-0.09, 0.93), (-0.09, 0.86)], OCHRE,
+           INK, lw)
+    p.circle(0, 0.9, 0.03, BLUE, None, 0)
+
+
+def grand_club(p: Pen, lw: float = LW) -> None:
+    """The ace's knotty club, upright, thick end up, in a box of about [-0.5, 0.5] x [-1, 1]."""
+    n = 28
+    left, right = [], []
+    for i in range(n + 1):  # bottom to top, swelling towards the head, the bark a little uneven
+        y = 0.95 - 1.7 * i / n
+        t = i / n
+        half = 0.075 + 0.115 * t ** 1.3 + 0.012 * math.sin(i * 1.9)
+        left.append((-half, y))
+        right.append((half + 0.01 * math.sin(i * 2.7 + 1), y))
+    head = [(-0.19, -0.78), (-0.22, -0.86), (-0.17, -0.95), (-0.08, -0.99), (-0.03, -0.96),
+            (0.04, -1.0), (0.14, -0.97), (0.21, -0.88), (0.2, -0.79)]
+    p.poly(left + head + right[::-1], BROWN, INK, lw)
+    p.line([(-0.04, 0.9), (-0.06, -0.3), (-0.09, -0.85)], (176, 122, 70, 255), lw * 1.4)
+    p.line([(0.07, 0.6), (0.1, -0.1)], (112, 70, 36, 255), lw * 0.8)
+    p.line([(0.05, -0.35), (0.11, -0.75)], (112, 70, 36, 255), lw * 0.8)
+    for x, y, side in ((0.16, -0.55, 1), (-0.15, -0.22, -1), (0.12, 0.15, 1), (-0.11, 0.48, -1)):
+        p.poly([(x - side * 0.03, y + 0.05), (x + side * 0.1, y - 0.02), (x + side * 0.12, y - 0.09),
+                (x + side * 0.08, y - 0.12), (x - side * 0.03, y - 0.07)], BROWN, INK, lw * 0.8)
+        p.ellipse(x + side * 0.1, y - 0.075, 0.025, 0.035, (96, 58, 30, 255), None, 0)
+        leaf(p, x + side * 0.1, y - 0.09, 0.2, math.radians(-90 + side * 40), GREEN, lw * 0.6)
+    for x, y in ((-0.06, -0.88), (0.08, -0.84), (0.0, -0.7)):
+        p.ellipse(x, y, 0.03, 0.02, (96, 58, 30, 255), None, 0)
+    # an ochre ferrule at the foot
+    p.rect(-0.09, 0.78, 0.09, 0.86, OCHRE, INK, lw * 0.8)
+    p.poly([(-0.09, 0.86), (0.09, 0.86), (0.05, 0.97), (-0.05, 0.97)], OCHRE, INK, lw * 0.8)
+
+
+def ribbon_band(p: Pen, y: float, half: float, sag: float, depth: float, tail: float,
+                fill: Colour = RED, back: Colour = DARK_RED, lw: float = 4) -> None:
+    """A ribbon wound across an upright staff at height ``y`` (``half`` its half-width): the
+    front band sags a little, its forked ends fly out to either side."""
+    top = bezier((-half, y - sag), (0, y + sag), (half, y - sag), 12)
+    bot = bezier((half, y - sag + depth), (0, y + sag + depth), (-half, y - sag + depth), 12)
+    for sx in (-1, 1):
+        x0 = sx * half
+        p.poly([(x0, y - sag), (x0 + sx * tail, y - sag - depth * 0.8),
+                (x0 + sx * tail * 0.8, y - sag + depth * 0.1),
+                (x0 + sx * tail * 1.05, y - sag + depth * 0.9), (x0, y - sag + depth)],
+               back, INK, lw)
+    p.poly(top + bot, fill, INK, lw)
+
+
 def suit_sign(p: Pen, suit: str, lw: float = LW) -> None:
     """The compact sign of a suit in a unit box (used in indices and by figures)."""
     if suit == "C":
@@ -244,27 +337,35 @@ def suit_sign(p: Pen, suit: str, lw: float = LW) -> None:
 
 
 def index_sign(p: Pen, suit: str, lw: float = LW) -> None:
-    """A bolder, simplified suit sign for the corner index (readable when small)."""
+    """A bold, simplified suit sign for the corner index, in a unit box. Each reads as its
+    suit at hand size (about 15 px tall on a 96 px card): a red goblet, a gold coin with a
+    red heart, one steel sword slanting with a broad gold guard, one near-upright brown club
+    with a knobbly head and two green leaves (nothing crossed, so it never reads as an X)."""
     if suit == "C":
-        p.poly([(-0.8, -0.75)] + ellipse_pts(0, -0.75, 0.8, 0.85, 20, 0, math.pi) + [(0.8, -0.75)],
+        p.poly([(-0.78, -0.8)] + ellipse_pts(0, -0.8, 0.78, 0.85, 20, 0, math.pi) + [(0.78, -0.8)],
                RED, INK, lw)
-        p.rect(-0.12, 0.05, 0.12, 0.7, RED, INK, lw)
-        p.poly([(-0.15, 0.6), (0.15, 0.6), (0.62, 0.95), (-0.62, 0.95)], RED, INK, lw)
+        p.ellipse(0, -0.8, 0.8, 0.16, OCHRE, INK, lw * 0.8)
+        p.rect(-0.13, 0.05, 0.13, 0.66, RED, INK, lw)
+        p.poly([(-0.16, 0.62), (0.16, 0.62), (0.64, 0.98), (-0.64, 0.98)], RED, INK, lw)
     elif suit == "D":
-        p.circle(0, 0, 0.95, OCHRE, INK, lw)
-        p.circle(0, 0, 0.52, RED, INK, lw * 0.8)
-        p.circle(0, 0, 0.18, OCHRE, None, 0)
-    elif suit == "S":
-        q = p.sub(0, 0, 1.0, math.radians(35))
-        q.poly([(-0.24, -0.5), (0.24, -0.5), (0.18, 0.72), (0, 1.08), (-0.18, 0.72)], STEEL_DARK,
+        p.circle(0, 0, 0.96, OCHRE, INK, lw)
+        p.circle(0, 0, 0.54, RED, INK, lw * 0.8)
+        p.circle(0, 0, 0.2, OCHRE, None, 0)
+    elif suit == "S":  # one sword, hilt up-right, point down-left
+        q = p.sub(0, 0, 1.0, math.radians(32))
+        q.poly([(-0.2, -0.42), (0.2, -0.42), (0.17, 0.72), (0, 1.12), (-0.17, 0.72)], STEEL,
                INK, lw)
-        q.poly([(-0.62, -0.74), (0.62, -0.74), (0.62, -0.5), (-0.62, -0.5)], OCHRE, INK, lw)
-        q.rect(-0.13, -1.05, 0.13, -0.74, INK, INK, lw * 0.5)
-    elif suit == "B":
-        for ang in (-30, 30):
-            q = p.sub(0, 0, 1.0, math.radians(ang))
-            q.poly([(-0.17, -1.0), (0.17, -1.0), (0.13, 1.0), (-0.13, 1.0)], GREEN, INK, lw)
-            q.rect(-0.19, -1.0, 0.19, -0.82, BROWN, INK, lw * 0.6)
+        q.poly([(-0.66, -0.66), (0.66, -0.66), (0.66, -0.4), (-0.66, -0.4)], OCHRE, INK, lw)
+        q.rect(-0.12, -0.98, 0.12, -0.66, RED, INK, lw * 0.7)
+        q.circle(0, -1.06, 0.16, OCHRE, INK, lw * 0.7)
+    elif suit == "B":  # one knobbly club, near upright, head up, sprouting two leaves
+        q = p.sub(0, 0, 1.0, math.radians(-12))
+        for sx, y, a in ((-1, 0.3, -55), (1, 0.0, 55)):
+            leaf(q, sx * 0.16, y, 0.62, math.radians(-90 + a), GREEN, lw * 0.6)
+        q.poly([(-0.14, 1.0), (-0.2, 0.2), (-0.3, -0.38), (-0.46, -0.5), (-0.42, -0.72),
+                (-0.2, -0.98), (0.12, -1.0), (0.4, -0.8), (0.46, -0.55), (0.3, -0.38), (0.2, 0.2),
+                (0.14, 1.0)], BROWN, INK, lw)
+        q.circle(-0.12, -0.7, 0.1, (176, 122, 70, 255), None, 0)
     elif suit == "T":  # trumps: a small red-and-blue lozenge with a star
         p.poly([(0, -1), (0.8, 0), (0, 1), (-0.8, 0)], BLUE, INK, lw)
         p.poly(star_pts(0, 0, 0.55, 0.22, 5), OCHRE, INK, lw * 0.5)

@@ -9,12 +9,14 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from .files import clean_temporaries, die_with_parent, exit_cleanly_on_sigterm
 from .game import Game
 from .players import Player, level_names, make_player
 from .replay import Header, ReplayError, read_replay, write_replay
@@ -96,6 +98,23 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
 
+    p = sub.add_parser(
+        "review",
+        help="grade one seat's decisions in a replay",
+        description="For every decision of one seat (its discard, every card it played), "
+        "the hard AI's choice with only what that seat knew, the expected points of the card "
+        "played and of the best card on the same sampled deals, the loss and a label (best, "
+        "good, inaccuracy, mistake, blunder); then the mean loss and an accuracy percentage.",
+    )
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--seat", type=int, default=None, metavar="S",
+                   help="the seat to review (default: the human seat, else 0)")
+    p.add_argument("--seed", type=int, default=0, metavar="N",
+                   help="seed of the sampled deals (same file and seed, same review)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_review)
+
     p = sub.add_parser("bench", help="benchmarks that print figures")
     bsub = p.add_subparsers(dest="what", required=True, metavar="{engine,ai}")
     b = bsub.add_parser("engine", help="random legal full deals per second")
@@ -134,6 +153,22 @@ def position_json(state: State) -> dict[str, Any]:
     }
 
 
+def _say(line: str) -> None:
+    """Print a line of ``check``'s output whatever the file names and the locale:
+    a name's undecodable bytes (kept by ``os.fsdecode`` as surrogates) and what
+    the output encoding cannot show are written as backslash escapes."""
+    try:
+        raw = line.encode("utf-8", "surrogateescape")  # the file names' own bytes back
+    except UnicodeEncodeError:  # another lone surrogate: escaped
+        raw = line.encode("utf-8", "backslashreplace")
+    text = raw.decode("utf-8", "backslashreplace")
+    enc = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        print(text.encode(enc, "backslashreplace").decode(enc))
+    except LookupError:
+        print(text.encode("ascii", "backslashreplace").decode("ascii"))
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     ok_all = True
     for name in args.files:
@@ -142,16 +177,16 @@ def cmd_check(args: argparse.Namespace) -> int:
         except ReplayError as exc:
             ok_all = False
             if args.json:
-                print(
+                _say(
                     json.dumps({"file": name, "ok": False, "line": exc.line, "error": exc.message})
                 )
             else:
-                print(f"{name}: {exc}")
+                _say(f"{name}: {exc}")
             continue
         if args.at is not None:
             if not 0 <= args.at <= len(rp.events):
                 ok_all = False
-                print(
+                _say(
                     json.dumps(
                         {
                             "file": name,
@@ -162,7 +197,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                     )
                 )
                 continue
-            print(
+            _say(
                 json.dumps(
                     {"file": name, "ok": True, "at": args.at, **position_json(rp.states[args.at])}
                 )
@@ -170,7 +205,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             continue
         points = [list(s) for s in rp.final.scores]
         if args.json:
-            print(
+            _say(
                 json.dumps(
                     {
                         "file": name,
@@ -183,8 +218,53 @@ def cmd_check(args: argparse.Namespace) -> int:
             )
         else:
             status = "finished" if len(points) == rp.final.n_deals else "unfinished"
-            print(f"{name}: ok, {rp.final.deal_no} deal(s), {status}, points {points}")
+            _say(f"{name}: ok, {rp.final.deal_no} deal(s), {status}, points {points}")
     return 0 if ok_all else 1
+
+
+# --- review ----------------------------------------------------------------------
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from .review import default_seat, review_replay
+
+    try:
+        rp = read_replay(args.file)
+    except ReplayError as exc:
+        print(f"{args.file}: {exc}", file=sys.stderr)
+        return 1
+    seat = default_seat(rp) if args.seat is None else args.seat
+    if not 0 <= seat < rp.rules.n_seats:
+        print(f"--seat {seat}: {rp.rules.title} has seats {rp.rules.seat_range_text()}",
+              file=sys.stderr)
+        return 2
+    bar = tqdm(desc="review", unit="decision", disable=args.quiet, file=sys.stderr)
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    review = review_replay(rp, seat, file=args.file, seed=args.seed, progress=progress)
+    bar.close()
+    if args.json:
+        print(json.dumps(review.to_json()))
+        return 0
+    names = rp.rules.seat_names
+    print(f"{args.file}: {names[seat]} (seat {seat}), {rp.rules.title}")
+    for d in review.decisions:
+        where = "discard" if d.kind == "discard" else f"deal {d.deal} trick {d.trick:2d}"
+        if d.forced:
+            print(f"  {where}: {d.played} (forced)")
+            continue
+        better = "" if d.label == "best" else f"; best {d.best} {d.expected_best:.1f}"
+        print(f"  {where}: {d.played} {d.expected_played:.1f}{better} -> {d.label}"
+              + (f" (-{d.loss:.1f})" if d.loss else ""))
+    print(f"mean loss {review.mean_loss:.2f} points a decision over {len(review.graded)} "
+          f"decisions; accuracy {review.accuracy:.1f}%")
+    return 0
 
 
 # --- simulate --------------------------------------------------------------------
@@ -252,6 +332,13 @@ def simulate_one(
     return game.state.totals
 
 
+def _simulate_worker_init(parent_pid: int) -> None:
+    """A ``--jobs`` worker dies with its parent (SIGTERM when the parent goes, even
+    by SIGKILL) and removes the replay it was writing (its temporary file) first."""
+    exit_cleanly_on_sigterm()
+    die_with_parent(parent_pid)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
@@ -265,6 +352,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise SystemExit("--budget-rounds must be at least 1")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    clean_temporaries(out)  # what a killed run was writing (its pid is gone)
     n_deals = rules.full_game if args.match else 1
     wins = [0] * rules.n_sides
     losses = [0] * rules.n_sides
@@ -288,7 +376,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
         # spawn (not fork): the progress bar's thread is running; workers import once
         ctx = multiprocessing.get_context("spawn")
-        ex = ProcessPoolExecutor(jobs, mp_context=ctx)
+        ex = ProcessPoolExecutor(
+            jobs, mp_context=ctx, initializer=_simulate_worker_init, initargs=(os.getpid(),)
+        )
         try:
             futures = [
                 ex.submit(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Sequence
+from pathlib import Path
 
 from .replay import AutosaveLog, Header, Replay
 from .ruleset import Ruleset
@@ -54,15 +55,24 @@ class Game:
 
     @classmethod
     def from_replay(cls, replay: Replay, *, autosave: str | os.PathLike[str] | None = None) -> Game:
-        """Continue a saved game (resume after a crash)."""
+        """Continue a saved game (resume after a crash).  ``autosave`` is usually the
+        file the replay was read from: it is checked and continued (appended to),
+        never rewritten; a file holding another game raises
+        ``engine.replay.AutosaveConflict`` and is left as it is.  A path with no
+        file gets a new log."""
         g = cls.__new__(cls)
         g.header = dataclasses.replace(replay.header, deals=replay.states[0].n_deals)
         g.events = list(replay.events)
         g.states = list(replay.states)
         g.cursor = len(g.events)
-        g._log = AutosaveLog(autosave, g.header, g.events) if autosave else None
+        g._log = AutosaveLog.resume(autosave, g.header, g.events) if autosave else None
         g._complete()
         return g
+
+    @property
+    def autosave_path(self) -> Path | None:
+        """The file this game is logged to (None without an autosave, or once closed)."""
+        return self._log.path if self._log else None
 
     # --- reading --------------------------------------------------------------
 
@@ -164,7 +174,10 @@ class Game:
                     self._log.append(e)
         self.cursor = i
 
-    def close(self) -> None:
+    def close(self, *, sync: bool = False) -> None:
+        """Close the autosave; ``sync``: fsync it first (before it is renamed)."""
         if self._log:
+            if sync:
+                self._log.sync()
             self._log.close()
             self._log = None

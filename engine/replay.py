@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from .cards import CardError, cards_mask, mask_cards
+from .files import MAX_NAME_CHARS, FileRefused, atomic_write, iter_lines
 from .ruleset import Ruleset, ruleset, variant_names
 from .state import (
     DEAL,
@@ -210,13 +211,22 @@ def header_from_json(obj: Any) -> Header:
     seed = obj.get("seed", 0)
     players = obj.get("players", ["?"] * rules.n_seats)
     deals = obj.get("deals")
-    if deals is not None and deals not in rules.game_lengths:
+    if deals is not None and (type(deals) is not int or deals not in rules.game_lengths):
         lengths = " or ".join(map(str, rules.game_lengths))
         raise ReplayError(1, f"'deals' must be {lengths}, not {deals!r} ({rules.rule_game})")
     known = {"format", "version", "variant", "seed", "players", "deals"}
     extra = {k: v for k, v in obj.items() if k not in known}
-    if not (isinstance(players, list) and len(players) == rules.n_seats):
-        players = ["?"] * rules.n_seats
+    if "players" in obj and not (isinstance(players, list) and len(players) == rules.n_seats):
+        raise ReplayError(
+            1, f"'players' must list the {rules.n_seats} players of {rules.title} by seat "
+            f"({rules.rule_seats})"
+        )
+    # Names are shown at the table and in the browser: short ones only.
+    for i, p in enumerate(players):
+        if len(p if isinstance(p, str) else str(p)) > MAX_NAME_CHARS:
+            raise ReplayError(
+                1, f"the name of player {i} is over {MAX_NAME_CHARS} characters long"
+            )
     return Header(
         seed if type(seed) is int else 0, [str(p) for p in players], deals, extra, variant
     )
@@ -310,33 +320,50 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def parse_replay(text: str, *, tolerate_torn: bool = False) -> Replay:
+def _split_lines(text: str) -> Iterator[str]:
+    """The lines of ``text``, each with its ``\\n`` (the last one may lack it)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start : end + 1]
+        start = end + 1
+
+
+def parse_replay(text: str | Iterable[str], *, tolerate_torn: bool = False) -> Replay:
     """Read and validate a whole replay; raises :class:`ReplayError` (nothing is
-    half-loaded).  With ``tolerate_torn`` a torn last line (a crash mid-write) is
-    dropped with a notice instead."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
+    half-loaded).  ``text`` is the file's text or its lines as they come (each
+    with its ``\\n``; a bad line is refused before the next is read).  With
+    ``tolerate_torn`` a torn last line (a crash mid-write) is dropped with a
+    notice instead."""
+    lines = _split_lines(text) if isinstance(text, str) else text
     notice = ""
-    if not lines or not lines[0].strip():
-        raise ReplayError(1, "the file is empty: no header")
     objs: list[Any] = []
     for i, line in enumerate(lines, start=1):
+        ended = line.endswith("\n")
+        if ended:
+            line = line[:-1]
+        if i == 1 and not line.strip():
+            raise ReplayError(1, "the file is empty: no header")
         try:
             objs.append(json.loads(line, parse_constant=_refuse_constant))
         except (ValueError, RecursionError) as exc:
-            if tolerate_torn and i == len(lines) and i > 1 and not text.endswith("\n"):
+            if tolerate_torn and i > 1 and not ended:  # only the last line can lack its \\n
                 notice = f"line {i}: an incomplete last line was dropped (the game was interrupted while saving)"
                 break
             if isinstance(exc, json.JSONDecodeError):
                 raise ReplayError(i, f"bad JSON: {exc.msg} at column {exc.colno}") from None
             what = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
             raise ReplayError(i, f"bad JSON: {what}") from None
+    if not objs:
+        raise ReplayError(1, "the file is empty: no header")
     header = header_from_json(objs[0])
     rules = header.rules
     n_deals = header.deals
     if n_deals is None:
-        n_deals = (
+        n_deals = rules.default_deals or (
             rules.full_game
             if sum(1 for o in objs[1:] if isinstance(o, dict) and o.get("type") == "deal") > 1
             else 1
@@ -366,17 +393,28 @@ def parse_replay(text: str, *, tolerate_torn: bool = False) -> Replay:
 
 
 def read_replay(path: str | os.PathLike[str], *, tolerate_torn: bool = False) -> Replay:
-    """Read a replay file; every failure is a :class:`ReplayError` with a message."""
+    """Read a replay file; every failure is a :class:`ReplayError` with a message.
+    Only a regular file is read, line by line, within ``engine.files``' caps
+    (2 MB, 4 KB a line): a FIFO, a device or a huge file is refused at once."""
+    return parse_replay(_file_lines(path, tolerate_torn), tolerate_torn=tolerate_torn)
+
+
+def _file_lines(path: str | os.PathLike[str], tolerate_torn: bool) -> Iterator[str]:
+    n = 0
     try:
-        data = Path(path).read_bytes()
+        for raw in iter_lines(path):
+            n += 1
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError:
+                if tolerate_torn and n > 1 and not raw.endswith(b"\n"):
+                    yield ""  # a last line cut inside a character: torn, dropped as such
+                    return
+                raise ReplayError(n, "the file is not UTF-8 text") from None
+    except FileRefused as exc:
+        raise ReplayError(exc.line, exc.message) from None
     except OSError as exc:
-        raise ReplayError(0, f"cannot read {path}: {exc.strerror}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise ReplayError(line, "the file is not UTF-8 text") from None
-    return parse_replay(text, tolerate_torn=tolerate_torn)
+        raise ReplayError(0, f"cannot read {os.fspath(path)}: {exc.strerror}") from None
 
 
 # --- writing -----------------------------------------------------------------------
@@ -392,48 +430,139 @@ def format_replay(header: Header, events: list[Event]) -> str:
 
 
 def write_replay(path: str | os.PathLike[str], header: Header, events: list[Event]) -> None:
-    """Write atomically (temporary file, then rename): a crash never leaves half a file."""
+    """Write atomically (temporary file, fsync, rename, fsync the folder): a crash
+    never leaves half a file, and the temporary file is removed on failure."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(p.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-        f.write(format_replay(header, events))
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, p)
+    atomic_write(p, format_replay(header, events))
+
+
+class AutosaveConflict(ValueError):
+    """The file to continue does not hold the game being resumed (it changed since
+    it was read): it is left as it is."""
 
 
 class AutosaveLog:
-    """An append-only JSON Lines log: each event is written and flushed as it
-    happens.  ``truncate(n)`` drops events past the first ``n`` (a new command
-    after an undo), so the file is always a valid replay of the live game."""
+    """An append-only JSON Lines log: each event is written (one ``write`` a line)
+    as it happens, so the file survives a kill of the process at any moment.
+    ``truncate(n)`` drops events past the first ``n`` (a new command after an
+    undo), so the file is always a valid replay of the live game.
+
+    A new log is made whole first (a temporary file, fsync, rename over ``path``);
+    :meth:`resume` continues an existing file after checking that it holds the
+    game, never rewriting it."""
 
     def __init__(
         self, path: str | os.PathLike[str], header: Header, events: Sequence[Event] = ()
     ) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._f: IO[str] = open(self.path, "w", encoding="utf-8", newline="\n")
-        self._offsets: list[int] = []
         self.rules = header.rules
-        self._write(dumps_line(header.to_json()))
-        for e in events:
-            self.append(e)
+        lines = [dumps_line(header.to_json()).encode("utf-8")]
+        lines += [dumps_line(event_to_json(e, self.rules)).encode("utf-8") for e in events]
+        atomic_write(self.path, b"".join(lines))
+        offsets = []
+        end = 0
+        for b in lines:
+            end += len(b)
+            offsets.append(end)
+        self._open(offsets)
+
+    def _open(self, offsets: list[int]) -> None:
+        # unbuffered: every line goes to the file (os.pwrite) when it is appended;
+        # a FileIO so that a log never closed is still closed when collected
+        self._file: IO[bytes] | None = open(self.path, "r+b", buffering=0)
+        self._offsets = offsets
+
+    @property
+    def _fd(self) -> int | None:
+        return self._file.fileno() if self._file is not None else None
+
+    @classmethod
+    def resume(
+        cls, path: str | os.PathLike[str], header: Header, events: Sequence[Event]
+    ) -> AutosaveLog:
+        """Continue the log at ``path``, which must hold ``header`` (seed and players)
+        and exactly ``events``; a torn last line after them is cut off, nothing
+        else is changed.  With no file at ``path``, a new log is made.  Raises
+        :class:`AutosaveConflict` (the file untouched) if the file holds anything else."""
+        p = Path(path)
+        if not p.exists():
+            return cls(p, header, events)
+        offsets: list[int] = []
+        end = 0
+        ended = True
+        try:
+            for k, raw in enumerate(iter_lines(p)):
+                if not ended:  # unreachable: only the last line lacks its \n
+                    raise AutosaveConflict("a line without its end inside the file")
+                if k > len(events):
+                    if raw.endswith(b"\n"):
+                        raise AutosaveConflict(f"line {k + 1} is past the events resumed")
+                    break  # the torn tail: cut off below
+                ended = raw.endswith(b"\n")
+                try:
+                    obj = json.loads(raw)
+                    if k == 0:
+                        h = header_from_json(obj)
+                        same = (
+                            h.seed == header.seed
+                            and h.players == list(header.players)
+                            and h.variant == header.variant
+                        )
+                    else:
+                        same = event_from_json(obj, header.rules) == events[k - 1]
+                except (ValueError, CardError):
+                    same = False
+                if not same:
+                    what = "the header" if k == 0 else f"line {k + 1}"
+                    raise AutosaveConflict(f"{what} is not the game being resumed")
+                end += len(raw)
+                offsets.append(end)
+        except FileRefused as exc:
+            raise AutosaveConflict(str(exc)) from None
+        if len(offsets) != len(events) + 1:
+            raise AutosaveConflict(f"the file has {len(offsets) - 1} events, not {len(events)}")
+        log = cls.__new__(cls)
+        log.path = p
+        log.rules = header.rules
+        log._open(offsets)
+        assert log._fd is not None
+        os.ftruncate(log._fd, end)  # the torn tail (a line never reported written), if any
+        if not ended:  # a last line whole but without its \n: end it before appending
+            log._pwrite(b"\n", end)
+            log._offsets[-1] = end + 1
+        return log
+
+    def _pwrite(self, data: bytes, at: int) -> None:
+        assert self._fd is not None
+        view = memoryview(data)
+        while view:
+            k = os.pwrite(self._fd, view, at)
+            view = view[k:]
+            at += k
 
     def _write(self, line: str) -> None:
-        self._f.write(line)
-        self._f.flush()
-        self._offsets.append(self._f.tell())
+        data = line.encode("utf-8")
+        at = self._offsets[-1]
+        self._pwrite(data, at)
+        self._offsets.append(at + len(data))
 
     def append(self, e: Event) -> None:
         self._write(dumps_line(event_to_json(e, self.rules)))
 
     def truncate(self, n_events: int) -> None:
         if n_events + 1 < len(self._offsets):
+            assert self._fd is not None
             self._offsets = self._offsets[: n_events + 1]
-            self._f.seek(self._offsets[-1])
-            self._f.truncate()
-            self._f.flush()
+            os.ftruncate(self._fd, self._offsets[-1])
+
+    def sync(self) -> None:
+        """Make what was written durable (fsync): before the file is renamed."""
+        if self._fd is not None:
+            os.fsync(self._fd)
 
     def close(self) -> None:
-        self._f.close()
+        if self._file is not None:
+            self._file.close()
+            self._file = None

@@ -157,6 +157,9 @@ class Ruleset:
     #: the possible lengths of a game, in deals; ``full_game`` is the long one
     game_lengths: tuple[int, ...] = (1,)
     full_game: int = 1
+    #: the length of a game whose file does not say (0: a single deal unless the file
+    #: holds more than one)
+    default_deals: int = 0
     #: what the full game is, for messages ("a match is four deals")
     game_text: str = ""
     #: score adjustments (see the module docstring) and the par subtracted from
@@ -219,6 +222,14 @@ class Ruleset:
         out += [dealer] * self.dealer_extra
         out += [-1] * self.stock_cards
         return tuple(out)
+
+    def cutter(self, dealer: int) -> int:
+        """The seat that cuts: the one on the dealer's left (R5)."""
+        return (dealer - 1) % self.n_seats
+
+    def dealt_cards(self, seat: int, dealer: int) -> int:
+        """How many cards ``seat`` is dealt (the stock not included)."""
+        return self.hand_cards + (self.dealer_extra if seat == dealer else 0)
 
     def dealer_cards(self) -> int:
         """Cards in the dealer's hand when it discards (stock included)."""

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from .cards import TRUMP_SUIT, Card
 from .ruleset import Ruleset
-from .state import DISCARD, PLAY, Command, DiscardList, State, plays_list
+from .state import DISCARD, PLAY, Command, Dealt, Discarded, DiscardList, Event, State, plays_list
 
 
 class SeatView(NamedTuple):
@@ -139,3 +139,15 @@ def seat_view(state: State, seat: int) -> SeatView:
         rules=rules,
         stock=state.stock if dealer else 0,
     )
+
+
+def seat_event(event: Event, seat: int, rules: Ruleset) -> Event:
+    """``event`` as ``seat`` sees it: a deal shows only its own hand (and the stock
+    to the dealer, who takes it), a discard its cards only to the dealer, and its
+    trump count only where the game announces it.  Other events are public."""
+    if type(event) is Dealt:
+        hands = tuple(h if s == seat else 0 for s, h in enumerate(event.hands))
+        return Dealt(event.dealer, hands, event.cut, event.stock if seat == event.dealer else 0)
+    if type(event) is Discarded and seat != event.seat:
+        return Discarded(event.seat, 0, event.trumps if rules.announces_discard_trumps else -1)
+    return event

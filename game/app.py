@@ -111,9 +111,27 @@ def make_window(settings):
     return window
 
 
-def run(first_frame_exit: bool = False) -> int:
-    """Open the window on the menu.  ``first_frame_exit``: draw one frame, print how
-    long the process took to get there, and close (the start-up check)."""
+def run(first_frame_exit: bool = False, resume: bool = False) -> int:
+    """Open the window on the menu (``resume``: straight on the interrupted game).
+    ``first_frame_exit``: draw one frame, print how long the process took to get
+    there, and close (the start-up check).  An unusable data folder, or an
+    autosave that cannot be resumed, is one line on stderr and a non-zero exit
+    (the autosave untouched)."""
+    from . import paths, session
+
+    try:
+        paths.check_home()
+    except paths.DataFolderError as exc:
+        print(f"tarocchi: {exc}", file=sys.stderr)
+        return 2
+    filed = session.startup()  # stale temporary files, a finished game not yet filed
+    game = None
+    if resume:
+        try:
+            game = session.resume()
+        except session.ResumeError as exc:
+            print(f"tarocchi: cannot resume: {exc}", file=sys.stderr)
+            return 1
     prepare_environment()
     from . import i18n, textures
     from .settings import Settings
@@ -123,6 +141,7 @@ def run(first_frame_exit: bool = False) -> int:
     textures.start_loading()  # decoded on a thread while the menu is shown
     import arcade
 
+    from .i18n import _
     from .sound import SoundBoard
     from .views.menu import MenuView
 
@@ -130,14 +149,25 @@ def run(first_frame_exit: bool = False) -> int:
     window.sound = SoundBoard(settings.sound, settings.volume)
     if settings.fullscreen:
         window.set_fullscreen(True)
-    menu = MenuView(window)
-    window.show_view(menu)
+    if game is not None:
+        from .views.menu import start_table
+
+        start_table(window, game, practice=bool(game.header.extra.get("practice")), resumed=True)
+    else:
+        notice = _("The last game was finished but not yet filed: it is now in Replays.") if filed else ""
+        window.show_view(MenuView(window, notice))
+    view = window.current_view
     if first_frame_exit:
         window.dispatch_events()
-        menu.on_draw()  # the menu itself: Window.on_draw draws nothing, and a
+        view.on_update(1 / 60)
+        view.on_draw()  # the view itself: Window.on_draw draws nothing, and a
         window.flip()  # dispatched on_draw would wait in pyglet's event queue
         window.ctx.finish()
         print(f"first frame after {_since_process_start():.3f} s")
+        from .views.table_view import TableView
+
+        if isinstance(view, TableView):
+            view.close()  # its game closed, the autosave kept for the next resume
         window.close()
         return 0
     arcade.run()

@@ -1,6 +1,8 @@
 """``tarocchi autoplay``: the real table, every frame rendered, all four seats AI.
 
-For tests, bug reports and benchmarks.  Frame time is measured from the start
+For tests, bug reports and benchmarks.  The game is logged to a new file of
+its own, ``<data folder>/autoplay/<time>.jsonl`` (printed as ``replay``); the
+user's autosave and replays are never touched.  Frame time is measured from the start
 of ``on_update`` to the end of the GL work (``flip``, then ``ctx.finish``), one
 frame per 1/60 s of game time.  Frames on which a screenshot is
 read back (``--screenshots``, about 10 ms each on llvmpipe) are left out of the
@@ -36,7 +38,8 @@ def percentile(values: list[float], q: float) -> float:
 
 def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None,
                  speed: float = 2.0, screenshots: str | None = None,
-                 max_seconds: float = 600.0, window=None, size=(1280, 720)) -> dict:
+                 max_seconds: float = 600.0, window=None, size=(1280, 720),
+                 variant: str = "piedicavallo") -> dict:
     from .app import prepare_environment
 
     prepare_environment()
@@ -54,13 +57,19 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
 
         window = window_class()(size[0], size[1], "Tarocchi autoplay", visible=False,
                                 antialiasing=False, vsync=False)
+    from engine.ruleset import ruleset
+
+    rules = ruleset(variant)
     textures.start_loading()
     if not players:
         from engine.players import level_names
 
-        players = ["medium" if "medium" in level_names() else "random"] * 4
-    game = session.new_game(partner=players[2], opponents=players[1], match=deals == 4,
-                            seed=seed, human=False, players=players)
+        players = ["medium" if "medium" in level_names() else "random"] * rules.n_seats
+    # a new log file of its own (autoplay/<time>.jsonl): the user's autosave and
+    # replays are never touched
+    game = session.new_game(partner=players[0], opponents=players[1], match=deals == rules.full_game > 1,
+                            seed=seed, human=False, players=players, variant=variant,
+                            autosave=session.autoplay_log_path())
     settings = Settings(speed=speed, auto_advance=True, sound=False)
     shots_dir = Path(screenshots) if screenshots else None
     if shots_dir:
@@ -73,7 +82,8 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
     def on_scene(name: str) -> None:
         current["scene"] = name
         if shots_dir and name not in taken and name not in wanted:
-            wanted[name] = {"deal": int(150 / speed), "discard": 10, "play": int(100 / speed),
+            wanted[name] = {"deal": int(150 / speed), "discard": 10, "exchange": 3,
+                            "play": int(100 / speed),
                             "scoring": int(60 * (T_COUNT + 0.4) / speed)}.get(name, 30)
 
     view = TableView(window, game, session.ai_players(game), human_seats=frozenset(),
@@ -117,6 +127,7 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
         if time.perf_counter() > t_end:
             raise SystemExit(f"autoplay: not finished after {max_seconds:.0f} s")
     view.close()
+    __import__("game.record", fromlist=["note_safely"]).note_safely(view.replay_path)  # your record
     out = {
         "frames": frames,
         "frame_ms_p50": round(statistics.median(frame_ms), 3),
@@ -135,9 +146,18 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
 
 
 def cmd_autoplay(args) -> int:
+    from engine.ruleset import ruleset
+
+    variant = getattr(args, "variant", "piedicavallo")
+    rules = ruleset(variant)
+    if args.deals not in rules.game_lengths:
+        lengths = " or ".join(map(str, rules.game_lengths))
+        print(f"--deals: a game of {rules.title} is {lengths} deals", file=sys.stderr)
+        return 2
     players = [p.strip() for p in args.players.split(",")] if args.players else None
-    if players is not None and len(players) != 4:
-        print("--players needs four levels, e.g. medium,easy,medium,easy", file=sys.stderr)
+    if players is not None and len(players) != rules.n_seats:
+        example = ",".join((["medium", "easy"] * rules.n_seats)[: rules.n_seats])
+        print(f"--players needs {rules.n_seats} levels, e.g. {example}", file=sys.stderr)
         return 2
     from engine.players import level_names
 
@@ -147,8 +167,15 @@ def cmd_autoplay(args) -> int:
         if bad:
             print(f"unknown level(s) {', '.join(bad)}; choose from {', '.join(known)}", file=sys.stderr)
             return 2
+    from . import paths
+
+    try:
+        paths.check_home()
+    except paths.DataFolderError as exc:
+        print(f"tarocchi: {exc}", file=sys.stderr)
+        return 2
     out = run_autoplay(deals=args.deals, seed=args.seed, players=players, speed=args.speed,
-                       screenshots=args.screenshots)
+                       screenshots=args.screenshots, variant=variant)
     if args.json:
         print(json.dumps(out))
     else:

@@ -7,16 +7,21 @@ import importlib.util
 
 
 def add_game_commands(sub) -> None:
+    from engine.cli import add_variant_option
+
     p = sub.add_parser(
         "autoplay",
-        help="play a game at the real table with AI in all four seats (headless-friendly)",
-        description="Run the real table, every frame rendered, all four seats played by AI. "
+        help="play a game at the real table with AI in every seat (headless-friendly)",
+        description="Run the real table, every frame rendered, every seat played by AI. "
         "Works under ARCADE_HEADLESS=1 (EGL) and under Xvfb.",
     )
-    p.add_argument("--deals", type=int, choices=(1, 4), default=1, help="1 (a deal) or 4 (a match)")
+    add_variant_option(p)
+    p.add_argument("--deals", type=int, default=1, metavar="N",
+                   help="1 (a deal) or the game's full length: 4 (a Piedicavallo match), 3 (Scarto)")
     p.add_argument("--seed", type=int, default=1, metavar="S")
-    p.add_argument("--players", default=None, metavar="P,P,P,P",
-                   help="AI levels by seat 0-3 (South, East, North, West); default medium")
+    p.add_argument("--players", default=None, metavar="P,P,...",
+                   help="AI levels by seat: South, East, North, West (Scarto: South, East, West); "
+                   "default medium")
     p.add_argument("--speed", type=float, default=2.0, metavar="F",
                    help="animation speed factor (default 2)")
     p.add_argument("--screenshots", default=None, metavar="DIR",

@@ -27,9 +27,8 @@ STRIP_W = SOUTH_STEP + 5
 BAND_H = 4
 BACK_SIZES = ((96, 178), (84, 156), (68, 126), (58, 108), (54, 100), (48, 88))
 
-# Seats (R2): 0 South, 1 East, 2 North, 3 West; teams {0, 2} and {1, 3}.
-SOUTH, EAST, NORTH, WEST = 0, 1, 2, 3
-HUMAN_SEAT = SOUTH
+# The viewer's seat: South, at the bottom of the table (R2, S1).
+HUMAN_SEAT = 0
 
 # Colours
 FELT = (22, 84, 50)
@@ -43,7 +42,8 @@ RED = (255, 128, 110)
 BUTTON = (38, 92, 60)
 BUTTON_HOVER = (60, 126, 84)
 BUTTON_FOCUS = (236, 196, 92)
-TEAM_COLOURS = ((120, 190, 255), (255, 150, 120))
+TEAM_COLOURS = ((120, 190, 255), (255, 150, 120))  # partnerships only
+PILE_EDGE = (200, 190, 150)  # a pile's outline where each plays alone
 
 # Timing (seconds at speed 1.0); the speed setting divides them.
 T_SHUFFLE = 0.9
@@ -59,5 +59,6 @@ T_AI_MIN = 0.35  # an AI "thinks" at least this long, so play is followable
 T_COUNT = 1.8  # the scoring count-up
 RAISE = 22  # how far South's legal cards are raised
 
-SPEEDS = (0.5, 1.0, 2.0, 4.0)
+#: the animation speeds of the table, the theatre and the settings (one table)
+SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 FONT = ("DejaVu Sans", "Liberation Sans", "Arial")

@@ -8,10 +8,10 @@ from .constants import FONT
 
 CHARSET = (
     "".join(chr(c) for c in range(32, 127))
-    + "àâäçéèêëîïôöùûüÿœÀÂÇÉÈÊÎÔÙÛŒ·…’«»–—×"
+    + "àâäçéèêëîïôöùûüÿœÀÂÇÉÈÊÎÔÙÛŒ·…’«»–—×−"
 )
 #: (size, bold) pairs the views use.
-SIZES = ((11, False), (12, False), (13, False), (13, True), (14, False), (14, True),
+SIZES = ((11, False), (11, True), (12, False), (13, False), (13, True), (14, False), (14, True),
          (15, True), (16, True), (18, True), (20, True), (22, True))
 _warm: set = set()
 

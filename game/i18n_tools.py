@@ -1,7 +1,7 @@
 """Catalog upkeep: ``python -m game.i18n_tools`` lists the msgids of game/ and
 adds the missing ones (empty) to each language's .po file, as xgettext and
-msgmerge would.  Tests use :func:`source_msgids` to check that every text on
-screen has a French and an Italian translation."""
+msgmerge would.  Tests use :func:`source_msgids` and :func:`source_plurals` to
+check that every text on screen has a French and an Italian translation."""
 
 from __future__ import annotations
 
@@ -9,26 +9,46 @@ import ast
 import sys
 from pathlib import Path
 
-from .i18n import parse_po, po_path
+from .i18n import PLURAL_FORMS, _parse, po_path
 from .paths import GAME_DIR
 
 LANGS = ("en", "fr", "it")
 
 
-def source_msgids() -> list[str]:
-    """Every literal passed to ``_()`` or ``N_()`` in game/ (in order of appearance)."""
-    seen: dict[str, None] = {}
+def _literal(node: ast.expr) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def source_entries() -> dict[str, str | None]:
+    """Every literal passed to ``_()``, ``N_()`` or ``ngettext()`` in game/, in order
+    of appearance: msgid -> its plural (None for a text that is not counted)."""
+    seen: dict[str, str | None] = {}
     for path in sorted(GAME_DIR.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id in ("_", "N_") and node.args
-                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
-                seen.setdefault(node.args[0].value, None)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
+                name = node.func.id
+                first = _literal(node.args[0])
+                if name in ("_", "N_") and first is not None:
+                    seen.setdefault(first, None)
+                elif name in ("ngettext", "Np_") and len(node.args) >= 2 and first is not None:
+                    plural = _literal(node.args[1])
+                    if plural is not None:
+                        seen[first] = plural
             if isinstance(node, ast.Assign) and any(
-                    isinstance(t, ast.Name) and t.id == "RULES_TEXT" for t in node.targets):
+                    isinstance(t, ast.Name) and t.id.endswith("RULES_TEXT") for t in node.targets):
                 seen.setdefault(ast.literal_eval(node.value), None)
-    return list(seen)
+    return seen
+
+
+def source_msgids() -> list[str]:
+    """Every msgid of game/ (singular texts and the singular of counted ones)."""
+    return list(source_entries())
+
+
+def source_plurals() -> dict[str, str]:
+    """The counted texts of game/: singular msgid -> plural msgid."""
+    return {k: v for k, v in source_entries().items() if v is not None}
 
 
 def po_quote(s: str) -> str:
@@ -41,13 +61,22 @@ def update(lang: str) -> int:
     text = p.read_text(encoding="utf-8") if p.exists() else (
         'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
         f'"Language: {lang}\\n"\n')
-    have = set(parse_po(text)) | {k for k in _all_ids(text)}
-    missing = [m for m in source_msgids() if m not in have]
+    if "Plural-Forms:" not in text:
+        marker = f'"Language: {lang}\\n"\n'
+        text = text.replace(marker, marker + f'"Plural-Forms: {PLURAL_FORMS[lang]}\\n"\n', 1)
+    singular, plurals = _parse(text)
+    have = set(singular) | set(plurals) | set(_all_ids(text))
+    missing = [(m, pl) for m, pl in source_entries().items() if m not in have]
     if missing:
         text = text.rstrip("\n") + "\n"
-        for m in missing:
-            text += f"\nmsgid {po_quote(m)}\nmsgstr {po_quote(m if lang == 'en' else '')}\n"
-        p.write_text(text, encoding="utf-8")
+        for m, pl in missing:
+            if pl is None:
+                text += f"\nmsgid {po_quote(m)}\nmsgstr {po_quote(m if lang == 'en' else '')}\n"
+            else:
+                a, b = (m, pl) if lang == "en" else ("", "")
+                text += (f"\nmsgid {po_quote(m)}\nmsgid_plural {po_quote(pl)}\n"
+                         f"msgstr[0] {po_quote(a)}\nmsgstr[1] {po_quote(b)}\n")
+    p.write_text(text, encoding="utf-8")
     return len(missing)
 
 
@@ -69,4 +98,4 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["source_msgids", "update", "Path"]
+__all__ = ["source_msgids", "source_plurals", "source_entries", "update", "Path"]

@@ -6,8 +6,10 @@ letterbox that maps any window size onto the 16:9 logical screen.
 
 A *place* is ``Place(x, y, angle, scale, face_up, z)``; a *key* names what a
 sprite shows: ``("card", c)`` for a known card, ``("back", owner, i)`` for the
-i-th unknown card of a hand (owner = seat) or of the discard (owner = "discard")
-or of the undealt pack (owner = "deck").
+i-th unknown card of a hand (owner = seat), of the discard (owner = "discard"),
+of the stock (owner = "stock") or of the undealt pack (owner = "deck").
+Seats sit at *spots* on the screen (:func:`spot`): the viewer at the bottom,
+then anticlockwise; a three-seat table leaves the top free.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from engine.cards import TRUMP_SUIT, Pack, mask_cards
-from engine.variants import PIEDICAVALLO
 
 from .constants import (
     CARD_H,
@@ -31,6 +32,7 @@ from .constants import (
     TRICK_SCALE,
     WIDTH,
 )
+from .position import Position
 
 Key = tuple
 
@@ -71,129 +73,203 @@ def card_size(scale: float) -> tuple[float, float]:
     return CARD_W * scale, CARD_H * scale
 
 
-# --- South's hand order -----------------------------------------------------------
+# --- the player's hand order ----------------------------------------------------
 
 # Matto first, trumps high to low, then suits alternating in colour, high to low.
 _SUIT_ORDER = {TRUMP_SUIT: 1, 0: 2, 2: 3, 1: 4, 3: 5}
 
 
-def sort_key(card: int, pack: Pack = PIEDICAVALLO.pack) -> tuple[int, int]:
+def sort_key(card: int, pack: Pack) -> tuple[int, int]:
     if card == pack.matto:
         return (0, 0)
     return (_SUIT_ORDER[pack.suit[card]], -card)
 
 
-def sorted_hand(mask: int, pack: Pack = PIEDICAVALLO.pack) -> list[int]:
-    """A hand as the player sees it: trumps together, suits by rank."""
+def sorted_hand(mask: int, pack: Pack) -> list[int]:
+    """A hand as the player sees it: trumps together (strongest first), suits by rank."""
     return sorted(mask_cards(mask), key=lambda c: sort_key(c, pack))
 
 
 # --- seats ----------------------------------------------------------------------
 
+# Where a seat sits on the screen.  The viewer is always at the bottom and play
+# runs anticlockwise: the next seat is on the right (R2, S1).
+BOTTOM, RIGHT, TOP, LEFT = 0, 1, 2, 3
+_SPOTS = {4: (BOTTOM, RIGHT, TOP, LEFT), 3: (BOTTOM, RIGHT, LEFT)}
+
+
+def spot(n_seats: int, seat: int) -> int:
+    """The place on the screen of ``seat`` at a table of ``n_seats``."""
+    return _SPOTS[n_seats][seat]
+
+
 SOUTH_Y = 112
 NORTH_Y = HEIGHT - 64
 SIDE_X = 64
 CENTRE = (WIDTH // 2, 398)
+#: the player's hand keeps within this span (centres of its first and last card)
+#: once it is longer than 17 cards: clear of the labels on the left and the pile
+SOUTH_SPAN = 940 - 96
 
 
-def hand_places(seat: int, n: int, face_up: bool, raised: frozenset[int] = frozenset()) -> list[Place]:
-    """Places of the n cards of ``seat``'s hand, left to right as that hand is shown.
+def _south_places(n: int, face_up: bool, raised: frozenset[int]) -> list[Place]:
+    # Cards at rest sit on whole pixels and are not turned (except by quarter
+    # turns), so they are drawn 1:1: see constants.HAND_SCALE.
+    if n <= 17:  # 16 or 17 cards (the dealer's) close up to keep clear of the labels
+        step = min(SOUTH_STEP, (880 - 96) // max(n - 1, 1))
+    else:  # Scarto's 25 (28 while the dealer lays three aside): a tighter, flatter arc
+        step = SOUTH_SPAN // (n - 1)
+    x0 = round(WIDTH / 2 - step * (n - 1) / 2)
+    mid = (n - 1) / 2
+    # the arc sags 14 px at the ends; neighbours stay within BAND_H of each other
+    sag = 0.22 if mid <= 8 else 14 / (mid * mid)
+    out = []
+    for i in range(n):
+        d = i - mid
+        y = round(SOUTH_Y - sag * d * d) + (RAISE if i in raised else 0)
+        out.append(Place(x0 + step * i, y, 0.0, HAND_SCALE, face_up, 100 + i))
+    return out
 
-    South (and any seat shown face up in South's place) fans wide and large; the
-    others are compact rows of smaller cards, East and West turned sideways.
-    ``raised`` holds indexes lifted by ``RAISE`` (South's legal cards).
+
+def hidden_step(rules_hand: int) -> int:
+    """The step between the backs of a hidden hand: a 25-card hand closes up."""
+    return 20 if rules_hand <= 17 else 10
+
+
+def hand_places(where: int, n: int, face_up: bool, raised: frozenset[int] = frozenset(),
+                full: int = 15) -> list[Place]:
+    """Places of the n cards of the hand at ``where``, left to right as it is shown.
+
+    The bottom hand (the viewer's) fans wide and large; the others are compact
+    rows of smaller cards, right and left turned sideways.  ``raised`` holds
+    indexes lifted by ``RAISE`` (the viewer's legal cards); ``full`` is the size
+    of a hand as dealt (15 or 25), where a hidden hand is anchored.
     """
     if n == 0:
         return []
-    out = []
-    # Cards at rest sit on whole pixels and are not turned (except by quarter
-    # turns), so they are drawn 1:1: see constants.HAND_SCALE.
-    if seat == 0:
-        # 16 or 17 cards (the dealer's) close up so the hand keeps clear of the labels
-        step = min(SOUTH_STEP, (880 - 96) // max(n - 1, 1))
-        x0 = round(WIDTH / 2 - step * (n - 1) / 2)
-        mid = (n - 1) / 2
-        for i in range(n):
-            d = i - mid
-            y = round(SOUTH_Y - 0.22 * d * d) + (RAISE if i in raised else 0)
-            out.append(Place(x0 + step * i, y, 0.0, HAND_SCALE, face_up, 100 + i))
-        return out
+    if where == BOTTOM:
+        return _south_places(n, face_up, raised)
     scale = SMALL_SCALE if not face_up else OPEN_SCALE
-    step = 20 if not face_up else 26
-    # A hidden hand is anchored where a 15-card hand would start, so a card played
+    step = hidden_step(full) if not face_up else 26
+    # A hidden hand is anchored where a full hand would start, so a card played
     # from it leaves the others where they are (and the hand stays one fan image).
-    m = n if face_up else 15
-    if seat == 2:
+    m = n if face_up else full
+    if where == TOP:
         x0 = round(WIDTH / 2 - step * (m - 1) / 2)
+        out = []
         for i in range(n):
             out.append(Place(x0 + step * i, NORTH_Y, 180.0 if not face_up else 0.0, scale, face_up, 100 + i))
         return out
-    # East (1) at the right, West (3) at the left; top to bottom.
-    x = WIDTH - SIDE_X if seat == 1 else SIDE_X
+    x = WIDTH - SIDE_X if where == RIGHT else SIDE_X
     if face_up:
-        # Shown open (watch mode, replays): columns of at most 9, the second to the
-        # right of the first, so every corner index stays in view and a long hand
-        # does not run into the seat's label.
-        per = n if n <= 9 else (n + 1) // 2
-        x0 = x - 26 + (14 if seat == 3 else 0)
+        # Shown open (watch mode, replays): columns of at most 9, left to right,
+        # so every corner index stays in view and a long hand does not run into
+        # the seat's label; at the right edge extra columns grow leftwards.
+        cols = -(-n // 9)
+        per = -(-n // cols)
+        if where == RIGHT:
+            x0 = min(x - 26, WIDTH - 40 - 40 * (cols - 1))
+        else:
+            x0 = x - 12
         y0 = round(CENTRE[1] + step * (per - 1) / 2)
         return [
             Place(x0 + 40 * (i // per), y0 - step * (i % per), 0.0, scale, True, 100 + i)
             for i in range(n)
         ]
     y0 = round(CENTRE[1] + step * (m - 1) / 2)
-    angle = 90.0 if seat == 1 else -90.0
-    for i in range(n):
-        out.append(Place(x, y0 - step * i, angle if not face_up else 0.0, scale, face_up, 100 + i))
-    return out
+    angle = 90.0 if where == RIGHT else -90.0
+    return [Place(x, y0 - step * i, angle, scale, False, 100 + i) for i in range(n)]
 
 
 # Where a seat's card lies in the trick (offset from the centre toward the seat).
 _TRICK_OFFSETS = ((0, -66), (96, 4), (4, 70), (-96, -4))
 
 
-def trick_place(seat: int, order: int, highlight: bool = False) -> Place:
-    dx, dy = _TRICK_OFFSETS[seat]
+def trick_place(where: int, order: int, highlight: bool = False) -> Place:
+    dx, dy = _TRICK_OFFSETS[where]
     scale = TRICK_SCALE * (1.08 if highlight else 1.0)
     return Place(round(CENTRE[0] + dx), round(CENTRE[1] + dy), 0.0, scale, True, 300 + order)
 
 
-# Team piles: {South, North} bottom right, {East, West} top right.
-PILE_POS = ((WIDTH - 90, 100), (WIDTH - 90, HEIGHT - 76))
-DISCARD_OFFSET = (0, 0)  # the discard lies across under its team's pile
+class Geometry(NamedTuple):
+    """Where a table of ``n`` seats puts its furniture (by screen spot, or by side)."""
+
+    pile_pos: tuple[tuple[int, int], ...]  # by side
+    score_pos: tuple[tuple[int, int], ...]  # by side: its points and tricks
+    label_pos: tuple[tuple[int, int], ...]  # by spot
+    dealer_mark_pos: tuple[tuple[int, int], ...]  # by spot
+    trump_note_pos: tuple[tuple[int, int], ...]  # by side
 
 
-def pile_place(team: int, i: int, n: int = 0) -> Place:
-    """The i-th of n cards of a team's pile: a face-down stack growing by trick;
-    only the top few are drawn."""
-    x, y = PILE_POS[team]
+_LABELS = ((92, 122), (WIDTH - 92, 212), (WIDTH // 2 + 292, NORTH_Y + 8), (92, 212))
+_DEALER_MARKS = ((92, 64), (WIDTH - 160, 262), (WIDTH // 2 + 292 + 102, NORTH_Y), (160, 262))
+
+GEOMETRY = {
+    # Team piles: {South, North} bottom right, {East, West} top right; the team
+    # points under the buttons.
+    4: Geometry(
+        pile_pos=((WIDTH - 90, 100), (WIDTH - 90, HEIGHT - 76)),
+        score_pos=((18, HEIGHT - 92), (18, HEIGHT - 118)),
+        label_pos=_LABELS,
+        dealer_mark_pos=_DEALER_MARKS,
+        # the discard's trump count, right-aligned under (or over) the discard
+        trump_note_pos=((WIDTH - 10, 34), (WIDTH - 10, HEIGHT - 146)),
+    ),
+    # Each for themselves: each seat's pile beside it (the viewer's bottom right,
+    # East's top right, West's top left under the buttons); the points of each
+    # along the top, where a fourth player would sit.
+    3: Geometry(
+        pile_pos=((WIDTH - 90, 100), (WIDTH - 90, HEIGHT - 76), (90, HEIGHT - 130)),
+        score_pos=((WIDTH // 2 - 130, HEIGHT - 26), (WIDTH // 2 - 130, HEIGHT - 50),
+                   (WIDTH // 2 - 130, HEIGHT - 74)),
+        label_pos=((80, 122), *_LABELS[1:3], (86, 212)),
+        dealer_mark_pos=((80, 64), *_DEALER_MARKS[1:]),
+        trump_note_pos=((WIDTH - 10, 34), (WIDTH - 10, HEIGHT - 146), (10, HEIGHT - 200)),
+    ),
+}
+
+
+def geometry(n_seats: int) -> Geometry:
+    return GEOMETRY[n_seats]
+
+
+def pile_place(pile_pos: tuple[int, int], i: int, n: int = 0) -> Place:
+    """The i-th of n cards of a pile: a face-down stack growing by trick; only the
+    top few are drawn."""
+    x, y = pile_pos
     k = i // 4
     return Place(x + k // 2, y + k, 90.0, PILE_SCALE, False, 10 + i, i < n - 3)
 
 
-def discard_place(dealer_team: int, i: int) -> Place:
-    x, y = PILE_POS[dealer_team]
-    return Place(x + DISCARD_OFFSET[0] - 6 + 12 * i, y + DISCARD_OFFSET[1], 0.0, PILE_SCALE, False, 5 + i)
+def discard_place(pile_pos: tuple[int, int], i: int) -> Place:
+    """The discard lies across under the dealer's pile."""
+    x, y = pile_pos
+    return Place(x - 6 + 12 * i, y, 0.0, PILE_SCALE, False, 5 + i)
 
 
-# Where the dealer handles the pack (between the dealer and the centre).
+def stock_place(i: int) -> Place:
+    """The stock, face down in the middle of the table until the dealer takes it (S4)."""
+    cx, cy = CENTRE
+    return Place(cx - 26 + 26 * i, cy, 0.0, DECK_SCALE, False, 250 + i)
+
+
+# Where the dealer handles the pack (between the dealer and the centre), by spot.
 DECK_POS = ((WIDTH // 2 - 190, 262), (WIDTH - 220, CENTRE[1] - 120), (WIDTH // 2 + 190, HEIGHT - 185), (220, CENTRE[1] + 120))
 
 
-def deck_place(dealer: int, i: int, face_up: bool = False) -> Place:
+def deck_place(where: int, i: int, face_up: bool = False) -> Place:
     """The i-th card from the bottom of the pack: four cards to each place, so the
     ones under the top of each four are not drawn (``TableScene._cull_covered``)."""
-    x, y = DECK_POS[dealer if dealer >= 0 else 0]
+    x, y = DECK_POS[where if where >= 0 else 0]
     return Place(x - i // 4, y + i // 4, 0.0, DECK_SCALE, face_up, 20 + i)
 
 
 # Labels: a seat's name (and below it level and card count), the dealer marker.
-LABEL_POS = ((92, 122), (WIDTH - 92, 212), (WIDTH // 2 + 292, NORTH_Y + 8), (92, 212))
-DEALER_MARK_POS = ((92, 64), (WIDTH - 160, 262), (WIDTH // 2 + 292 + 102, NORTH_Y), (160, 262))
+LABEL_POS = _LABELS
+DEALER_MARK_POS = _DEALER_MARKS
 STATUS_POS = (WIDTH / 2, 250)  # the one-line message above South's hand
-SCORE_POS = ((18, HEIGHT - 92), (18, HEIGHT - 118))  # team points, under the buttons
-# the discard's trump count, right-aligned under (or over) the discard
-TRUMP_NOTE_POS = ((WIDTH - 10, 34), (WIDTH - 10, HEIGHT - 146))
+PILE_POS = GEOMETRY[4].pile_pos
+SCORE_POS = GEOMETRY[4].score_pos
 
 
 def button_rects(n: int) -> list[tuple[float, float, float, float]]:
@@ -211,49 +287,61 @@ def in_rect(x: float, y: float, rect: tuple[float, float, float, float]) -> bool
 
 
 def table_places(
-    state,
-    face_up_seats: frozenset[int] | set[int] = frozenset({0}),
+    pos: Position,
     raised: frozenset[int] | set[int] = frozenset(),
     highlight: int | None = None,
 ) -> dict[Key, Place]:
-    """Key -> place of every one of the 62 cards for an engine ``State``.
+    """Key -> place of every card of the pack for a :class:`~game.position.Position`.
 
-    Only the hands of ``face_up_seats`` are read; the others are shown by their
-    size alone, as anonymous backs (the table never peeks at a hidden hand).
-    The discard is known only if the dealer's seat is face up.
-    ``raised`` lifts those cards of South's hand; ``highlight`` enlarges a trick card.
+    A hand is shown face up when the position holds it (the seats it was seen
+    by); the others are shown by their size alone, as anonymous backs.  The
+    discard and the stock are known only where a shown seat dealt.  ``raised``
+    lifts those cards of the bottom hand; ``highlight`` enlarges a trick card.
     """
+    rules = pos.rules
+    pack = rules.pack
+    n_seats = rules.n_seats
+    geo = GEOMETRY[n_seats]
     out: dict[Key, Place] = {}
-    if state.deal_no == 0:
-        for i in range(62):
+    if pos.deal_no == 0:
+        for i in range(pack.n_cards):
             out[("back", "deck", i)] = deck_place(0, i)
         return out
     trick_mask = 0
-    for order, (seat, card) in enumerate(zip(state.trick_seats, state.trick, strict=True)):
-        out[("card", card)] = trick_place(seat, order, card == highlight)
+    for order, (seat, card) in enumerate(zip(pos.trick_seats, pos.trick, strict=True)):
+        out[("card", card)] = trick_place(spot(n_seats, seat), order, card == highlight)
         trick_mask |= 1 << card
-    for seat in range(4):
-        hand = state.hands[seat]
-        if seat in face_up_seats:
-            cards = sorted_hand(hand, state.rules.pack)
-            idx = frozenset(i for i, c in enumerate(cards) if c in raised) if seat == 0 else frozenset()
-            for c, p in zip(cards, hand_places(seat, len(cards), True, idx), strict=True):
+    for seat in range(n_seats):
+        where = spot(n_seats, seat)
+        hand = pos.hands[seat]
+        if hand is not None:
+            cards = sorted_hand(hand, pack)
+            idx = frozenset(i for i, c in enumerate(cards) if c in raised) if where == BOTTOM else frozenset()
+            for c, p in zip(cards, hand_places(where, len(cards), True, idx), strict=True):
                 out[("card", c)] = p
         else:
-            for i, p in enumerate(hand_places(seat, hand.bit_count(), False)):
+            places = hand_places(where, pos.hand_sizes[seat], False, full=rules.hand_cards)
+            for i, p in enumerate(places):
                 out[("back", seat, i)] = p
-    for team in (0, 1):
-        pile = mask_cards(state.piles[team] & ~trick_mask)
+    for side in range(rules.n_sides):
+        pile = mask_cards(pos.piles[side] & ~trick_mask)
         for i, c in enumerate(pile):
-            out[("card", c)] = pile_place(team, i, len(pile))
-    if state.discard_trumps >= 0 and state.dealer >= 0:
-        dteam = state.dealer & 1
-        if state.dealer in face_up_seats:
-            for i, c in enumerate(mask_cards(state.discard)):
-                out[("card", c)] = discard_place(dteam, i)
+            out[("card", c)] = pile_place(geo.pile_pos[side], i, len(pile))
+    if pos.stock_out:
+        if pos.stock:
+            for i, c in enumerate(mask_cards(pos.stock)):
+                out[("card", c)] = stock_place(i)
         else:
-            for i in range(2):
-                out[("back", "discard", i)] = discard_place(dteam, i)
+            for i in range(rules.stock_cards):
+                out[("back", "stock", i)] = stock_place(i)
+    if pos.discarded and pos.dealer >= 0:
+        where_pile = geo.pile_pos[rules.side[pos.dealer]]
+        if pos.discard is not None:
+            for i, c in enumerate(mask_cards(pos.discard)):
+                out[("card", c)] = discard_place(where_pile, i)
+        else:
+            for i in range(rules.discard_cards):
+                out[("back", "discard", i)] = discard_place(where_pile, i)
     return out
 
 

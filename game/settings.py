@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import asdict, dataclass, fields
 
+from engine.files import atomic_write, read_capped
+
 from . import paths
+
+MAX_SETTINGS_BYTES = 64 * 1024
 
 LANGUAGES = ("en", "fr", "it")
 
@@ -19,16 +24,18 @@ class Settings:
     auto_advance: bool = True  # after each trick; otherwise click to continue
     partner: str = "medium"  # AI level of North
     opponents: str = "medium"  # AI level of East and West
-    match: bool = False  # a match of four deals instead of a single deal
+    match: bool = False  # the whole game (a match of four deals, Scarto's three) instead of one deal
+    variant: str = "piedicavallo"  # the game last chosen: piedicavallo or scarto
     fullscreen: bool = False
+    practice_dealer: int = -1  # who deals first in practice: a seat, or -1 drawn at random
 
     @classmethod
     def load(cls) -> Settings:
         """The saved settings; defaults for anything missing or unreadable."""
         s = cls()
-        try:
-            data = json.loads(paths.settings_path().read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        try:  # a regular file of at most 64 KB: a FIFO or a huge file is not waited on
+            data = json.loads(read_capped(paths.settings_path(), MAX_SETTINGS_BYTES).decode("utf-8"))
+        except (OSError, ValueError, RecursionError, paths.DataFolderError):
             return s
         if not isinstance(data, dict):
             return s
@@ -40,12 +47,33 @@ class Settings:
                 setattr(s, f.name, v)
         if s.language not in LANGUAGES:
             s.language = "en"
+        if s.variant not in ("piedicavallo", "scarto"):
+            s.variant = "piedicavallo"
+        if isinstance(s.practice_dealer, bool) or not -1 <= s.practice_dealer < 4:
+            s.practice_dealer = -1
         s.volume = min(1.0, max(0.0, float(s.volume)))
         s.speed = min(8.0, max(0.25, float(s.speed)))
         return s
 
-    def save(self) -> None:
-        p = paths.settings_path()
-        tmp = p.with_name(p.name + ".tmp")
-        tmp.write_text(json.dumps(asdict(self), indent=2), encoding="utf-8")
-        tmp.replace(p)
+    def save(self) -> str:
+        """Write ``settings.json`` (temporary file, fsync, rename).  Never raises: a
+        failure (say ``settings.json`` is a folder) is one line on stderr, the
+        first time, and is returned ("" when saved); the game goes on."""
+        global _warned
+        try:
+            p = paths.settings_path()
+            if p.is_dir():
+                raise IsADirectoryError(21, "it is a folder, not a file")
+            atomic_write(p, json.dumps(asdict(self), indent=2) + "\n")
+            return ""
+        except paths.DataFolderError as exc:
+            msg = f"the settings cannot be saved: {exc}"
+        except OSError as exc:
+            msg = f"the settings cannot be saved to {p}: {exc.strerror or exc}"
+        if not _warned:
+            _warned = True
+            print(f"tarocchi: {msg}", file=sys.stderr)
+        return msg
+
+
+_warned = False

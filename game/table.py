@@ -1,23 +1,28 @@
-"""The table renderer: 62 card sprites, the felt, the seat labels, the piles.
+"""The table renderer: the card sprites of a game's pack, the seat labels, the piles.
 
 :class:`TableScene` is shared by the play table and the replay theatre.  It
-knows nothing about input or players; it lays cards where an engine ``State``
-says (``snap``) or animates the engine's events (``animate``).
+knows nothing about input or players; it lays cards where a
+:class:`~game.position.Position` says (``snap``) or animates an engine event as
+the shown seats see it (``animate``).  A position holds only the hands of the
+seats it was seen by (the play table's viewer; the theatre's open hands), so
+the scene cannot show a card those seats have not seen.
 
 Public API
 ----------
-``TableScene(names=("You", "East", "North", "West"), sound=None)``
-    ``names`` label the seats 0-3; ``sound`` is a :class:`game.sound.SoundBoard`
-    (or None for silence).  Needs a current arcade window (textures).
-``snap(state, face_up_seats={0}, raised=(), highlight=None)``
-    Cancel every tween and lay all 62 cards exactly where ``state`` says.  Only
-    the hands of ``face_up_seats`` are read; other hands show as backs.
-``animate(event, before, after, face_up_seats={0}) -> float``
-    Start the animation of one engine event (``before`` -> ``after`` states);
+``TableScene(rules, names=None, sound=None, subtitles=None, words=None)``
+    ``rules`` is the game's :class:`~engine.ruleset.Ruleset` (its pack, seats,
+    sides); ``names`` label the seats (default: ``words.names()``); ``sound`` is
+    a :class:`game.sound.SoundBoard` (or None for silence).  Needs a current
+    arcade window (textures).
+``snap(pos, raised=(), highlight=None)``
+    Cancel every tween and lay all cards exactly where ``pos`` says.
+``animate(event, before, after) -> float``
+    Start the animation of one event (``before`` -> ``after`` positions);
     returns its duration in seconds (already divided by ``speed``).  The labels
-    (counts, points, turn) follow ``after`` when the animation ends.
-``relayout(state, face_up_seats={0}, raised=(), duration=0.12)``
-    Ease the cards to ``state``'s places (e.g. to raise South's legal cards).
+    (counts, points, turn) follow ``after`` when the animation ends.  A deal
+    with a stock is :meth:`animate_deal` then :meth:`animate_take`.
+``relayout(pos, raised=(), duration=0.12)``
+    Ease the cards to ``pos``'s places (e.g. to raise the viewer's legal cards).
 ``update(dt)``, ``draw()``, ``busy`` (tweens running), ``clock``.
 ``card_at(x, y, seat=0) -> card | None``
     The topmost face-up card of ``seat``'s hand under a logical point.
@@ -27,6 +32,7 @@ Public API
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import deque
 from dataclasses import dataclass
@@ -34,8 +40,8 @@ from dataclasses import dataclass
 import arcade
 from arcade import easing
 
+from engine.ruleset import Ruleset
 from engine.state import CardPlayed, DealScored, Dealt, Discarded, TrickTaken
-from engine.variants import PIEDICAVALLO
 
 from . import damage, layout, textures
 from .constants import (
@@ -47,6 +53,7 @@ from .constants import (
     GOLD,
     HAND_SCALE,
     INK,
+    PILE_EDGE,
     PILE_SCALE,
     SOUTH_STEP,
     T_CUT,
@@ -61,12 +68,8 @@ from .constants import (
 )
 from .i18n import _
 from .layout import Place
-
-_PACK = PIEDICAVALLO.pack
-MATTO = _PACK.matto
-TRUMP_MASK = _PACK.trump_mask
-mask_points = _PACK.mask_points
-TEAM = PIEDICAVALLO.side
+from .position import Position
+from .words import Words, msg
 
 
 @dataclass(slots=True)
@@ -109,15 +112,14 @@ def set_colour(t: arcade.Text, colour) -> None:
         t.color = want
 
 
-def _mark_rects() -> tuple:
+def mark_rects(geo: layout.Geometry) -> tuple:
     """The bounds of the table's fixed marks: the ring round the trick, the pile outlines."""
     cx, cy = layout.CENTRE
     w, h = layout.card_size(PILE_SCALE)
     return ((cx - 232, cy - 177, cx + 232, cy + 177),
-            *((x - h / 2 - 10, y - w / 2 - 10, x + h / 2 + 10, y + w / 2 + 10) for x, y in layout.PILE_POS))
+            *((x - h / 2 - 10, y - w / 2 - 10, x + h / 2 + 10, y + w / 2 + 10) for x, y in geo.pile_pos))
 
 
-MARK_RECTS = _mark_rects()
 OVERLAY_RECT = (layout.CENTRE[0] - 233, layout.CENTRE[1] - 153,
                 layout.CENTRE[0] + 233, layout.CENTRE[1] + 153)  # the last trick's box and edge
 
@@ -132,16 +134,23 @@ def _lerp_angle(a: float, b: float, t: float) -> float:
 
 
 class TableScene:
-    def __init__(self, names: tuple[str, ...] | list[str] = ("", "", "", ""), sound=None,
-                 subtitles=None) -> None:
+    def __init__(self, rules: Ruleset, names=None, sound=None, subtitles=None,
+                 words: Words | None = None) -> None:
+        self.rules = rules
+        self.words = words or Words(rules, None)
+        n = rules.n_seats
+        self.n_seats = n
+        self.geo = layout.geometry(n)
+        self.spots = tuple(layout.spot(n, s) for s in range(n))
+        self.mark_rects = mark_rects(self.geo)
         self.tex = textures.get()
+        self.faces = self.tex.faces_for(rules)
         self.sound = sound
         self.speed = 1.0
         self.pixelated = True  # nearest sampling: exact when the window shows 1:1
         self.clock = 0.0
         self.busy_until = 0.0
-        self.face_up_seats: frozenset[int] = frozenset({0})
-        self.sprites: list[CardSprite] = [CardSprite(self.tex.back) for _ in range(62)]
+        self.sprites: list[CardSprite] = [CardSprite(self.tex.back) for _ in range(rules.pack.n_cards)]
         self.sprite_list = textures.sprite_list()
         for i, s in enumerate(self.sprites):
             s.key = ("back", "deck", i)
@@ -153,8 +162,8 @@ class TableScene:
         self._overlay_key = None  # the overlay its sprites were made for
         self._overlay_sprites: arcade.SpriteList | None = None
         self._build_furniture()
-        self.set_names(names, subtitles)
-        self._info_state = None
+        self.set_names(names if names is not None else self.words.names(), subtitles)
+        self._info_pos: Position | None = None
 
     # --- furniture: felt, labels, markers ------------------------------------------
 
@@ -162,25 +171,25 @@ class TableScene:
         # The felt is the clear colour: on llvmpipe every full-screen layer costs
         # about 4 ms a frame, so the table has none (see game/ui.py).
         self._mats = None  # the fixed marks: the ring round the trick, the pile outlines
-        self._turn_marks: dict = {}  # seat -> the highlight under its name
+        self._turn_marks: dict = {}  # spot -> the highlight under its name
         self.markers = textures.sprite_list()
         # Each hidden hand at rest is drawn as one pre-composed "fan" image instead
-        # of 15 overlapping cards (a third of the pixels: fill is what costs here).
+        # of its overlapping cards (a third of the pixels: fill is what costs here).
         self.fans = textures.sprite_list()
         self._fan_sprites = {}
         self._fan_cache = {}
-        for seat in (1, 2, 3):
+        for seat in range(1, self.n_seats):
             sp = arcade.Sprite(self.tex.back_for(54))
             sp.visible = False
             self._fan_sprites[seat] = sp
             self.fans.append(sp)
-            for n in range(1, 18):  # composed now, not on the frame that first needs one
-                self._fan_texture(seat, n)
-        # South's resting hand is drawn as strips (see _update_strips): the bands
-        # are the thin slivers the arc leaves visible under a right neighbour.
+            for k in range(1, self.rules.dealer_cards() + 1):  # composed now, not mid-game
+                self._fan_texture(seat, k)
+        # The viewer's resting hand is drawn as strips (see _update_strips): the
+        # bands are the thin slivers the arc leaves visible under a right neighbour.
         self.bands = textures.sprite_list()
         self._band_sprites = []
-        for _i in range(18):
+        for _i in range(self.rules.dealer_cards() + 1):
             b = arcade.Sprite(self.tex.back)
             b.visible = False
             b.position = OFFSCREEN
@@ -192,20 +201,22 @@ class TableScene:
         self.dealer_marker.visible = False
         self.markers.append(self.dealer_marker)
         self.batch = pyglet_batch()
+        geo = self.geo
+        label_pos = [geo.label_pos[w] for w in self.spots]
         self.labels = [
             arcade.Text("", x, y, INK, 13, anchor_x="center", anchor_y="center", font_name=FONT,
                         batch=self.batch, bold=True)
-            for (x, y) in layout.LABEL_POS
+            for (x, y) in label_pos
         ]
         self.counts = [
             arcade.Text("", x, y - 19, INK, 11, anchor_x="center", anchor_y="center",
                         font_name=FONT, batch=self.batch)
-            for (x, y) in layout.LABEL_POS
+            for (x, y) in label_pos
         ]
         self.pile_labels = [
-            arcade.Text("", x, y, TEAM_COLOURS[t], 14, anchor_x="left", anchor_y="center",
+            arcade.Text("", x, y, self.side_colour(t), 14, anchor_x="left", anchor_y="center",
                         font_name=FONT, batch=self.batch, bold=True)
-            for t, (x, y) in enumerate(layout.SCORE_POS)
+            for t, (x, y) in enumerate(geo.score_pos)
         ]
         self.trump_note = arcade.Text("", 0, 0, GOLD, 12, anchor_x="right", anchor_y="center",
                                       font_name=FONT, batch=self.batch)
@@ -217,42 +228,45 @@ class TableScene:
                                          anchor_x="center", anchor_y="center", font_name=FONT)
         self._turn = -1
 
+    def side_colour(self, side: int):
+        """A team's colour; where each plays alone no side has one (no team colours)."""
+        if self.rules.n_sides < self.n_seats:
+            return TEAM_COLOURS[side]
+        return INK
+
     def set_names(self, names, subtitles=None) -> None:
         """Seat names (``names[seat]``) and a second line each (e.g. the AI level)."""
         self.names = list(names)
-        self.subtitles = list(subtitles or ["", "", "", ""])
+        self.subtitles = list(subtitles or [""] * self.n_seats)
         for t, n in zip(self.labels, self.names, strict=False):
             t.text = n
 
-    def _set_info(self, state) -> None:
-        """Labels from ``state``: card counts, team points and tricks, dealer, turn."""
-        self._info_state = state
-        for seat in range(4):
-            n = state.hands[seat].bit_count()
-            cards = _("{n} cards").format(n=n) if state.deal_no else ""
+    def _set_info(self, pos: Position) -> None:
+        """Labels from ``pos``: card counts, each side's points and tricks, dealer, turn."""
+        self._info_pos = pos
+        w = self.words
+        for seat in range(self.n_seats):
+            cards = w.cards_held(pos.hand_sizes[seat]) if pos.deal_no else ""
             sub = self.subtitles[seat] if seat < len(self.subtitles) else ""
             self.counts[seat].text = " · ".join(x for x in (sub, cards) if x)
-        pts = state.points_so_far
-        team_names = (_("Us"), _("Them"))
-        for t in (0, 1):
-            self.pile_labels[t].text = _("{team}: {points} pts · {tricks} tricks").format(
-                team=team_names[t], points=pts[t], tricks=state.tricks_won[t])
-        if state.dealer >= 0 and state.deal_no:
-            x, y = layout.DEALER_MARK_POS[state.dealer]
+        for t in range(self.rules.n_sides):
+            self.pile_labels[t].text = w.pile_line(t, pos.points[t], pos.tricks_won[t])
+        if pos.dealer >= 0 and pos.deal_no:
+            x, y = self.geo.dealer_mark_pos[self.spots[pos.dealer]]
             self.dealer_marker.position = (x, y)
             self.dealer_marker.visible = True
         else:
             self.dealer_marker.visible = False
-        if state.discard_trumps >= 0:
-            self.trump_note.x, self.trump_note.y = layout.TRUMP_NOTE_POS[state.dealer & 1]
-            self.trump_note.text = _("trumps discarded: {n}").format(n=state.discard_trumps)
+        if self.rules.announces_discard_trumps and pos.discard_trumps >= 0 and pos.dealer >= 0:
+            self.trump_note.x, self.trump_note.y = self.geo.trump_note_pos[self.rules.side[pos.dealer]]
+            self.trump_note.text = w.trumps_discarded(pos.discard_trumps)
         else:
             self.trump_note.text = ""
-        self._turn = state.turn
-        for seat in range(4):
-            colour = GOLD if seat == state.turn else INK
+        self._turn = pos.turn
+        for seat in range(self.n_seats):
+            colour = GOLD if seat == pos.turn else INK
             set_colour(self.labels[seat], colour)
-            set_colour(self.counts[seat], colour if seat == state.turn else (200, 200, 190))
+            set_colour(self.counts[seat], colour if seat == pos.turn else (200, 200, 190))
 
     # --- laying out --------------------------------------------------------------------
 
@@ -268,7 +282,7 @@ class TableScene:
     def _texture_for(self, s: CardSprite, face_up: bool, width: float):
         """The face (a known card shown face up) or the back, made for the nearest size."""
         if face_up and s.key[0] == "card":
-            return self.tex.face(s.key[1], width)
+            return textures.Textures.nearest(self.faces[s.key[1]], width)
         return self.tex.back_for(width)
 
     def _set_face(self, s: CardSprite, face_up: bool, scale: float | None = None) -> None:
@@ -307,29 +321,28 @@ class TableScene:
             s.key = k
         return out
 
-    def snap(self, state, face_up_seats=frozenset({0}), raised=(), highlight=None) -> None:
-        """Lay every card where ``state`` says, cancelling all animation."""
-        self.face_up_seats = frozenset(face_up_seats)
+    def snap(self, pos: Position, raised=(), highlight=None) -> None:
+        """Lay every card where ``pos`` says, cancelling all animation."""
         self._timers.clear()
         self.busy_until = self.clock
         self.last_trick_overlay = None
         self.winner_text.text = ""
-        targets = layout.table_places(state, self.face_up_seats, frozenset(raised), highlight)
+        targets = layout.table_places(pos, frozenset(raised), highlight)
         for k, s in self._match(targets).items():
             s.tweens.clear()
             self._apply_place(s, targets[k])
         self._apply_dim()
-        self._set_info(state)
+        self._set_info(pos)
         self._resort = True
 
     def _tween_to(self, s: CardSprite, end: Place, start: float, duration: float, ease=None) -> None:
         s.tweens.append(Tween(start, max(duration, 1e-4), end, ease or easing.ease_in_out))
 
-    def animate_to(self, state, start: float = 0.0, duration: float = T_PLAY, delays=None,
+    def animate_to(self, pos: Position, start: float = 0.0, duration: float = T_PLAY, delays=None,
                    hint_seat: int | None = None, raised=(), highlight=None) -> float:
-        """Ease every card to ``state``'s places; times in seconds at speed 1, from now."""
+        """Ease every card to ``pos``'s places; times in seconds at speed 1, from now."""
         sp = self.speed
-        targets = layout.table_places(state, self.face_up_seats, frozenset(raised), highlight)
+        targets = layout.table_places(pos, frozenset(raised), highlight)
         end = 0.0
         for k, s in self._match(targets, hint_seat).items():
             p = targets[k]
@@ -343,20 +356,18 @@ class TableScene:
         self.busy_until = max(self.busy_until, self.clock + end)
         return end
 
-    def relayout(self, state, face_up_seats=None, raised=(), duration: float = 0.12) -> None:
-        if face_up_seats is not None:
-            self.face_up_seats = frozenset(face_up_seats)
-        self.animate_to(state, 0.0, duration, raised=raised)
+    def relayout(self, pos: Position, raised=(), duration: float = 0.12) -> None:
+        self.animate_to(pos, 0.0, duration, raised=raised)
 
     def _at(self, delay: float, fn) -> None:
         self._timers.append((self.clock + delay, fn))
 
     # --- events ---------------------------------------------------------------------
 
-    def animate(self, event, before, after, face_up_seats=None) -> float:
+    def animate(self, event, before: Position, after: Position) -> float:
         """Start animating ``event``; returns its duration (seconds, speed applied)."""
-        if face_up_seats is not None:
-            self.face_up_seats = frozenset(face_up_seats)
+        if isinstance(event, Dealt) and self.rules.stock_cards:
+            return self.animate_take(after, self.animate_deal(event, after.with_stock_out()))
         self.last_trick_overlay = None
         self.winner_text.text = ""
         sp = self.speed
@@ -366,7 +377,7 @@ class TableScene:
             self._play_sound("play")
             dur = self.animate_to(after, 0.0, T_DISCARD, hint_seat=event.seat)
         elif isinstance(event, CardPlayed):
-            self._play_sound("matto" if event.card == MATTO else "play")
+            self._play_sound("matto" if event.card == self.rules.pack.matto else "play")
             dur = self.animate_to(after, 0.0, T_PLAY, hint_seat=event.seat)
         elif isinstance(event, TrickTaken):
             dur = self._animate_trick(event, before, after)
@@ -374,9 +385,27 @@ class TableScene:
             dur = 0.2 / sp
         else:
             dur = 0.0
+        return self._finish(after, dur)
+
+    def _finish(self, after: Position, dur: float) -> float:
         self.busy_until = max(self.busy_until, self.clock + dur)
         self._at(dur, lambda: self._set_info(after))
         return dur
+
+    def animate_deal(self, event: Dealt, out: Position) -> float:
+        """The deal up to the stock laid face down in the middle (``out``:
+        :meth:`Position.with_stock_out`); the whole deal where there is no stock."""
+        self.last_trick_overlay = None
+        self.winner_text.text = ""
+        return self._finish(out, self._animate_deal(event, out))
+
+    def animate_take(self, after: Position, start: float = 0.0) -> float:
+        """The dealer takes the stock into the hand (S4); ``start`` seconds from now
+        (speed applied).  Returns when it is over, from now."""
+        sp = self.speed
+        end = self.animate_to(after, start * sp + 0.15, T_DISCARD, hint_seat=after.dealer)
+        self._play_sound("deal", start + 0.15 / sp)
+        return self._finish(after, max(start, end))
 
     def _play_sound(self, name: str, delay: float = 0.0) -> None:
         if self.sound is None:
@@ -386,29 +415,32 @@ class TableScene:
         else:
             self._at(delay, lambda: self.sound.play(name))
 
-    def _animate_trick(self, event, before, after) -> float:
+    def _animate_trick(self, event, before: Position, after: Position) -> float:
         sp = self.speed
-        winner_card = event.cards[[(before.leader + i) & 3 for i in range(4)].index(event.winner)]
+        n = self.n_seats
+        winner_card = event.cards[(event.winner - before.leader) % n]
         s = next(x for x in self.sprites if x.key == ("card", winner_card))
         p = s.tweens[-1].end if s.tweens else s.place
         lifted = p._replace(scale=p.scale * 1.12, z=p.z + 10)
         self._tween_to(s, lifted, self.clock, 0.18 / sp, easing.ease_out)
-        name = self.names[event.winner] if event.winner < len(self.names) else str(event.winner)
-        self.winner_text.text = _("{name} takes the trick").format(name=name)
+        self.winner_text.text = self.words.say(msg("trick", seat=event.winner))
         self._at(T_TRICK_SHOW / sp, lambda: setattr(self.winner_text, "text", ""))
         self._play_sound("trick", T_TRICK_SHOW / sp)
         return self.animate_to(after, T_TRICK_SHOW, T_SWEEP)
 
-    def _animate_deal(self, event: Dealt, after) -> float:
-        """Gather, shuffle, cut by the dealer's left, packets anticlockwise (R5)."""
+    def _animate_deal(self, event: Dealt, after: Position) -> float:
+        """Gather, shuffle, cut by the dealer's left, packets anticlockwise (R5, S4)."""
         sp = self.speed
+        rules = self.rules
+        n_cards = rules.pack.n_cards
         dealer = event.dealer
+        dspot = self.spots[dealer]
         # 1. gather the pack in front of the dealer, face down
         order = sorted(self.sprites, key=lambda s: (s.place.z, s.place.x))
         for i, s in enumerate(order):
             s.key = ("back", "deck", i)
             s.tweens.clear()
-            p = layout.deck_place(dealer, i)
+            p = layout.deck_place(dspot, i)
             if s.place != p:
                 # the four cards of one place set off together: drawn as one (_cull_covered)
                 self._tween_to(s, p, self.clock + 0.01 * ((i // 4) % 8) / sp, 0.35 / sp)
@@ -418,38 +450,41 @@ class TableScene:
         for rep in range(2):
             for i, s in enumerate(order):
                 if i % 2 == rep:
-                    base = layout.deck_place(dealer, i)
+                    base = layout.deck_place(dspot, i)
                     side = base._replace(x=base.x + (46 if rep == 0 else -46), y=base.y + 6)
                     self._tween_to(s, side, self.clock + (t + rep * T_SHUFFLE / 2) / sp, T_SHUFFLE / 4 / sp)
                     self._tween_to(s, base, self.clock + (t + rep * T_SHUFFLE / 2 + T_SHUFFLE / 4) / sp,
                                    T_SHUFFLE / 4 / sp)
         t += T_SHUFFLE
-        # 3. the cut, toward the player on the dealer's left (seat dealer - 1)
-        cutter = (dealer + 3) & 3
+        # 3. the cut, toward the player who cuts (on the dealer's left)
+        cutter = rules.cutter(dealer)
         self._play_sound("cut", t / sp)
-        cx, cy = layout.DECK_POS[cutter]
-        dx0, dy0 = layout.DECK_POS[dealer]
+        cx, cy = layout.DECK_POS[self.spots[cutter]]
+        dx0, dy0 = layout.DECK_POS[dspot]
         vx, vy = (cx - dx0), (cy - dy0)
         norm = math.hypot(vx, vy) or 1.0
         vx, vy = vx / norm * 60, vy / norm * 60
-        n_top = 62 - max(4, min(58, event.cut))
-        top = order[62 - n_top:]
-        rest = order[: 62 - n_top]
+        n_top = n_cards - max(4, min(n_cards - 4, event.cut))
+        top = order[n_cards - n_top:]
+        rest = order[: n_cards - n_top]
         for i, s in enumerate(top):
-            p = layout.deck_place(dealer, 62 - n_top + i)
+            p = layout.deck_place(dspot, n_cards - n_top + i)
             self._tween_to(s, p._replace(x=p.x + vx, y=p.y + vy), self.clock + t / sp, T_CUT / 2 / sp)
         new_order = top + rest  # the cut-off top goes underneath
         for i, s in enumerate(new_order):
-            self._tween_to(s, layout.deck_place(dealer, i), self.clock + (t + T_CUT / 2) / sp,
+            self._tween_to(s, layout.deck_place(dspot, i), self.clock + (t + T_CUT / 2) / sp,
                            T_CUT / 2 / sp)
         t += T_CUT + 0.1
-        # 4. packets of five, anticlockwise from the dealer's right; the dealer's last two
-        targets = layout.table_places(after, self.face_up_seats)
-        seat_keys = {seat: [k for k in targets if self._owner(k, after) == seat] for seat in range(4)}
-        for seat in seat_keys:
-            seat_keys[seat].sort(key=lambda k: targets[k].z)
-        packets = [((dealer + 1 + p) & 3, 5) for p in range(12)] + [(dealer, 2)]
-        taken = {seat: 0 for seat in range(4)}
+        # 4. packets anticlockwise from the dealer's right, as the ruleset deals
+        #    them (its receivers: who gets each card of the cut pack; -1 the stock)
+        targets = layout.table_places(after)
+        owners: dict[object, list] = {}
+        for k in targets:
+            owners.setdefault(self._owner(k, after), []).append(k)
+        for keys in owners.values():
+            keys.sort(key=lambda k: targets[k].z)
+        packets = [(seat, len(list(g))) for seat, g in itertools.groupby(rules.receivers[dealer])]
+        taken: dict[object, int] = {}
         deck = list(reversed(new_order))  # top first
         pos = 0
         for p, (seat, size) in enumerate(packets):
@@ -458,8 +493,9 @@ class TableScene:
             for j in range(size):
                 s = deck[pos]
                 pos += 1
-                k = seat_keys[seat][taken[seat]]
-                taken[seat] += 1
+                i = taken.get(seat, 0)
+                taken[seat] = i + 1
+                k = owners[seat][i]
                 s.key = k
                 place = targets[k]
                 self._tween_to(s, place._replace(z=place.z + 200), self.clock + (t_p + j * 0.012) / sp,
@@ -469,12 +505,17 @@ class TableScene:
         return end / sp
 
     @staticmethod
-    def _owner(key, state) -> int | None:
+    def _owner(key, pos: Position) -> int | None:
+        """Who a dealt card goes to: a seat, or -1 for the stock."""
         if key[0] == "back":
+            if key[1] == "stock":
+                return -1
             return key[1] if isinstance(key[1], int) else None
         c = key[1]
-        for seat in range(4):
-            if state.hands[seat] >> c & 1:
+        if pos.stock_out and pos.stock >> c & 1:
+            return -1
+        for seat, hand in enumerate(pos.hands):
+            if hand is not None and hand >> c & 1:
                 return seat
         return None
 
@@ -541,20 +582,22 @@ class TableScene:
                 continue
             if s.place.z < 100 or s.place.z >= 300:
                 continue
-            st = self._info_state
-            if st is None or not st.hands[seat] >> s.key[1] & 1:
+            pos = self._info_pos
+            if pos is None or not pos.hand(seat) >> s.key[1] & 1:
                 continue
             if layout.point_in_place(x, y, s.place) and (best is None or s.z > best.z):
                 best = s
         return best.key[1] if best else None
 
     def _fan_texture(self, seat: int, n: int):
-        key = (seat, n)
+        where = self.spots[seat]
+        full = self.rules.hand_cards
+        key = (where, n, full)
         tex = self._fan_cache.get(key)
         if tex is None:
             from PIL import Image
 
-            places = layout.hand_places(seat, n, False)
+            places = layout.hand_places(where, n, False, full=full)
             back = self.tex.back_for(CARD_W * places[0].scale).image
             img = back.rotate(-places[0].angle, expand=True)
             w, h = img.size
@@ -565,7 +608,7 @@ class TableScene:
             canvas = Image.new("RGBA", (round(right - left), round(top - bottom)), (0, 0, 0, 0))
             for p in places:
                 canvas.alpha_composite(img, (round(p.x - w / 2 - left), round(top - (p.y + h / 2))))
-            tex = (arcade.Texture(canvas, hash=f"fan:{seat}:{n}:{textures.VERSION}"),
+            tex = (arcade.Texture(canvas, hash=f"fan:{where}:{n}:{full}:{textures.VERSION}"),
                    ((left + right) / 2, (bottom + top) / 2))
             self.tex.atlas.add(tex[0])
             self._fan_cache[key] = tex
@@ -573,14 +616,14 @@ class TableScene:
 
     def _update_fans(self) -> None:
         """Swap each resting hidden hand for its fan image (and back when it moves)."""
-        by_seat: dict[int, list[CardSprite]] = {1: [], 2: [], 3: []}
+        by_seat: dict[int, list[CardSprite]] = {seat: [] for seat in self._fan_sprites}
         for s in self.sprites:
             k = s.key
             if k[0] == "back" and k[1] in by_seat:
                 by_seat[k[1]].append(s)
         for seat, group in by_seat.items():
             fan = self._fan_sprites[seat]
-            resting = bool(group) and seat not in self.face_up_seats and all(
+            resting = bool(group) and all(
                 not s.tweens and 100 <= s.place.z < 300 for s in group)
             if resting:
                 n = len(group)
@@ -627,14 +670,18 @@ class TableScene:
             if (trio is not None and 0 < b.place.x - a.place.x <= SOUTH_STEP and abs(dy) <= BAND_H
                     and b.z > a.z):
                 want[id(a)] = (trio, dy)
-        bands = iter(self._band_sprites)
         for s in self.sprites:
+            if id(s) not in want and id(s.texture) in self._strip_ids:
+                self._set_face(s, s.face_up)
+                if s.visible and (not s.tweens or s.tweens[0].frm is None):
+                    s.position = (s.place.x, s.place.y)  # a tween not begun yet
+        # Bands are drawn in the order of their cards: where the cards lie closer
+        # than a band is wide (a 25-card hand), a card's band overlaps the one of
+        # the card on its left, and must lie over it as the card itself does.
+        bands = iter(self._band_sprites)
+        for s in hand:
             got = want.get(id(s))
             if got is None:
-                if id(s.texture) in self._strip_ids:
-                    self._set_face(s, s.face_up)
-                    if s.visible and (not s.tweens or s.tweens[0].frm is None):
-                        s.position = (s.place.x, s.place.y)  # a tween not begun yet
                 continue
             (strip, top, bottom), dy = got
             half_w = s.place.scale * CARD_W / 2
@@ -700,9 +747,9 @@ class TableScene:
             items.extend(damage.sprite_items(sl))
         for t in (*self._batch_texts, self.winner_text):
             items.append(damage.text_item(t))
-        for i, rect in enumerate(MARK_RECTS):  # never change, but a pass must know where they are
+        for i, rect in enumerate(self.mark_rects):  # never change, but a pass must know where they are
             items.append(damage.rect_item(("mark", i), None, rect))
-        turn = self._turn if 0 <= self._turn < 4 else -1
+        turn = self._turn if 0 <= self._turn < self.n_seats else -1
         items.append(damage.rect_item("turn", turn, self._turn_rect(turn) if turn >= 0 else None))
         ov = self.last_trick_overlay
         items.append(damage.rect_item("last-trick", ov, OVERLAY_RECT if ov else None))
@@ -743,27 +790,27 @@ class TableScene:
             cx, cy = layout.CENTRE
             m.append(sh.create_ellipse_outline(cx, cy, 440, 330, (*FELT_DARK, 255), 6))
             m.append(sh.create_ellipse_outline(cx, cy, 452, 342, (236, 196, 92, 60), 2))
-            for t, (x, y) in enumerate(layout.PILE_POS):
+            for t, (x, y) in enumerate(self.geo.pile_pos):
                 w, h = layout.card_size(PILE_SCALE)
-                m.append(sh.create_rectangle_outline(x, y, h + 14, w + 14, (*TEAM_COLOURS[t], 150), 2))
+                colour = TEAM_COLOURS[t] if self.rules.n_sides < self.n_seats else PILE_EDGE
+                m.append(sh.create_rectangle_outline(x, y, h + 14, w + 14, (*colour, 150), 2))
             self._mats = m
-        if reach(*(("mark", i) for i in range(len(MARK_RECTS)))):
+        if reach(*(("mark", i) for i in range(len(self.mark_rects)))):
             self._mats.draw()
         turn = self._turn
-        if 0 <= turn < 4 and reach("turn"):
+        if 0 <= turn < self.n_seats and reach("turn"):
             hl = self._turn_marks.get(turn)
             if hl is None:
-                x, y = layout.LABEL_POS[turn]
+                x, y = self.geo.label_pos[self.spots[turn]]
                 hl = sh.ShapeElementList()
                 hl.append(sh.create_rectangle_filled(x, y - 8, 170, 46, (236, 196, 92, 45)))
                 hl.append(sh.create_rectangle_outline(x, y - 8, 170, 46, GOLD, 2))
                 self._turn_marks[turn] = hl
             hl.draw()
 
-    @staticmethod
-    def _turn_rect(turn: int):
+    def _turn_rect(self, turn: int):
         """The bounds of the highlight under the name of the seat to play."""
-        x, y = layout.LABEL_POS[turn]
+        x, y = self.geo.label_pos[self.spots[turn]]
         return x - 85 - 3, y - 8 - 23 - 3, x + 85 + 3, y - 8 + 23 + 3
 
     def _draw_last_trick(self) -> None:
@@ -773,8 +820,9 @@ class TableScene:
             self.overlay_title.text = _("Last trick (click to close)")
             sl = arcade.SpriteList()
             for i, c in enumerate(cards):
-                p = layout.trick_place((leader + i) & 3, i)
-                sl.append(arcade.Sprite(self.tex.face(c, CARD_W * p.scale), 1.0, p.x, p.y - 10))
+                p = layout.trick_place(self.spots[(leader + i) % self.n_seats], i)
+                face = textures.Textures.nearest(self.faces[c], CARD_W * p.scale)
+                sl.append(arcade.Sprite(face, 1.0, p.x, p.y - 10))
             self._overlay_key, self._overlay_sprites = self.last_trick_overlay, sl
         arcade.draw_lbwh_rectangle_filled(cx - 230, cy - 150, 460, 300, (10, 28, 18, 235))
         arcade.draw_lbwh_rectangle_outline(cx - 230, cy - 150, 460, 300, GOLD, 2)
@@ -788,12 +836,4 @@ def pyglet_batch():
     return pyglet.graphics.Batch()
 
 
-def trumps_in(mask: int) -> int:
-    return (mask & TRUMP_MASK).bit_count()
-
-
-def team_points(state) -> tuple[int, int]:
-    return mask_points(state.piles[0]), mask_points(state.piles[1])
-
-
-__all__ = ["TableScene", "TEAM"]
+__all__ = ["TableScene", "set_colour", "mark_rects"]

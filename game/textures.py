@@ -1,10 +1,19 @@
 """Card and table textures, decoded and downscaled once, then kept.
 
-Decoding 63 PNGs takes about half a second, so :func:`start_loading` does it on
-a worker thread while the menu is already on screen; :func:`get` waits for it
+The faces are those of every game's pack (``rules.pack.codes`` of each
+variant): ``art/cards/<variant>/<code>.png`` where a game has its own picture of
+a card (Scarto's trumps 20 and 21 and Matto carry other points), else
+``art/cards/<code>.png``.  A face that is drawn by no file yet is a plain
+placeholder naming the card (:func:`placeholder_face`), so a game whose art is
+still coming can be played; :func:`missing_faces` lists them.  The faces every
+game shares, the back and the table images are required: a missing one raises
+:class:`MissingAssets`, naming every missing file, which the window shows
+instead of a traceback.
+
+Decoding some 80 PNGs takes most of a second, so :func:`start_loading` does it
+on a worker thread while the menu is already on screen; :func:`get` waits for it
 and builds the ``arcade.Texture`` objects once (HEADLESS.md trap 10: arcade 3
-does not cache ``load_texture``).  A missing file raises :class:`MissingAssets`
-naming every missing file, which the window shows instead of a traceback.
+does not cache ``load_texture``).
 """
 
 from __future__ import annotations
@@ -14,12 +23,10 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.variants import PIEDICAVALLO
+from engine.ruleset import Ruleset, ruleset, variant_names
 
 from . import paths
-from .constants import BACK_SIZES, BAND_H, FACE_SIZES, STRIP_W
-
-CODES = PIEDICAVALLO.pack.codes
+from .constants import BACK_SIZES, BAND_H, CARD_H, CARD_W, FACE_SIZES, STRIP_W
 
 TABLE_IMAGES = ("felt", "dealer", "pile", "undo", "redo", "hint", "speed", "sound_on", "sound_off", "menu")
 VERSION = "v1"
@@ -33,8 +40,29 @@ class MissingAssets(Exception):
         super().__init__(f"missing art: {names}{more}")
 
 
+def variant_card_path(variant: str, code: str) -> Path:
+    """A game's own picture of a card (``art/cards/scarto/T20.png``)."""
+    return paths.cards_dir() / variant / f"{code}.png"
+
+
+def face_file(variant: str, code: str) -> Path | None:
+    """The picture of ``code`` in ``variant``: its own if it has one, else the
+    shared one; None while neither is drawn."""
+    for p in (variant_card_path(variant, code), paths.card_path(code)):
+        if p.is_file():
+            return p
+    return None
+
+
+def _shared_codes() -> list[str]:
+    """The cards every game's pack holds (the 62 of Piedicavallo), in pack order."""
+    packs = [ruleset(v).pack for v in variant_names()]
+    common = set.intersection(*(set(p.codes) for p in packs))
+    return [c for c in packs[0].codes if c in common]
+
+
 def required_files() -> list[Path]:
-    files = [paths.card_path(c) for c in CODES] + [paths.card_path("back")]
+    files = [paths.card_path(c) for c in _shared_codes()] + [paths.card_path("back")]
     files += [paths.table_path(n) for n in TABLE_IMAGES]
     return files
 
@@ -43,25 +71,72 @@ def missing_files() -> list[Path]:
     return [p for p in required_files() if not p.is_file()]
 
 
+def missing_faces() -> list[tuple[str, str]]:
+    """(variant, code) of every face drawn as a placeholder for want of its file."""
+    return [(v, c) for v in variant_names() for c in ruleset(v).pack.codes if face_file(v, c) is None]
+
+
+def placeholder_face(code: str):
+    """A plain card face naming ``code``, at the art's size, for a card whose
+    picture is not drawn yet."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    img = Image.new("RGBA", (CARD_W, CARD_H), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    # opaque to the edges but for the rounded corners, as the drawn faces are (the
+    # player's resting hand is drawn as strips on that assumption)
+    d.rounded_rectangle((0, 0, CARD_W - 1, CARD_H - 1), radius=18, fill=(246, 238, 214, 255))
+    d.rounded_rectangle((2, 2, CARD_W - 3, CARD_H - 3), radius=17, outline=(60, 60, 60, 255), width=5)
+    try:
+        big = ImageFont.truetype("DejaVuSans-Bold.ttf", 72)
+        small = ImageFont.truetype("DejaVuSans-Bold.ttf", 60)
+    except OSError:
+        big = small = ImageFont.load_default()
+    d.text((18, 14), code, font=small, fill=(40, 40, 40, 255))
+    d.text((CARD_W / 2, CARD_H / 2), code, font=big, fill=(40, 40, 40, 255), anchor="mm")
+    return img
+
+
 @dataclass
 class Textures:
-    faces: list = field(default_factory=list)  # by card int
     back: object = None
     table: dict = field(default_factory=dict)
     atlas: object = None
-    face_sizes: list = field(default_factory=list)  # by card: {width: texture}
+    #: by variant name: by card int of its pack, {width: texture}
+    variant_faces: dict = field(default_factory=dict)
     back_sizes: dict = field(default_factory=dict)  # {width: texture}
     # id(96-wide texture) -> (strip, top band, bottom band) for South's resting hand
     strips: dict = field(default_factory=dict)
 
-    def face(self, card: int, width: float):
-        """The face texture of ``card`` nearest to ``width`` pixels wide."""
-        d = self.face_sizes[card]
-        return d[min(d, key=lambda w: abs(w - width))]
+    def faces_for(self, rules: Ruleset) -> list:
+        """The faces of ``rules``' pack, by card int: each {width: texture}."""
+        return self.variant_faces[rules.name]
+
+    @staticmethod
+    def nearest(sizes: dict, width: float):
+        """The texture of ``sizes`` ({width: texture}) nearest to ``width``."""
+        return sizes[min(sizes, key=lambda w: abs(w - width))]
 
     def back_for(self, width: float):
         d = self.back_sizes
         return d[min(d, key=lambda w: abs(w - width))]
+
+
+def _face_sources() -> tuple[dict[str, Path | None], dict[tuple[str, str], str]]:
+    """Each face picture to decode, by its key (a file, or None for a placeholder),
+    and the key of each (variant, code)."""
+    sources: dict[str, Path | None] = {}
+    keys: dict[tuple[str, str], str] = {}
+    for v in variant_names():
+        for code in ruleset(v).pack.codes:
+            p = face_file(v, code)
+            if p is None:
+                key = f"placeholder/{code}"
+            else:
+                key = f"{v}/{code}" if p.parent.name == v else code
+            sources.setdefault(key, p)
+            keys[(v, code)] = key
+    return sources, keys
 
 
 def _decode() -> dict[str, object]:
@@ -71,21 +146,27 @@ def _decode() -> dict[str, object]:
     if missing:
         raise MissingAssets(missing)
     out: dict[str, object] = {}
-    for code in (*CODES, "back"):
-        with Image.open(paths.card_path(code)) as im:
-            im = im.convert("RGBA")
-            # one halving first (fast box filter), then Lanczos to each exact size
-            half = im.reduce(2)
-            for w, h in BACK_SIZES if code == "back" else FACE_SIZES:
-                out[f"card:{code}:{w}"] = half.resize((w, h), Image.Resampling.LANCZOS)
-            # South's hand size (the first of both lists), cut for drawing a
-            # resting hand (see TableScene._update_strips)
-            w, h = FACE_SIZES[0]
-            big = out[f"card:{code}:{w}"]
-            assert isinstance(big, Image.Image)
-            out[f"strip:{code}"] = big.crop((0, 0, STRIP_W, h))
-            out[f"band-top:{code}"] = big.crop((STRIP_W, 0, w, BAND_H))
-            out[f"band-bottom:{code}"] = big.crop((STRIP_W, h - BAND_H, w, h))
+    faces, keys = _face_sources()
+    out["keys"] = keys
+    sources: dict[str, Path | None] = {**faces, "back": paths.card_path("back")}
+    for key, path in sources.items():
+        if path is None:
+            im = placeholder_face(key.rsplit("/", 1)[1])
+        else:
+            with Image.open(path) as f:
+                im = f.convert("RGBA")
+        # one halving first (fast box filter), then Lanczos to each exact size
+        half = im.reduce(2)
+        for w, h in BACK_SIZES if key == "back" else FACE_SIZES:
+            out[f"card:{key}:{w}"] = half.resize((w, h), Image.Resampling.LANCZOS)
+        # South's hand size (the first of both lists), cut for drawing a
+        # resting hand (see TableScene._update_strips)
+        w, h = FACE_SIZES[0]
+        big = out[f"card:{key}:{w}"]
+        assert isinstance(big, Image.Image)
+        out[f"strip:{key}"] = big.crop((0, 0, STRIP_W, h))
+        out[f"band-top:{key}"] = big.crop((STRIP_W, 0, w, BAND_H))
+        out[f"band-bottom:{key}"] = big.crop((STRIP_W, h - BAND_H, w, h))
     for name in TABLE_IMAGES:
         with Image.open(paths.table_path(name)) as im:
             out["table:" + name] = im.convert("RGBA")
@@ -141,26 +222,30 @@ def get() -> Textures:
     import arcade
 
     t = Textures()
-    t.face_sizes = [
-        {w: arcade.Texture(images[f"card:{c}:{w}"], hash=f"card:{c}:{w}:{VERSION}") for w, _h in FACE_SIZES}
-        for c in CODES
-    ]
+    keys = images["keys"]
+    assert isinstance(keys, dict)
+    by_key = {
+        key: {w: arcade.Texture(images[f"card:{key}:{w}"], hash=f"card:{key}:{w}:{VERSION}")
+              for w, _h in FACE_SIZES}
+        for key in sorted(set(keys.values()))
+    }
+    for v in variant_names():
+        t.variant_faces[v] = [by_key[keys[(v, c)]] for c in ruleset(v).pack.codes]
     t.back_sizes = {w: arcade.Texture(images[f"card:back:{w}"], hash=f"card:back:{w}:{VERSION}")
                     for w, _h in BACK_SIZES}
-    t.faces = [d[FACE_SIZES[0][0]] for d in t.face_sizes]
     t.back = t.back_sizes[BACK_SIZES[0][0]]
     t.table = {n: arcade.Texture(images["table:" + n], hash=f"table:{n}:{VERSION}") for n in TABLE_IMAGES}
     w0 = FACE_SIZES[0][0]
-    for code, full in (*zip(CODES, (d[w0] for d in t.face_sizes), strict=True), ("back", t.back_sizes[w0])):
+    for key, full in (*((k, d[w0]) for k, d in by_key.items()), ("back", t.back_sizes[w0])):
         t.strips[id(full)] = tuple(
-            arcade.Texture(images[f"{part}:{code}"], hash=f"{part}:{code}:{VERSION}")
+            arcade.Texture(images[f"{part}:{key}"], hash=f"{part}:{key}:{VERSION}")
             for part in ("strip", "band-top", "band-bottom"))
-    # One atlas sized for the whole pack, filled once: adding textures one by one
-    # to the default atlas as they first appear grows and rewrites it mid-game.
+    # One atlas sized for every pack, filled once: adding textures one by one to
+    # the default atlas as they first appear grows and rewrites it mid-game.
     from arcade.texture_atlas import DefaultTextureAtlas
 
-    t.atlas = DefaultTextureAtlas((2048, 2048), auto_resize=True)
-    for tex in (*(x for d in t.face_sizes for x in d.values()), *t.back_sizes.values(),
+    t.atlas = DefaultTextureAtlas((2048, 4096), auto_resize=True)
+    for tex in (*(x for d in by_key.values() for x in d.values()), *t.back_sizes.values(),
                 *t.table.values(), *(x for trio in t.strips.values() for x in trio)):
         t.atlas.add(tex)
     _textures = t

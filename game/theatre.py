@@ -1,43 +1,48 @@
 """The replay theatre: watch AI games live and saved games again.
 
-* :class:`ViewerView` shows a replay (or a live AI game) on the shared
-  :class:`game.table.TableScene`: play/pause (Space), one card (Right/Left), one
-  trick (Shift+Right/Left), a seek bar with marks at each deal, discard and trick,
-  speeds 0.25x-8x (+/-), hands face up or down (H; 1-4 per seat), the tricks of
-  the deal so far and the score.  Every jump snaps the table to the engine's state
-  at that position (no animation debris); only playback animates.
-* :class:`WatchSetupView` picks the levels and starts a live AI game, saved as a
-  replay while it is played.
+* :class:`ViewerView` shows a replay (or a live AI game) of either game on the
+  shared :class:`game.table.TableScene`: play/pause (Space), one card
+  (Right/Left), one trick (Shift+Right/Left), a seek bar with marks at each
+  deal, discard and trick, speeds 0.25x-8x (+/-), hands face up or down (H; 1-4
+  per seat), the tricks of the deal so far and the score.  Every jump snaps the
+  table to the engine's state at that position (no animation debris); only
+  playback animates.  The theatre is the one place that may show every hand: it
+  asks the engine for the view of each seat it shows
+  (:func:`game.position.seen_by`).
+* :class:`WatchSetupView` picks the game and the levels and starts a live AI
+  game (:class:`game.live_game.LiveGame`), saved as a replay while it is played.
 * ``tarocchi replay FILE [--at N --screenshot OUT.png]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 import arcade
 
-from engine.game import Game
-from engine.players import level_names, make_player
+from engine.players import level_names
 from engine.replay import Replay, ReplayError, read_replay
-from engine.variants import PIEDICAVALLO
+from engine.ruleset import Ruleset, ruleset, variant_names
+from engine.state import trick_winners
 
-from . import ai_service, damage, fonts, paths
+from . import damage, fonts, paths
 from .constants import FONT, GOLD, HEIGHT, INK, PANEL, RED, WIDTH
-from .i18n import _
+from .i18n import N_, _
 from .layout import button_rects
+from .live_game import LiveGame
+from .position import seen_by, seen_event
 from .table import TableScene
 from .theatre_model import SPEEDS, Timeline
 from .ui import BaseView, Button
-
-CODES = PIEDICAVALLO.pack.codes
+from .views.message import MessageView
+from .words import Words, game_name
 
 SEAT_KEYS = (arcade.key.KEY_1, arcade.key.KEY_2, arcade.key.KEY_3, arcade.key.KEY_4)
 BAR = (140, 16, 1000, 12)  # seek bar: left, centre y, width, height (logical)
+TRICK_LINES = 15  # the last 15 tricks of the deal (Scarto has 25)
 STRIP = 56  # the table is drawn slightly smaller, above a strip for the bar and status
 TABLE_ZOOM = 0.92
 TRICKS_PANEL = (212, 250, 220, 290)  # the tricks list: left, bottom, width, height (logical)
@@ -45,58 +50,9 @@ MARK_COLOURS = {"deal": GOLD, "discard": (120, 190, 255), "trick": (230, 230, 23
 PAUSE_AFTER = 0.25  # seconds between events at speed 1 (after the event's animation)
 
 
-def seat_names(players: list[str]) -> list[str]:
-    where = (_("South"), _("East"), _("North"), _("West"))
-    return [f"{where[i]} ({players[i] if i < len(players) else '?'})" for i in range(4)]
-
-
-class LiveGame:
-    """An AI game played by a worker thread (its searches in the AI process) while
-    the viewer shows it.
-
-    The worker stays at most ``lead`` events ahead of what is shown, so pausing
-    the viewer also pauses the thinking.  The game autosaves as it goes: its file
-    is a complete replay once the game ends."""
-
-    def __init__(self, levels: list[str], n_deals: int, seed: int, path: Path, lead: int = 6) -> None:
-        self.players = [make_player(lv) for lv in levels]
-        self.game = Game(seed, n_deals, levels, autosave=path,
-                         extra={"created": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "watch": True})
-        self.path = path
-        self.lead = lead
-        self.shown = 0
-        self.error = ""
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="tarocchi-watch", daemon=True)
-        self._thread.start()
-
-    @property
-    def done(self) -> bool:
-        return not self._thread.is_alive()
-
-    def _run(self) -> None:
-        g = self.game
-        try:
-            while not self._stop.is_set():
-                legal = g.legal()
-                if not legal:
-                    break
-                if len(g.events) - self.shown > self.lead:
-                    time.sleep(0.02)
-                    continue
-                seat = g.state.turn
-                # the search runs in the AI process: this thread only waits on it
-                choice = ai_service.service().submit(
-                    self.players[seat].choose, g.view(seat), legal, g.cursor).result()
-                g.submit(choice)
-        except Exception as exc:  # noqa: BLE001 - shown on screen, the game so far is saved
-            self.error = f"{type(exc).__name__}: {exc}"
-        finally:
-            g.close()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=5)
+def seat_names(rules: Ruleset, players: list[str]) -> list[str]:
+    where = [_(n) for n in rules.seat_names]
+    return [f"{where[i]} ({players[i] if i < len(players) else '?'})" for i in range(rules.n_seats)]
 
 
 class ViewerView(BaseView):
@@ -110,17 +66,22 @@ class ViewerView(BaseView):
         if live is not None:
             self.timeline = Timeline(live.game.events, live.game.states)
             players = live.game.header.players
+            self.rules = live.game.rules
         else:
             assert replay is not None
             self.timeline = Timeline.from_replay(replay)
             players = replay.header.players
+            self.rules = replay.rules
         self.title = title
         self.back = back
         sound = getattr(self.window, "sound", None) if self.window else None
-        self.table = TableScene(seat_names(players), sound)
+        names = seat_names(self.rules, players)
+        self.words = Words(self.rules, None, names)
+        self.table = TableScene(self.rules, names, sound, words=self.words)
         self.speed_i = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - speed))
         self.table.speed = SPEEDS[self.speed_i]
-        self.face_up = set(range(4)) if face_up else {0}
+        self.all_seats = set(range(self.rules.n_seats))
+        self.face_up = set(self.all_seats) if face_up else {0}
         self.pos = 0
         self.playing = live is not None
         self.wait = 0.0
@@ -136,7 +97,7 @@ class ViewerView(BaseView):
         # One single-line Text per trick: a seek re-lays only the lines that change
         # (a multiline Text is laid out whole, several ms on llvmpipe).
         self.trick_lines = [arcade.Text("", left + 10, bottom + ph - 34 - 17 * i, INK, 10, font_name=FONT,
-                                        anchor_y="center") for i in range(15)]
+                                        anchor_y="center") for i in range(TRICK_LINES)]
         # The table is drawn a little smaller and higher, leaving the bottom strip free.
         self.table_camera = arcade.Camera2D(
             projection=self.camera.projection,
@@ -178,7 +139,8 @@ class ViewerView(BaseView):
             (">>|", _("Next trick (Shift+Right)"), lambda: self.seek(self.timeline.next_trick(self.pos))),
             ("-", _("Slower (-)"), lambda: self.change_speed(-1)),
             ("+", _("Faster (+)"), lambda: self.change_speed(1)),
-            ("H", _("Hands face up or down (H; 1-4 one seat)"), self.toggle_hands),
+            ("H", _("Hands face up or down (H; 1-{n} one seat)").format(n=self.rules.n_seats),
+             self.toggle_hands),
         ]
         rects = button_rects(len(specs))
         self.buttons = [Button(label, rect, action, tooltip=tip, font_size=14)
@@ -196,7 +158,7 @@ class ViewerView(BaseView):
         self.table.speed = SPEEDS[self.speed_i]
 
     def toggle_hands(self) -> None:
-        self.face_up = {0} if len(self.face_up) == 4 else set(range(4))
+        self.face_up = {0} if self.face_up == self.all_seats else set(self.all_seats)
         self.seek(self.pos)
 
     def toggle_seat(self, seat: int) -> None:
@@ -209,8 +171,12 @@ class ViewerView(BaseView):
         """Lay the table exactly as the engine's state after the first ``p`` events."""
         self.pos = self.timeline.clamp(p)
         self.wait = 0.0
-        self.table.snap(self.timeline.state(self.pos), frozenset(self.face_up))
+        self.table.snap(seen_by(self.timeline.state(self.pos), self.face_up), raised=self.raised_cards())
         self._texts_key = ()
+
+    def raised_cards(self) -> frozenset[int]:
+        """Cards of the bottom hand lifted at the current position (review mode)."""
+        return frozenset()
 
     def _advance(self) -> None:
         """Playback: animate the next event from the current position."""
@@ -218,8 +184,9 @@ class ViewerView(BaseView):
         tl = self.timeline
         if p >= tl.n:
             return
-        before, after = tl.states[p], tl.states[p + 1]
-        duration = self.table.animate(tl.events[p], before, after, frozenset(self.face_up))
+        before, after = seen_by(tl.states[p], self.face_up), seen_by(tl.states[p + 1], self.face_up)
+        event = seen_event(tl.events[p], self.face_up, self.rules)
+        duration = self.table.animate(event, before, after)
         self.pos = p + 1
         self.wait = duration + PAUSE_AFTER / SPEEDS[self.speed_i]
         self._texts_key = ()
@@ -246,7 +213,7 @@ class ViewerView(BaseView):
             return
         self._texts_key = key
         self.play_button.label = "||" if self.playing else ">"
-        kind = _("match") if st.n_deals == 4 else _("single deal")
+        kind = f"{game_name(self.rules)}, {self.words.game_kind(st.n_deals)}"
         deal = _("deal {n} of {total}").format(n=max(st.deal_no, 1), total=st.n_deals)
         self.info.text = f"{self.title}  ·  {kind}, {deal}" if self.title else f"{kind}, {deal}"
         live = ""
@@ -256,20 +223,29 @@ class ViewerView(BaseView):
             live = "  ·  " + self.live.error
         self.status.text = (_("event {p} of {n}").format(p=self.pos, n=self.timeline.n)
                             + f"  ·  {SPEEDS[self.speed_i]:g}x" + live)
+        codes = self.rules.pack.codes
+        winners = trick_winners(st)  # the engine's: who took each trick
+        first = max(0, len(st.tricks) - len(self.trick_lines))  # the latest tricks of a long deal
         for i, line in enumerate(self.trick_lines):
             text = ""
-            if i < len(st.tricks):
-                leader, cards = st.tricks[i]
-                played = " ".join(CODES[c] for c in cards)
-                text = f"{i + 1:>2}. {seat_letter(leader)}: {played}  → {seat_letter(_winner_of(st, i))}"
+            k = first + i
+            if k < len(st.tricks):
+                leader, cards = st.tricks[k]
+                played = " ".join(codes[c] for c in cards)
+                text = (f"{k + 1:>2}. {seat_letter(self.rules, leader)}: {played}  → "
+                        f"{seat_letter(self.rules, winners[k])}")
             if line.text != text:
                 line.text = text
-        score = [_("Tricks this deal")]
+        score = _("Tricks this deal")
         if st.scores:
-            ta, tb = st.totals
-            score = [_("Match: {a} - {b}").format(a=ta, b=tb)]
-        if self.score_text.text != score[0]:
-            self.score_text.text = score[0]
+            rules = self.rules
+            sides = " · ".join(
+                "-".join(seat_letter(rules, x) for x in range(rules.n_seats) if rules.side[x] == side)
+                + " " + str(v).replace("-", "−")
+                for side, v in enumerate(st.totals))
+            score = (_("Totals: {sides}") if st.n_deals > 1 else _("Result: {sides}")).format(sides=sides)
+        if self.score_text.text != score:
+            self.score_text.text = score
 
     def _draw_bar(self) -> None:
         left, cy, w, h = BAR
@@ -288,10 +264,18 @@ class ViewerView(BaseView):
             self._bar_shapes = shapes
             self._bar_key = key
         self._bar_shapes.draw()
+        self.draw_bar_extra()
         n = max(self.timeline.n, 1)
         x = left + w * self.pos / n
         arcade.draw_lrbt_rectangle_filled(left, x, cy - 2, cy + 2, GOLD)
         arcade.draw_circle_filled(x, cy, 8, GOLD)
+
+    def bar_extra_key(self) -> tuple:
+        """What :meth:`draw_bar_extra` draws on the seek bar (its damage key)."""
+        return ()
+
+    def draw_bar_extra(self) -> None:
+        """Marks over the seek bar, under its knob (review mode: the decisions)."""
 
     def _fit(self) -> None:
         super()._fit()
@@ -317,15 +301,30 @@ class ViewerView(BaseView):
 
     def damage_items(self) -> list:
         items = damage.mapped(self.table.damage_items(), self._to_screen)
-        x, y, w, h = self._panel_box()
-        items.append(damage.rect_item("tricks-panel", h, (x - 1, y - 1, x + w + 1, y + h + 1)))
-        for t in (self.score_text, *self.trick_lines, self.info, self.status):
+        items.extend(self.side_items())
+        for t in (self.info, self.status):
             items.append(damage.text_item(t))
         left, cy, w, h = BAR
-        bar = (self.timeline.n, len(self.timeline.marks), self.pos)
+        bar = (self.timeline.n, len(self.timeline.marks), self.pos, self.bar_extra_key())
         items.append(damage.rect_item("bar", bar, (left - 12, cy - h - 12, left + w + 12, cy + h + 12)))
         items.extend(self.chrome_items())
         return items
+
+    def side_items(self) -> list:
+        """The damage items of what :meth:`draw_side` draws (the tricks list here)."""
+        x, y, w, h = self._panel_box()
+        items = [damage.rect_item("tricks-panel", h, (x - 1, y - 1, x + w + 1, y + h + 1))]
+        items.extend(damage.text_item(t) for t in (self.score_text, *self.trick_lines))
+        return items
+
+    def draw_side(self) -> None:
+        """What is drawn over the table beside the trick: the tricks of the deal."""
+        left, bottom, pw, used = self._panel_box()
+        arcade.draw_lbwh_rectangle_filled(left, bottom, pw, used, PANEL)
+        self.score_text.draw()
+        for line in self.trick_lines:
+            if line.text:
+                line.draw()
 
     def picture_key(self) -> tuple:
         return tuple(self.table_camera.position), self.table_camera.zoom
@@ -337,12 +336,7 @@ class ViewerView(BaseView):
                 self.table.draw(prepare=False, shows=self.shows)
         finally:
             self.table_camera.scissor = None
-        left, bottom, pw, used = self._panel_box()
-        arcade.draw_lbwh_rectangle_filled(left, bottom, pw, used, PANEL)
-        self.score_text.draw()
-        for line in self.trick_lines:
-            if line.text:
-                line.draw()
+        self.draw_side()
         self.info.draw()
         self._draw_bar()
         self.status.draw()
@@ -393,7 +387,7 @@ class ViewerView(BaseView):
             self.change_speed(-1)
         elif symbol == k.H:
             self.toggle_hands()
-        elif symbol in SEAT_KEYS:
+        elif symbol in SEAT_KEYS[: self.rules.n_seats]:
             self.toggle_seat(SEAT_KEYS.index(symbol))
         else:
             return super().on_key_press(symbol, modifiers)
@@ -410,42 +404,11 @@ class ViewerView(BaseView):
         self.window.show_view(MenuView(self.window))
 
 
-def _winner_of(state, index: int) -> int:
-    """The seat that took trick ``index`` of the deal: the leader of the next one,
-    or for the last recorded trick the current leader."""
-    tricks = state.tricks
-    return tricks[index + 1][0] if index + 1 < len(tricks) else state.leader
+_LETTERS = {"South": N_("S"), "East": N_("E"), "North": N_("N"), "West": N_("W")}
 
 
-def seat_letter(seat: int) -> str:
-    return (_("S"), _("E"), _("N"), _("W"))[seat]
-
-
-class MessageView(BaseView):
-    """A message (such as a replay's error, with its line and rule) and a way back."""
-
-    def __init__(self, window: arcade.Window | None, title: str, message: str, back=None) -> None:
-        super().__init__(window)
-        self.back = back
-        self.title = arcade.Text(title, WIDTH / 2, HEIGHT * 0.68, GOLD, 24, anchor_x="center",
-                                 anchor_y="center", font_name=FONT, bold=True)
-        self.text = arcade.Text(message, WIDTH / 2, HEIGHT * 0.52, INK, 15, anchor_x="center",
-                                anchor_y="center", font_name=FONT, multiline=True, width=1000,
-                                align="center")
-        self.buttons = [Button(_("Back"), (WIDTH / 2, HEIGHT * 0.3, 200, 48), self.on_back)]
-        self.focus = 0
-
-    def draw_scene(self) -> None:
-        self.title.draw()
-        self.text.draw()
-
-    def on_back(self) -> None:
-        if self.back is not None:
-            self.back()
-            return
-        from .views.menu import MenuView
-
-        self.window.show_view(MenuView(self.window))
+def seat_letter(rules: Ruleset, seat: int) -> str:
+    return _(_LETTERS[rules.seat_names[seat]])
 
 
 def open_replay(window: arcade.Window, path: Path, back=None) -> None:
@@ -453,16 +416,50 @@ def open_replay(window: arcade.Window, path: Path, back=None) -> None:
     try:
         rp = read_replay(path)
     except ReplayError as exc:
-        window.show_view(MessageView(window, _("This replay cannot be shown"), f"{path.name}\n{exc}", back))
+        window.show_view(MessageView(window, f"{path.name}\n{exc}", title=_("This replay cannot be shown"),
+                                     back=back))
         return
     window.show_view(ViewerView(window, rp, title=path.name, back=back))
+
+
+def open_review(window: arcade.Window, path, seat: int | None = None, back=None, *,
+                deal: int | None = None):
+    """"Review this deal": the theatre on ``path`` in review mode (``game.review_view``).
+
+    ``seat``: the seat reviewed (None: the file's human seat, else 0); ``back``: a
+    callable run when the player leaves (None: the menu); ``deal``: the 1-based deal
+    (None: the last scored deal, else the last).  The review starts in the AI
+    process at once; the view is shown and returned.  A file that cannot be
+    reviewed shows why (with ``back``) and returns None."""
+    from engine.review import default_seat
+
+    from .review_model import pick_deal
+    from .review_view import ReviewView
+
+    path = Path(path)
+    try:
+        rp = read_replay(path, tolerate_torn=True)
+        seat = default_seat(rp) if seat is None else seat
+        if not 0 <= seat < rp.rules.n_seats:
+            raise ValueError(_("seat {seat} is not a seat of this game").format(seat=seat))
+        if rp.final.deal_no == 0:
+            raise ValueError(_("no card was dealt in this file"))
+        deal = pick_deal(rp, deal)
+    except (ReplayError, ValueError) as exc:
+        window.show_view(MessageView(window, f"{path.name}\n{exc}", title=_("This deal cannot be reviewed"),
+                                     back=back))
+        return None
+    view = ReviewView(window, rp, path, seat=seat, deal=deal, back=back)
+    window.show_view(view)
+    return view
 
 
 # --- Watch AI game ---------------------------------------------------------------
 
 
 class WatchSetupView(BaseView):
-    """Choose the four levels, single deal or match, speed and hands; then watch."""
+    """Choose the game, each seat's level, a single deal or the whole game, speed
+    and hands; then watch."""
 
     def __init__(self, window: arcade.Window | None) -> None:
         super().__init__(window)
@@ -470,29 +467,52 @@ class WatchSetupView(BaseView):
         levels = [lv for lv in level_names()]
         default = "medium" if "medium" in levels else levels[-1]
         self.levels_all = levels
-        self.levels = [getattr(settings, "watch_level", default) if settings else default] * 4
-        self.levels = [lv if lv in levels else default for lv in self.levels]
+        self.default_level = default
+        variant = getattr(settings, "variant", "piedicavallo") if settings else "piedicavallo"
+        self.variant = variant if variant in variant_names() else "piedicavallo"
+        self.levels: list[str] = []
+        self._fit_levels()
         self.match = False
         self.face_up = True
         self.speed_i = SPEEDS.index(1.0)
-        self.heading = arcade.Text(_("Watch an AI game"), WIDTH / 2, HEIGHT - 90, GOLD, 30,
+        self.heading = arcade.Text(_("Watch an AI game"), WIDTH / 2, HEIGHT - 70, GOLD, 30,
                                    anchor_x="center", anchor_y="center", font_name=FONT, bold=True)
         self._rebuild()
 
+    @property
+    def rules(self) -> Ruleset:
+        return ruleset(self.variant)
+
+    def _fit_levels(self) -> None:
+        n = self.rules.n_seats
+        self.levels = (self.levels + [self.default_level] * n)[:n]
+
     def _rebuild(self) -> None:
-        where = (_("South"), _("East"), _("North"), _("West"))
-        rows = []
-        for seat in range(4):
-            rows.append((f"{where[seat]}: {self.levels[seat]}", lambda s=seat: self._cycle(s)))
-        rows.append((_("Match of four deals") if self.match else _("Single deal"), self._toggle_match))
+        rules = self.rules
+        words = Words(rules, None)
+        rows = [(_("Game: {name}").format(name=game_name(rules)), self._cycle_game)]
+        for seat in range(rules.n_seats):
+            rows.append((f"{_(rules.seat_names[seat])}: {_(self.levels[seat])}", lambda s=seat: self._cycle(s)))
+        kind = words.game_kind(rules.full_game if self.match else 1)
+        rows.append((kind[:1].upper() + kind[1:], self._toggle_match))
         rows.append((_("Hands face up") if self.face_up else _("Hands face down"), self._toggle_face))
         rows.append((_("Speed {x}x").format(x=f"{SPEEDS[self.speed_i]:g}"), self._cycle_speed))
         rows.append((_("Start"), self.start))
         rows.append((_("Back"), self.on_back))
         focus = self.focus
-        self.buttons = [Button(label, (WIDTH / 2, HEIGHT - 170 - 52 * i, 420, 44), action)
+        self.buttons = [Button(label, (WIDTH / 2, HEIGHT - 140 - 50 * i, 440, 42), action)
                         for i, (label, action) in enumerate(rows)]
         self.focus = focus if 0 <= focus < len(self.buttons) else len(rows) - 2
+
+    def _cycle_game(self) -> None:
+        names = variant_names()
+        self.variant = names[(names.index(self.variant) + 1) % len(names)]
+        self._fit_levels()
+        settings = getattr(self.window, "settings", None)
+        if settings is not None and hasattr(settings, "variant"):
+            settings.variant = self.variant
+            settings.save()
+        self._rebuild()
 
     def _cycle(self, seat: int) -> None:
         i = self.levels_all.index(self.levels[seat])
@@ -518,7 +538,8 @@ class WatchSetupView(BaseView):
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         seed = time.time_ns() & ((1 << 62) - 1)
         path = paths.replays_dir() / f"watch-{stamp}.jsonl"
-        live = LiveGame(list(self.levels), 4 if self.match else 1, seed, path)
+        rules = self.rules
+        live = LiveGame(list(self.levels), rules.full_game if self.match else 1, seed, path, rules=rules)
         self.window.show_view(ViewerView(self.window, live=live, title=_("AI game"),
                                          face_up=self.face_up, speed=SPEEDS[self.speed_i]))
 
@@ -570,7 +591,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                            path.name, not args.face_down)
     def first_view(window):
         if rp is None:
-            return MessageView(window, _("This replay cannot be shown"), f"{path.name}\n{error}")
+            return MessageView(window, f"{path.name}\n{error}", title=_("This replay cannot be shown"))
         v = ViewerView(window, rp, title=path.name, face_up=not args.face_down)
         if args.at is not None:
             v.seek(args.at)

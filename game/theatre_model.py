@@ -16,7 +16,8 @@ from pathlib import Path
 from engine.replay import Replay, ReplayError, read_replay
 from engine.state import DealScored, Dealt, Discarded, Event, State, TrickTaken
 
-SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+from .constants import SPEEDS  # noqa: F401  (the one speed table; the theatre reads it here)
+
 _KINDS: dict[type, str] = {Dealt: "deal", Discarded: "discard", TrickTaken: "trick", DealScored: "score"}
 
 
@@ -119,7 +120,9 @@ class Timeline:
 class Entry:
     path: Path
     when: datetime
-    kind: str = ""  # "single deal" or "match"
+    kind: str = ""  # "single deal", or the whole game: "match" (Piedicavallo), "game" (Scarto)
+    variant: str = ""
+    n_deals: int = 1
     players: tuple[str, ...] = ()
     result: str = ""
     practice: bool = False
@@ -131,15 +134,17 @@ class Entry:
 
 
 def _result_text(rp: Replay) -> str:
+    """The totals, and the result for South's side (the engine's outcome)."""
     s = rp.final
     if not s.scores:
         return f"unfinished (deal {s.deal_no})"
-    a, b = s.totals
+    totals = "-".join(str(v) for v in s.totals)
     done = len(s.scores) == s.n_deals
-    head = f"{a}-{b}" if done else f"{a}-{b} after {len(s.scores)} of {s.n_deals} deals"
     if not done:
-        return head
-    return head + (" draw" if a == b else (" won" if a > b else " lost"))
+        return f"{totals} after {len(s.scores)} of {s.n_deals} deals"
+    outcome = rp.rules.game_outcome(s.scores)
+    mine = rp.rules.side[0]
+    return totals + (" draw" if outcome.draw else (" won" if mine in outcome.winners else " lost"))
 
 
 def describe(path: Path) -> Entry:
@@ -161,10 +166,14 @@ def describe(path: Path) -> Entry:
                 when = when.replace(tzinfo=UTC)
         except ValueError:
             pass
+    rules = rp.rules
+    whole = "match" if rules.n_sides < rules.n_seats else "game"
     return Entry(
         path,
         when,
-        kind="match" if rp.final.n_deals == 4 else "single deal",
+        kind=whole if rp.final.n_deals > 1 else "single deal",
+        variant=rules.name,
+        n_deals=rp.final.n_deals,
         players=tuple(rp.header.players),
         result=_result_text(rp),
         practice=bool(rp.header.extra.get("practice")),

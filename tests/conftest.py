@@ -10,7 +10,9 @@ import tempfile
 
 if not os.environ.get("DISPLAY"):
     os.environ.setdefault("ARCADE_HEADLESS", "1")
-os.environ.setdefault("TAROCCHI_HOME", tempfile.mkdtemp(prefix="tarocchi-test-home-"))
+# Always a temporary data folder, even if TAROCCHI_HOME is set: the suite never
+# touches the user's autosave, replays or settings.
+os.environ["TAROCCHI_HOME"] = tempfile.mkdtemp(prefix="tarocchi-test-home-")
 
 try:
     import pyglet

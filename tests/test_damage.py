@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game import damage, layout, session
+from game.position import seen_by
 from game.settings import Settings
 from game.sound import SoundBoard
 from game.table import OFFSCREEN, TableScene
@@ -200,7 +201,8 @@ def test_practice_table_pieces_equal_the_whole_picture_through_every_control(win
         seen["hints"] += bool(view.hint_texts)
         same("the hints")
         st = view.game.state
-        illegal = [c for c in layout.sorted_hand(st.hands[0]) if play_error(st.hands[0], st.trick, c)]
+        illegal = [c for c in layout.sorted_hand(st.hands[0], st.rules.pack)
+                   if play_error(st.hands[0], st.trick, c)]
         if illegal:
             click(view, *card_point(view, illegal[0]))
             seen["illegal"] += view.status.color[:3] != (245, 240, 225)
@@ -231,10 +233,10 @@ def test_practice_table_pieces_equal_the_whole_picture_through_every_control(win
 def test_the_gathered_pack_draws_one_card_in_four_and_uncovers_as_it_is_dealt(window):
     game = session.new_game(partner="random", opponents="random", match=False, seed=4, human=False,
                             players=["random"] * 4)
-    scene = TableScene(("S", "E", "N", "W"))
+    scene = TableScene(game.rules, ("S", "E", "N", "W"))
     pack = game.states[0]
     assert pack.deal_no == 0  # before the deal: the whole pack is in front of the dealer
-    scene.snap(pack)
+    scene.snap(seen_by(pack, {0}))
     scene.prepare()
     drawn = [s for s in scene.sprites if s.visible and s.position != OFFSCREEN]
     assert len(drawn) == 16  # 62 cards, four to a place
@@ -262,7 +264,7 @@ def test_a_frame_drawn_between_undo_and_the_next_update_keeps_the_order(window, 
         play_human_turn(view)
     settle(view, draw_every=1)
     view.on_draw()
-    view.table.snap(view.game.states[max(1, view.game.cursor - 6)], view.face_up)
+    view.table.snap(seen_by(view.game.states[max(1, view.game.cursor - 6)], {0}))
     view.on_draw()  # drawn before any update
     view.table.update(0)
     n, rects, box = damaged_vs_whole(window, view)

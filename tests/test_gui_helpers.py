@@ -59,17 +59,15 @@ def click(view, x: float, y: float) -> None:
 
 
 def play_human_turn(view) -> None:
-    """South acts by clicking: the first legal card, or a legal discard pair then the button."""
+    """South acts by clicking: the first legal card, or a legal discard's cards then the button."""
     state = view.game.state
     legal = view.game.legal()
     if state.phase == PLAY:
         click(view, *card_point(view, legal[0].card))
     elif state.phase == DISCARD:
-        a, b = legal[0].cards
-        click(view, *card_point(view, a))
-        frames(view, 12)
-        click(view, *card_point(view, b))
-        frames(view, 12)
+        for c in legal[0].cards:
+            click(view, *card_point(view, c))
+            frames(view, 12)
         view.on_draw()
         x, y = view.btn_confirm.rect[:2]
         click(view, x, y)

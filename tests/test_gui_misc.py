@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import arcade
 
 from engine.cli import main as engine_main
+from engine.replay import read_replay
 from engine.state import DISCARD, PLAY
 from game import i18n, layout, paths, session
-from game.i18n_tools import source_msgids
+from game.i18n_tools import source_msgids, source_plurals
+from game.position import seen_by
 from game.settings import Settings
 from tests.test_gui_helpers import click, frames, settle
 
@@ -32,11 +35,11 @@ def test_table_places_never_read_hidden_hands():
                          players=["random"] * 4)
     g.close()
     st = g.state
-    places = layout.table_places(st, frozenset({0}))
+    places = layout.table_places(seen_by(st, {0}))
     assert len(places) == 62
     shown = {k[1] for k in places if k[0] == "card"}
-    assert shown == set(layout.sorted_hand(st.hands[0]))  # only South's cards are known
-    everyone = layout.table_places(st, frozenset({0, 1, 2, 3}))
+    assert shown == set(layout.sorted_hand(st.hands[0], st.rules.pack))  # only South's cards are known
+    everyone = layout.table_places(seen_by(st, {0, 1, 2, 3}))
     assert len([k for k in everyone if k[0] == "card"]) == 62 - (2 if st.phase == PLAY else 0)
 
 
@@ -47,7 +50,7 @@ def test_south_hand_is_sorted_trumps_together_suits_by_rank():
 
     g = session.new_game(partner="random", opponents="random", match=False, seed=8)
     g.close()
-    hand = layout.sorted_hand(g.state.hands[0])
+    hand = layout.sorted_hand(g.state.hands[0], g.rules.pack)
     suits = [(-1 if c == MATTO else SUIT[c]) for c in hand]
     # each suit in one run
     runs = [s for i, s in enumerate(suits) if i == 0 or suits[i - 1] != s]
@@ -62,18 +65,48 @@ def test_south_hand_is_sorted_trumps_together_suits_by_rank():
 
 def test_every_text_has_french_and_italian_translations():
     ids = source_msgids()
-    assert len(ids) > 100
-    for lang in ("fr", "it"):
-        cat = i18n.parse_po(i18n.po_path(lang).read_text(encoding="utf-8"))
+    plurals = source_plurals()
+    assert len(ids) > 100 and len(plurals) > 10
+    for lang in ("en", "fr", "it"):
+        text = i18n.po_path(lang).read_text(encoding="utf-8")
+        cat = i18n.parse_po(text)
+        forms = i18n.parse_po_plurals(text)
         missing = [m for m in ids if m not in cat]
         assert not missing, (lang, missing[:5])
         for m in ids:
             assert set(re.findall(r"{\w*}", m)) == set(re.findall(r"{\w*}", cat[m])), (lang, m)
+        # a counted text has its plural and every form of the language, each with the
+        # placeholders of the English plural (a form may leave {n} out: "Discard this card")
+        assert f"Plural-Forms: {i18n.PLURAL_FORMS[lang]}" in text
+        for m, plural in plurals.items():
+            assert m in forms, (lang, m)
+            assert forms[m][0] == plural, (lang, m)
+            assert len(forms[m]) == 3, (lang, m)
+            want = set(re.findall(r"{\w*}", plural))
+            for f in forms[m][1:]:
+                assert set(re.findall(r"{\w*}", f)) <= want, (lang, m, f)
+            assert set(re.findall(r"{\w*}", forms[m][2])) == want, (lang, m)
+
+
+def test_ngettext_follows_each_languages_plural_rule():
+    try:
+        got = {}
+        for lang in ("en", "fr", "it"):
+            i18n.set_language(lang)
+            got[lang] = [i18n.ngettext("{n} trick", "{n} tricks", n).format(n=n) for n in (0, 1, 2)]
+        assert got == {"en": ["0 tricks", "1 trick", "2 tricks"], "fr": ["0 pli", "1 pli", "2 plis"],
+                       "it": ["0 prese", "1 presa", "2 prese"]}
+    finally:
+        i18n.set_language("en")
 
 
 def test_po_parser_follows_gettext_conventions():
     text = '# c\nmsgid ""\nmsgstr "Language: fr\\n"\n\nmsgid "a"\nmsgstr ""\n"b\\"c"\n\n#, fuzzy\nmsgid "x"\nmsgstr "y"\n\nmsgid "e"\nmsgstr ""\n'
     assert i18n.parse_po(text) == {"a": 'b"c'}
+    plural = ('msgid "{n} pli"\nmsgid_plural "{n} plis"\nmsgstr[0] "{n} presa"\nmsgstr[1] ""\n"{n} prese"\n\n'
+              '#, fuzzy\nmsgid "f"\nmsgid_plural "fs"\nmsgstr[0] "x"\nmsgstr[1] "y"\n\n'
+              'msgid "h"\nmsgid_plural "hs"\nmsgstr[0] ""\nmsgstr[1] ""\n')
+    assert i18n.parse_po_plurals(plural) == {"{n} pli": ["{n} plis", "{n} presa", "{n} prese"]}
 
 
 # --- menus and settings ----------------------------------------------------------------
@@ -186,10 +219,19 @@ def test_hint_button_disabled_outside_practice(window, home):
 def test_autoplay_renders_every_scene_and_writes_a_valid_replay(window, home, tmp_path, capsys):
     from game.autoplay import run_autoplay
 
+    # an interrupted game in the autosave and a filed replay: autoplay touches neither
+    interrupted = session.new_game(partner="random", opponents="random", match=False, seed=9)
+    interrupted.close()
+    autosave = paths.autosave_path().read_bytes()
+    (paths.replays_dir() / "kept.jsonl").write_bytes(autosave)
     shots = tmp_path / "shots"
     out = run_autoplay(deals=1, seed=5, players=["random"] * 4, speed=6.0, screenshots=str(shots),
                        window=window)
     assert out["frames"] > 100 and out["frame_ms_p95"] > 0
+    assert paths.autosave_path().read_bytes() == autosave  # byte-identical
+    assert [p.name for p in paths.replays_dir().iterdir()] == ["kept.jsonl"]
+    log = Path(out["replay"])
+    assert log.parent == paths.home() / "autoplay" and read_replay(log).final.scores
     names = sorted(p.name for p in shots.iterdir())
     assert names == ["deal.png", "discard.png", "play.png", "scoring.png"]
     assert engine_main(["check", out["replay"]]) == 0

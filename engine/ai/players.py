@@ -260,13 +260,21 @@ def card_values(
 
 
 def discard_values_ranked(
-    view: SeatView, budget: Budget, seed: int, parallel: bool, n_pairs: int | None = None
+    view: SeatView,
+    budget: Budget,
+    seed: int,
+    parallel: bool,
+    n_pairs: int | None = None,
+    include: int = 0,
 ) -> list[tuple[int, float]]:
-    """Candidate discards (the rules of thumb's best ``n_pairs``) with their
-    expected final card points for the dealer's team, best first."""
+    """Candidate discards (the rules of thumb's best ``n_pairs``, and ``include``
+    if given) with their expected final points for the dealer's side, best first,
+    all valued on the same sampled deals."""
     rand = random.Random(seed)
     ranked = ranked_discards(view.rules, view.hand)
     pairs = ranked[: n_pairs if n_pairs is not None else budget.discard_pairs]
+    if include and include not in pairs:
+        pairs.append(include)
     if len(pairs) == 1:
         return [(pairs[0], 0.0)]
     kn = known_of(view)

@@ -54,6 +54,7 @@ class Scarto(Ruleset):
     announces_discard_trumps = False  # S4: nobody else sees the discard
     game_lengths = (1, 3)  # S6
     full_game = 3
+    default_deals = 3  # S6: a game is three deals (a single deal says "deals": 1)
     game_text = "a game is three deals"
     # S6, counting in threes, as additive terms: a group of three is worth its
     # points - 2, the Matto's trick leaves a group of two worth points + 1 - 2,

@@ -1,42 +1,20 @@
-"""The play table: the engine's events become scenes, input becomes commands.
+"""The play table's view: it draws what :class:`~game.table_controller.TableController`
+decides, and turns clicks and keys into the controller's calls.
 
-Scenes (``self.scene``): ``deal`` (the Dealt animation), ``discard`` (the
-dealer lays two cards aside), ``play`` (tricks), ``scoring`` (the deal's
-points counted up, then the result; the match sheet in a match).
-
-The loop in :meth:`TableView.on_update`: advance the tweens; when they are
-done, take the next event the display has not shown yet (``self.shown`` runs
-behind ``game.cursor``) and animate it; when the display has caught up, either
-wait for the human's input or hand the seat's view to its AI player on a
-worker thread, and pick the answer up on a later frame.
+The view implements the controller's :class:`~game.table_controller.Presenter`
+(animate a step on the :class:`~game.table.TableScene`, lay the cards out, show
+hint numbers, play a sound) and reads the controller's fields each frame: the
+status line and the banner (messages as data, worded here by
+:class:`~game.words.Words`), the confirm and continue buttons, the score
+sheet (:class:`ScorePanel`).  No rule, score or result is worked out here.
 """
 
 from __future__ import annotations
 
-import importlib
-import sys
-import time
-
 import arcade
 from arcade import easing
 
-from engine.replay import write_replay
-from engine.state import (
-    DISCARD,
-    OVER,
-    PLAY,
-    CardPlayed,
-    DealScored,
-    Dealt,
-    Discard,
-    Discarded,
-    IllegalMove,
-    Play,
-    TrickTaken,
-)
-from engine.variants import PIEDICAVALLO
-
-from .. import ai_service, damage, layout, paths, textures
+from .. import damage, layout, textures
 from ..constants import (
     FONT,
     GOLD,
@@ -45,43 +23,17 @@ from ..constants import (
     PANEL,
     PANEL_EDGE,
     RED,
-    SPEEDS,
-    T_AI_MIN,
-    T_ANNOUNCE,
     T_COUNT,
-    TEAM_COLOURS,
     WIDTH,
 )
-from ..i18n import N_, _
-from ..messages import explain, local_card_name
-from ..scoring import breakdown
+from ..i18n import N_, _, ngettext
+from ..score_sheet import ScoreSheet
 from ..table import TableScene, set_colour
+from ..table_controller import Step, TableController, find_hint
 from ..ui import BaseView, Button, button_bounds
+from ..words import Msg, Words, card_list, msg
 
-RULES = PIEDICAVALLO
-CODES = RULES.pack.codes
-MATTO = RULES.pack.matto
-
-
-def play_error(hand: int, trick: tuple[int, ...], card: int) -> str | None:
-    refusal = RULES.play_refusal(hand, trick, card)
-    return refusal.text if refusal else None
-
-
-def discard_error(hand: int, cards: int) -> str | None:
-    refusal = RULES.discard_refusal(hand, cards)
-    return refusal.text if refusal else None
-
-SEAT_KEYS = (N_("South"), N_("East"), N_("North"), N_("West"))
-
-
-def find_hint():
-    """The AI's hint function (``engine.ai.hint``) if the AI package has one."""
-    try:
-        mod = importlib.import_module("engine.ai")
-    except Exception:  # noqa: BLE001 - no AI yet: the hint button stays disabled
-        return None
-    return getattr(mod, "hint", None)
+TONES = {"info": INK, "prompt": GOLD, "error": RED}
 
 
 class TableView(BaseView):
@@ -101,77 +53,167 @@ class TableView(BaseView):
         auto_continue: bool = False,
         on_scene=None,
         on_exit=None,
+        on_again=None,
+        executor=None,
+        resumed: bool = False,
     ) -> None:
         super().__init__(window)
         from ..fonts import warm
 
         warm()
-        self.game = game
-        self.players = players  # seat -> Player for the AI seats
-        self.human_seats = frozenset(human_seats)
-        self.face_up = frozenset(face_up_seats)
-        self.practice = practice
-        self.settings = settings
+        viewer = min(face_up_seats) if face_up_seats else 0
         self.sound = sound
-        self.auto_continue = auto_continue  # autoplay: no clicks needed anywhere
-        self.on_scene = on_scene  # callback(scene_name) when a scene starts
-        self.on_exit = on_exit  # callback() to leave the table (back to the menu)
-        self.speed = settings.speed if settings else 1.0
-        self.auto_advance = settings.auto_advance if settings else True
-        names = [self._seat_name(s) for s in range(4)]
+        self.settings = settings
+        self.auto_continue = auto_continue
+        rules = game.rules
+        you = viewer if viewer in human_seats else None
+        self.words = Words(rules, you)
         subs = [_(p) if p != "human" else "" for p in game.header.players]
-        self.table = TableScene(names, sound, subs)
-        self.table.speed = self.speed
-        # AI decisions and hints run in the AI process (game.ai_service): a search on
-        # a thread here would hold the GIL and make frames stutter while it thinks.
-        self.executor = ai_service.service()
-        self.executor.start()
-        self.pending = None  # (future, cursor, generation, started_at)
-        self.hint_future = None
-        self.hints: dict[int, float] = {}
-        self.generation = 0
-        self.shown = 0  # events already shown (index into game.states)
-        self.scene = ""
-        self.waiting = ""  # "", "trick" (click to continue), "scoring"
-        self.selected: list[int] = []  # discard picks
-        self.key_cursor = -1  # keyboard card cursor in South's hand
-        self.prompt_for = -1  # game.cursor of the decision the prompt was built for
-        self.legal_cards: frozenset[int] = frozenset()
+        self.table = TableScene(rules, self.words.names(), sound, subs, words=self.words)
+        self.table.speed = settings.speed if settings else 1.0
+        self.hint_texts: list[arcade.Text] = []
         self.status = arcade.Text("", *layout.STATUS_POS, INK, 15, anchor_x="center",
                                   anchor_y="center", font_name=FONT, bold=True)
-        self.status_colour = INK
         self.banner = arcade.Text("", layout.CENTRE[0], layout.CENTRE[1] + 40, GOLD, 22,
                                   anchor_x="center", anchor_y="center", font_name=FONT, bold=True)
-        self.banner_until = 0.0
-        self.hint_texts: list[arcade.Text] = []
+        self.standing = arcade.Text("", 0, 0, GOLD, 13, anchor_x="left", anchor_y="center",
+                                    font_name=FONT, bold=True)
+        self._said: dict[str, Msg | None] = {"status": None, "banner": None, "standing": None}
         self._extra: list[Button] = []  # confirm / continue, when they show (prepare_frame)
         self.score_panel: ScorePanel | None = None
-        self.finished = False
-        self.replay_path = None
-        self.hint_fn = find_hint()
+        self._winner_shown = -1
+        self.ctl = TableController(
+            game, players, self, human_seats=human_seats, viewer=viewer, practice=practice,
+            settings=settings, executor=executor, auto_continue=auto_continue, on_scene=on_scene,
+            on_exit=on_exit, on_again=on_again, on_review=self._review_fn(), hint_fn=find_hint(),
+            resumed=resumed,
+        )
+        # where the game stands: under the running pile lines
+        score_pos = self.table.geo.score_pos
+        self.standing.x = score_pos[0][0]
+        self.standing.y = min(y for _x, y in score_pos) - 26
+        self._end_buttons: dict[str, Button] = {}
+        self._mouse = (-1.0, -1.0)
+        self.review_panel: ReviewPanel | None = None
         self._build_buttons()
-        self.table.snap(game.states[0], self.face_up)
-        self.shown = 0
         self.frames = 0
+
+    # --- what tests and tools read ---------------------------------------------------
+
+    @property
+    def game(self):
+        return self.ctl.game
+
+    @property
+    def finished(self) -> bool:
+        return self.ctl.finished
+
+    @property
+    def shown(self) -> int:
+        return self.ctl.shown
+
+    @property
+    def scene(self) -> str:
+        return self.ctl.scene
+
+    @property
+    def pending(self):
+        return self.ctl.pending
+
+    @property
+    def replay_path(self):
+        return self.ctl.replay_path
+
+    @property
+    def hints(self) -> dict[int, float]:
+        return self.ctl.hints
+
+    @property
+    def hint_future(self):
+        return self.ctl.hint_future
+
+    @property
+    def key_cursor(self) -> int:
+        return self.ctl.key_cursor
+
+    @key_cursor.setter
+    def key_cursor(self, v: int) -> None:
+        self.ctl.key_cursor = v
+
+    @property
+    def practice(self) -> bool:
+        return self.ctl.practice
+
+    def _can_act(self) -> bool:
+        return self.ctl.can_act()
+
+    # --- the controller's presenter ---------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        return self.table.busy
+
+    def show(self, step: Step) -> None:
+        t = self.table
+        t.speed = self.ctl.speed
+        if step.kind == "deal":
+            t.animate_deal(step.event, step.after)
+        elif step.kind == "take":
+            t.animate_take(step.after, step.delay / t.speed)
+        else:
+            t.animate(step.event, step.before, step.after)
+
+    def lay(self, pos, raised, dimmed, ease: bool) -> None:
+        self.table.set_dimmed(dimmed)
+        if ease:
+            self.table.relayout(pos, raised=raised)
+        else:
+            self.table.snap(pos, raised=raised)
+
+    def show_hints(self, hints: dict[int, float]) -> None:
+        self.hint_texts = []
+        if not hints:
+            return
+        best = max(hints.values())
+        # over the part of each card its right neighbour leaves in view; where the
+        # cards lie close (a 25-card hand) the figures are smaller and staggered
+        hand = sorted(((s.tweens[-1].end if s.tweens else s.place) for s in self.table.sprites
+                       if s.key[0] == "card" and s.key[1] in self.ctl.hand_order()), key=lambda p: p.x)
+        card_of = {(s.tweens[-1].end if s.tweens else s.place): s.key[1] for s in self.table.sprites
+                   if s.key[0] == "card"}
+        for i, p in enumerate(hand):
+            c = card_of[p]
+            if c not in hints:
+                continue
+            w = layout.card_size(p.scale)[0]
+            step = hand[i + 1].x - p.x if i + 1 < len(hand) else w
+            close = step < 44
+            x = p.x - w / 2 + min(step, w) / 2 if close else p.x
+            y = p.y + (96 + (18 if i % 2 else 0) if close else 104)
+            v = hints[c]
+            colour = GOLD if v >= best - 1e-9 else INK
+            self.hint_texts.append(arcade.Text(f"{v:.1f}", x, y, colour, 11 if close else 13,
+                                               anchor_x="center", anchor_y="center",
+                                               font_name=FONT, bold=True))
+
+    def play_sound(self, name: str) -> None:
+        if self.sound:
+            self.sound.play(name)
 
     # --- setup ------------------------------------------------------------------
 
-    def _seat_name(self, seat: int) -> str:
-        if seat in self.human_seats:
-            return _("You") if seat == 0 else _(SEAT_KEYS[seat])
-        return _("Partner") if seat == 2 and 0 in self.human_seats else _(SEAT_KEYS[seat])
-
     def _build_buttons(self) -> None:
         tex = self.table.tex.table
+        ctl = self.ctl
         rects = layout.button_rects(6)
         self.btn_menu = Button("", rects[0], self.leave, icon=tex["menu"], tooltip=_("Menu (Esc)"))
         self.btn_undo = Button("", rects[1], self.undo, icon=tex["undo"],
-                               tooltip=_("Undo (Ctrl+Z)"), enabled=self.practice)
+                               tooltip=_("Undo (Ctrl+Z)"), enabled=ctl.practice)
         self.btn_redo = Button("", rects[2], self.redo, icon=tex["redo"],
-                               tooltip=_("Redo (Ctrl+Y)"), enabled=self.practice)
-        hint_ok = self.practice and self.hint_fn is not None
+                               tooltip=_("Redo (Ctrl+Y)"), enabled=ctl.practice)
+        hint_ok = ctl.hints_available
         tip = _("Hint (H): expected points of each card") if hint_ok else (
-            _("Hints are for practice games") if self.hint_fn else _("Hints need the AI (coming soon)"))
+            _("Hints are for practice games") if ctl.hint_fn else _("Hints need the AI (coming soon)"))
         self.btn_hint = Button("", rects[3], self.ask_hint, icon=tex["hint"], tooltip=tip,
                                enabled=hint_ok)
         self.btn_speed = Button("", rects[4], self.cycle_speed, icon=tex["speed"],
@@ -183,15 +225,36 @@ class TableView(BaseView):
         cx, cy, _w, h = rects[5]
         self.btn_last = Button(_("Last trick"), (cx + 110, cy, 130, h), self.show_last_trick,
                                tooltip=_("See the last trick again (L)"), font_size=13)
-        self.btn_confirm = Button(_("Discard these two"), (WIDTH / 2, 282, 230, 40), self.confirm_discard,
-                                  font_size=14)
+        self.btn_confirm = Button(self.words.say(msg("confirm_label", n=ctl.rules.discard_cards)),
+                                  (WIDTH / 2, 282, 230, 40), self.confirm_discard, font_size=14)
         self.btn_continue = Button(_("Continue"), (WIDTH / 2, 282, 180, 40), self.continue_,
                                    font_size=14)
         self.buttons = [self.btn_menu, self.btn_undo, self.btn_redo, self.btn_hint,
                         self.btn_speed, self.btn_sound, self.btn_last]
 
+    def _review_fn(self):
+        """The theatre's review of a deal (``game.theatre.open_review``), if it has one:
+        the "Review this deal" button opens it and comes back to this table."""
+        from .. import theatre
+
+        open_review = getattr(theatre, "open_review", None)
+        if open_review is None:
+            return None
+
+        def review(path) -> None:
+            open_review(self.window, path, seat=self.ctl.you, back=lambda: self.window.show_view(self))
+
+        return review
+
+    def _sync_toolbar(self) -> None:
+        """Undo and redo look enabled only when there is something to undo or redo."""
+        ctl = self.ctl
+        for b, ok in ((self.btn_undo, ctl.can_undo), (self.btn_redo, ctl.can_redo)):
+            if b.enabled != ok:
+                b.enabled = ok
+
     def _speed_tip(self) -> str:
-        return _("Animation speed: x{speed} (S)").format(speed=f"{self.speed:g}")
+        return _("Animation speed: x{speed} (S)").format(speed=f"{self.ctl.speed:g}")
 
     # --- the loop ---------------------------------------------------------------
 
@@ -199,312 +262,67 @@ class TableView(BaseView):
         dt = min(delta_time, 0.1)
         self.frames += 1
         self.table.update(dt)
-        if self.score_panel:
-            self.score_panel.update(dt)
-            if self.auto_continue and self.score_panel.done_for > 1.2 / self.speed:
+        panel = self.score_panel
+        if panel:
+            panel.update(dt)
+            if self.auto_continue and panel.done_for > 1.2 / self.ctl.speed:
                 self.continue_()
-        if self.banner.text and self.table.clock > self.banner_until:
-            self.banner.text = ""
-        self._poll_hint()
-        if self.table.busy or self.waiting:
-            return
-        if self.shown < self.game.cursor:
-            self._show_next()
-            return
-        if self.shown > self.game.cursor:  # undo moved the game back: lay it out again
-            self.resync()
-            return
-        self._act()
+        self.ctl.update(dt)
+        self._sync_panel()
 
-    def _show_next(self) -> None:
-        i = self.shown
-        event = self.game.events[i]
-        before, after = self.game.states[i], self.game.states[i + 1]
-        if isinstance(event, TrickTaken) and not self.auto_advance and not self.auto_continue \
-                and self.human_seats and self.waiting != "trick-go":
-            self.waiting = "trick"
-            name = self.table.names[event.winner]
-            self.table.winner_text.text = _("{name} takes the trick").format(name=name)
-            self._set_status(_("Click or press Space to continue"))
-            return
-        self.waiting = ""
-        self.shown = i + 1
-        if isinstance(event, Dealt):
-            self._enter("deal")
-            cutter = self.table.names[(event.dealer + 3) & 3]
-            if event.dealer in self.human_seats and event.dealer == 0:
-                self._set_status(_("You deal; {cutter} cuts").format(cutter=cutter))
-            else:
-                self._set_status(_("{name} deals; {cutter} cuts").format(
-                    name=self.table.names[event.dealer], cutter=cutter))
-        elif isinstance(event, Discarded):
-            n = event.trumps
-            who = self.table.names[event.seat]
-            self._announce(_("Trumps in {name}'s discard: {n}").format(name=who, n=n))
-        elif isinstance(event, DealScored):
-            self.table.animate(event, before, after, self.face_up)
-            self._open_scoring(before, event)
-            return
-        self.table.animate(event, before, after, self.face_up)
-        if isinstance(event, CardPlayed) and event.card == MATTO:
-            self._announce(_("The Matto goes to its own team's pile"), 1.2)
-        if after.phase == PLAY and self.scene != "play" and not isinstance(event, Dealt):
-            self._enter("play")
+    def _sync_panel(self) -> None:
+        sheet = self.ctl.sheet
+        if sheet is None:
+            self.score_panel = None
+            self.review_panel = None
+        elif self.score_panel is None or self.score_panel.sheet is not sheet:
+            self.score_panel = ScorePanel(sheet, self.words, self.ctl.speed,
+                                          min_width=self._row_width(self.ctl.end_choices) + 40)
+            self.review_panel = None
+        page = self.ctl.page
+        if sheet is not None and page != "score":
+            if self.review_panel is None or self.review_panel.page != page:
+                self.review_panel = ReviewPanel(sheet, self.words, page, self.table)
+        elif self.review_panel is not None:
+            self.review_panel = None
 
-    def _enter(self, scene: str) -> None:
-        if scene != self.scene:
-            self.scene = scene
-            if self.on_scene:
-                self.on_scene(scene)
-
-    def _announce(self, text: str, seconds: float = T_ANNOUNCE) -> None:
-        self.banner.text = text
-        self.banner_until = self.table.clock + seconds / self.speed
-
-    def _set_status(self, text: str, colour=INK) -> None:
-        self.status.text = text
-        set_colour(self.status, colour)
-
-    def _act(self) -> None:
-        state = self.game.state
-        if state.phase == OVER or not self.game.legal():
-            if not self.finished:
-                self._finish()
-            return
-        if state.phase == DISCARD:
-            self._enter("discard")
-        elif state.phase == PLAY:
-            self._enter("play")
-        seat = state.turn
-        if seat in self.human_seats:
-            if self.prompt_for != self.game.cursor:
-                self._prompt()
-            return
-        self._run_ai(seat)
-
-    # --- AI on a worker ------------------------------------------------------------
-
-    def _run_ai(self, seat: int) -> None:
-        if self.pending is None:
-            if self.prompt_for != -1:
-                self._clear_prompt()
-            player = self.players[seat]
-            view = self.game.view(seat)  # never the State
-            legal = self.game.legal()
-            if not self.executor.in_process:
-                # the search shares this process's GIL: switch threads often so a
-                # frame never waits the default 5 ms to get it back
-                sys.setswitchinterval(min(sys.getswitchinterval(), 0.0005))
-            fut = self.executor.submit(player.choose, view, legal, self.game.cursor)
-            self.pending = (fut, self.game.cursor, self.generation, self.table.clock)
-            self._set_status(_("{name} is thinking…").format(name=self.table.names[seat]))
-            return
-        fut, cursor, gen, started = self.pending
-        if gen != self.generation or cursor != self.game.cursor:
-            self.pending = None
-            return
-        if not fut.done() or self.table.clock - started < T_AI_MIN / self.speed:
-            return
-        self.pending = None
-        cmd = fut.result()
-        if cmd not in self.game.legal():
-            raise IllegalMove(f"AI at seat {seat} chose {cmd}, not a legal command")
-        self._set_status("")
-        self.game.submit(cmd)
-
-    # --- the human's decisions ------------------------------------------------------
-
-    def _prompt(self) -> None:
-        """Light up what South may do now: legal cards raised, the others dimmed."""
-        state = self.game.state
-        self.prompt_for = self.game.cursor
-        self.selected = []
-        self.hints = {}
-        self.hint_texts = []
-        legal = self.game.legal()
-        if state.phase == PLAY:
-            self.legal_cards = frozenset(c.card for c in legal)
-            self._set_status(_("Your turn: play a card"), GOLD)
-        else:
-            self.legal_cards = frozenset(c for cmd in legal for c in cmd.cards)
-            self._set_status(_("You deal: choose two cards to discard"), GOLD)
-        hand = set(layout.sorted_hand(state.hands[0]))
-        self.table.set_dimmed(hand - self.legal_cards)
-        raised = self.legal_cards if state.phase == PLAY else ()
-        self.table.relayout(state, self.face_up, raised=raised)
-        self.key_cursor = -1
-
-    def _clear_prompt(self) -> None:
-        self.prompt_for = -1
-        self.legal_cards = frozenset()
-        self.table.set_dimmed(())
-        self.hint_texts = []
-
-    def _can_act(self) -> bool:
-        return (not self.table.busy and not self.waiting and self.shown == self.game.cursor
-                and self.game.state.turn in self.human_seats and self.prompt_for == self.game.cursor)
+    # --- actions (buttons and keys) ---------------------------------------------------
 
     def click_card(self, card: int) -> bool:
-        """South chooses ``card``; an illegal choice only says which rule forbids it."""
-        if not self._can_act():
-            return False
-        state = self.game.state
-        seat = state.turn
-        if state.phase == PLAY:
-            err = play_error(state.hands[seat], state.trick, card)
-            if err:
-                self._refuse(_("{card}: {reason}").format(card=local_card_name(card), reason=explain(err)))
-                return False
-            self._submit(Play(seat, card))
-            return True
-        if state.phase == DISCARD:
-            return self._pick_discard(card)
-        return False
-
-    def _refuse(self, text: str) -> None:
-        self._set_status(text[:1].upper() + text[1:], RED)
-        if self.sound:
-            self.sound.play("click")
-
-    def _pick_discard(self, card: int) -> bool:
-        state = self.game.state
-        hand = state.hands[state.turn]
-        if card in self.selected:
-            self.selected.remove(card)
-        else:
-            if len(self.selected) == 2:
-                self.selected.pop(0)
-            reason = self._discard_reason(hand, card)
-            if reason:
-                text = explain(reason)
-                name = local_card_name(card)
-                if name.lower() not in text.lower():
-                    text = _("{card}: {reason}").format(card=name, reason=text)
-                self._refuse(text)
-                return False
-            self.selected.append(card)
-        self._show_selection()
-        return True
-
-    def _discard_reason(self, hand: int, card: int) -> str | None:
-        """Why ``card`` cannot go with the current pick (engine's R6 reason), or None."""
-        others = [c for c in self.selected if c != card]
-        if others:
-            return discard_error(hand, 1 << card | 1 << others[0])
-        if card in self.legal_cards:
-            return None
-        partner = next((c for c in self.legal_cards if c != card), None)
-        if partner is None:
-            partner = next(c for c in layout.sorted_hand(hand) if c != card)
-        return discard_error(hand, 1 << card | 1 << partner) or "R6"
-
-    def _show_selection(self) -> None:
-        state = self.game.state
-        hand = state.hands[state.turn]
-        if len(self.selected) == 1:
-            ok = {c for c in layout.sorted_hand(hand) if c == self.selected[0]
-                  or discard_error(hand, 1 << c | 1 << self.selected[0]) is None}
-        else:
-            ok = set(self.legal_cards) | set(self.selected)
-        self.table.set_dimmed(set(layout.sorted_hand(hand)) - ok)
-        self.table.relayout(state, self.face_up, raised=self.selected)
-        if len(self.selected) == 2:
-            a, b = self.selected
-            self._set_status(_("Discard {a} and {b}? Press Enter or the button").format(
-                a=local_card_name(a), b=local_card_name(b)), GOLD)
-        else:
-            self._set_status(_("You deal: choose two cards to discard"), GOLD)
+        return self.ctl.click_card(card)
 
     def confirm_discard(self) -> None:
-        if len(self.selected) != 2 or not self._can_act():
-            return
-        a, b = sorted(self.selected)
-        self._submit(Discard(self.game.state.turn, (a, b)))
-
-    def _submit(self, cmd) -> None:
-        try:
-            self.game.submit(cmd)
-        except IllegalMove as exc:  # the engine has the last word
-            self._refuse(str(exc))
-            return
-        self._clear_prompt()
-        self.selected = []
-        self._set_status("")
-
-    # --- practice: undo, redo, hint -------------------------------------------------
+        self.ctl.confirm_discard()
 
     def undo(self) -> None:
-        if self.practice and not self.finished and self.game.undo(0):
-            self.resync()
+        self.ctl.undo()  # nothing to undo: it says so
 
     def redo(self) -> None:
-        if self.practice and not self.finished and self.game.redo(0):
-            self.resync()
+        self.ctl.redo()  # nothing to redo: it says so
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        lx, ly = self.logical(x, y)
+        for b in (self.btn_undo, self.btn_redo):  # disabled, a click still says why
+            if not b.enabled and self.ctl.practice and b.contains(lx, ly):
+                b.action()
+                return
+        super().on_mouse_press(x, y, button, modifiers)
+
+    def on_logical_motion(self, x: float, y: float) -> None:
+        self._mouse = (x, y)
+        for b in self._extra:
+            b.hover = b.contains(x, y)
 
     def resync(self) -> None:
-        """Cancel every animation and pending AI answer; lay the table as the state says."""
-        self.generation += 1
-        self._cancel_ai()
-        self.waiting = ""
-        self.score_panel = None
-        self.banner.text = ""
-        self.shown = self.game.cursor
-        self.prompt_for = -1
-        self.selected = []
-        st = self.game.state
-        self.scene = {DISCARD: "discard", PLAY: "play"}.get(st.phase, self.scene)
-        self.table.snap(st, self.face_up)
-        self._set_status("")
+        self.ctl.resync()
 
     def ask_hint(self) -> None:
-        if not (self.practice and self.hint_fn and self._can_act()) or self.hint_future:
-            return
-        view = self.game.view(self.game.state.turn)
-        self.hint_future = (self.executor.submit(self.hint_fn, view, 400, self.game.cursor),
-                            self.game.cursor, self.generation)
-        self._set_status(_("Thinking about your cards…"), GOLD)
-
-    def _poll_hint(self) -> None:
-        if not self.hint_future:
-            return
-        fut, cursor, gen = self.hint_future
-        if gen != self.generation or cursor != self.game.cursor:
-            self.hint_future = None
-            return
-        if not fut.done():
-            return
-        self.hint_future = None
-        hints: dict[int, float] = {}
-        for cmd, value in fut.result():
-            if isinstance(cmd, Play):
-                hints[cmd.card] = value
-            elif isinstance(cmd, Discard):
-                for c in cmd.cards:
-                    hints[c] = max(hints.get(c, -1e9), value)
-        self.hints = hints
-        self.hint_texts = []
-        best = max(hints.values()) if hints else 0
-        for s in self.table.sprites:
-            if s.key[0] == "card" and s.key[1] in hints:
-                v = hints[s.key[1]]
-                p = s.tweens[-1].end if s.tweens else s.place
-                colour = GOLD if v >= best - 1e-9 else INK
-                self.hint_texts.append(arcade.Text(f"{v:.1f}", p.x, p.y + 104, colour, 13,
-                                                   anchor_x="center", anchor_y="center",
-                                                   font_name=FONT, bold=True))
-        self._set_status(_("Expected points for our team after each card; best in gold"), GOLD)
-
-    # --- pace, sound, last trick ---------------------------------------------------
+        self.ctl.ask_hint()
 
     def cycle_speed(self) -> None:
-        i = SPEEDS.index(self.speed) if self.speed in SPEEDS else 1
-        self.speed = SPEEDS[(i + 1) % len(SPEEDS)]
-        self.table.speed = self.speed
+        self.ctl.cycle_speed()
+        self.table.speed = self.ctl.speed
         self.btn_speed.tooltip = self._speed_tip()
-        self._announce(_("Animation speed: x{speed}").format(speed=f"{self.speed:g}"), 1.0)
-        if self.settings:
-            self.settings.speed = self.speed
-            self.settings.save()
 
     def toggle_sound(self) -> None:
         if not self.sound:
@@ -518,110 +336,135 @@ class TableView(BaseView):
             self.settings.save()
 
     def show_last_trick(self) -> None:
-        st = self.game.states[self.shown]
         if self.table.last_trick_overlay:
             self.table.last_trick_overlay = None
-        elif st.tricks:
-            self.table.last_trick_overlay = st.tricks[-1]
+        else:
+            self.table.last_trick_overlay = self.ctl.last_trick()
 
     def continue_(self) -> None:
-        if self.waiting == "trick":
-            self.waiting = "trick-go"
-            self.table.winner_text.text = ""
-            self._set_status("")
-            self._show_next()
-        elif self.waiting == "scoring":
-            if self.score_panel and not self.score_panel.done:
-                self.score_panel.finish()
-                return
-            self.waiting = ""
-            self.score_panel = None
-            if self.finished and not self.auto_continue and self.on_exit:
-                self.on_exit()
+        """A click or Space: the trick shown goes on; the score counted up at once,
+        then the next deal (at the end of the game only a button leaves)."""
+        ctl = self.ctl
+        if ctl.waiting == "scoring" and self.score_panel and not self.score_panel.done:
+            self.score_panel.finish()
+            return
+        if ctl.waiting == "scoring" and ctl.finished and not self.auto_continue:
+            return
+        ctl.continue_()
+        self._sync_panel()
+
+    def choose(self, choice: str) -> None:
+        """A button at the end of a deal (``TableController.end_choices``)."""
+        if self.score_panel and not self.score_panel.done:
+            self.score_panel.finish()
+        self.ctl.choose(choice)
+        self._sync_panel()
 
     def leave(self) -> None:
+        on_exit = self.ctl.on_exit
         self.close()
-        if self.on_exit:
-            self.on_exit()
-
-    def _cancel_ai(self) -> None:
-        """Drop the AI calls of this table: queued ones are cancelled, one already
-        running is ignored when it ends (the generation has moved on)."""
-        for item in (self.pending, self.hint_future):
-            if item:
-                item[0].cancel()
-        self.pending = None
-        self.hint_future = None
+        if on_exit:
+            on_exit()
 
     def close(self) -> None:
-        self.generation += 1
-        self._cancel_ai()  # the AI service is the application's and outlives this table
-        if not self.finished:
-            self.game.close()  # the autosave stays: the menu offers to resume
+        self.ctl.close()
 
-    # --- scoring ----------------------------------------------------------------------
-
-    def _open_scoring(self, before, event: DealScored) -> None:
-        self._enter("scoring")
-        self.waiting = "scoring"
-        parts = breakdown(before)
-        st = self.game.states[self.shown]
-        self.score_panel = ScorePanel(parts, event.points, st, self.speed)
-        won = event.points[0] > event.points[1]
-        if self.sound:
-            self.sound.play("deal_won" if won else "deal_lost")
-        if st.phase == OVER or len(st.scores) >= st.n_deals:
-            self._finish()
-
-    def _finish(self) -> None:
-        """The game is over: keep it as a replay; the autosave is no longer needed."""
-        if self.finished:
-            return
-        self.finished = True
-        g = self.game
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        kind = "practice" if self.practice else ("match" if g.header.deals == 4 else "deal")
-        path = paths.replays_dir() / f"{stamp}-{kind}-{g.header.seed}.jsonl"
-        n = 1
-        while path.exists():
-            n += 1
-            path = paths.replays_dir() / f"{stamp}-{kind}-{g.header.seed}-{n}.jsonl"
-        write_replay(path, g.header, g.log)
-        self.replay_path = path
-        g.close()
-        try:
-            paths.autosave_path().unlink()
-        except OSError:
-            pass
-        st = g.state
-        if st.n_deals == 4 and self.sound:
-            t = st.totals
-            if t[0] > t[1]:
-                self.sound.play("match_won")
+    def _set_status(self, text: str, colour=INK) -> None:
+        """Show a line of text in the status box (tests and tools)."""
+        self.ctl.status = msg("engine", text=text)
+        self.ctl.tone = "info"
 
     # --- drawing -------------------------------------------------------------------
+
+    def _sync_texts(self) -> None:
+        ctl = self.ctl
+        for name, text, m in (("status", self.status, ctl.status), ("banner", self.banner, ctl.banner),
+                              ("standing", self.standing, ctl.standing)):
+            if self._said[name] != m:
+                self._said[name] = m
+                text.text = self.words.say(m)
+        set_colour(self.status, TONES.get(ctl.tone, INK))
+        winner = ctl.trick_winner if ctl.waiting == "trick" else -1
+        if winner != self._winner_shown:
+            self.table.winner_text.text = self.words.say(msg("trick", seat=winner)) if winner >= 0 else ""
+            self._winner_shown = winner
 
     def prepare_frame(self) -> None:
         vp = self.camera.viewport
         self.table.pixelated = (round(vp.width), round(vp.height)) == (WIDTH, HEIGHT) and \
             self.window.get_framebuffer_size()[0] == self.window.get_size()[0]
+        self._sync_texts()
         self.table.prepare()
-        st = self.game.state
+        ctl = self.ctl
+        self._sync_toolbar()
         extra = []
-        if self.prompt_for == self.game.cursor and st.phase == DISCARD and len(self.selected) == 2:
+        if ctl.confirm_ready:
             extra.append(self.btn_confirm)
-        if self.waiting == "trick" or (self.waiting == "scoring" and self.score_panel):
-            label = _("Continue") if not self.finished or self.waiting == "trick" \
-                else _("Back to the menu")
-            if self.btn_continue.label != label:
-                self.btn_continue.label = label
-            if self.waiting == "scoring":
-                self.btn_continue.rect = (WIDTH / 2, 128, 220, 42)
-            else:
-                self.btn_continue.rect = (WIDTH / 2, 282, 180, 40)
-            self.btn_continue.text.x, self.btn_continue.text.y = self.btn_continue.rect[:2]
+        if ctl.waiting == "trick":
+            if self.btn_continue.label != _("Continue"):
+                self.btn_continue.label = _("Continue")
             extra.append(self.btn_continue)
+        elif ctl.waiting == "scoring" and self.score_panel:
+            extra.extend(self._end_row())
         self._extra = extra
+
+    END_LABELS = {"next": N_("Next deal"), "again": N_("Play again"), "score": N_("The score"),
+                  "tricks": N_("The tricks"), "piles": N_("Your pile"), "review": N_("Review this deal"),
+                  "menu": N_("Back to the menu")}
+
+    def _end_button(self, c: str) -> Button:
+        b = self._end_buttons.get(c)
+        if b is None:
+            label = _(self.END_LABELS[c])
+            if c == "piles" and self.ctl.rules.n_sides < self.ctl.rules.n_seats:
+                label = _("Our pile")
+            w = max(150, arcade.Text(label, 0, 0, INK, 14, font_name=FONT, bold=True).content_width + 36)
+            b = Button(label, (0, 0, w, 40), lambda c=c: self.choose(c), font_size=14)
+            self._end_buttons[c] = b
+        return b
+
+    END_GAP = 14
+
+    def _row_width(self, choices) -> float:
+        return sum(self._end_button(c).rect[2] for c in choices) + self.END_GAP * max(0, len(choices) - 1)
+
+    def _end_row(self) -> list[Button]:
+        """The end of a deal's buttons in a row under the panel shown, the default first."""
+        choices = self.ctl.end_choices
+        panel = self.review_panel or self.score_panel
+        assert panel is not None
+        buttons = [self._end_button(c) for c in choices]
+        gap = self.END_GAP
+        total = self._row_width(choices)
+        x = WIDTH / 2 - total / 2
+        for b in buttons:
+            w = b.rect[2]
+            rect = (x + w / 2, panel.button_y, w, 40)
+            if b.rect != rect:
+                b.rect = rect
+                b.text.x, b.text.y = rect[:2]
+            x += w + gap
+        return buttons
+
+    def _place_tooltip(self) -> tuple[str, float, float] | None:
+        """A button's tooltip; over a refusal in the status line, the rule it applies."""
+        tip = super()._place_tooltip()
+        if tip is not None:
+            return tip
+        ctl = self.ctl
+        r = ctl.status.get("refusal") if ctl.status is not None and ctl.status.key == "refused" else None
+        if r is None or not self.status.text:
+            return None
+        text = self.words.refusal_rule(r)
+        x, y, w, h = self._status_box()
+        mx, my = self._mouse
+        if not text or not (x <= mx <= x + w and y <= my <= y + h):
+            return None
+        tx, ty = layout.STATUS_POS[0], y - 16
+        if (self.tooltip.text, self.tooltip.x, self.tooltip.y) != (text, tx, ty):
+            self.tooltip.text = text
+            self.tooltip.x, self.tooltip.y = tx, ty
+        return text, tx, ty
 
     def _status_box(self) -> tuple[float, float, float, float]:
         w = self.status.content_width + 30
@@ -647,7 +490,8 @@ class TableView(BaseView):
                                                                             x + w + edge + 1, y + h + edge + 1)))
             else:
                 items.append(damage.rect_item(name, None, None))
-        panel = self.score_panel
+        items.append(damage.text_item(self.standing, "standing"))
+        panel = self.review_panel or self.score_panel
         if panel is not None:
             items.append(damage.rect_item("panel", (id(panel), panel.done), panel.bounds()))
             for i, t in enumerate(panel.texts):
@@ -676,19 +520,23 @@ class TableView(BaseView):
             arcade.draw_lbwh_rectangle_filled(*box, PANEL)
             arcade.draw_lbwh_rectangle_outline(*box, PANEL_EDGE, 2)
             self.banner.draw()
-        if self.score_panel and reach("panel"):
-            self.score_panel.draw()
+        if self.standing.text and reach("standing"):
+            self.standing.draw()
+        panel = self.review_panel or self.score_panel
+        if panel and reach("panel"):
+            panel.draw()
         for b in self._extra:
             b.draw(False)
 
     def _key_cursor_box(self) -> tuple[float, float, float, float] | None:
         """The keyboard cursor's outline (left, bottom, width, height), if it shows."""
-        if self.key_cursor < 0 or self.prompt_for != self.game.cursor:
+        ctl = self.ctl
+        if ctl.key_cursor < 0 or ctl.prompt_for != ctl.game.cursor:
             return None
-        cards = layout.sorted_hand(self.game.state.hands[0])
-        if not 0 <= self.key_cursor < len(cards):
+        cards = ctl.hand_order()
+        if not 0 <= ctl.key_cursor < len(cards):
             return None
-        c = cards[self.key_cursor]
+        c = cards[ctl.key_cursor]
         for s in self.table.sprites:
             if s.key == ("card", c):
                 w, h = layout.card_size(s.place.scale)
@@ -711,12 +559,12 @@ class TableView(BaseView):
         if self.table.last_trick_overlay:
             self.table.last_trick_overlay = None
             return
-        if self.waiting:
+        if self.ctl.waiting:
             self.continue_()
             return
-        card = self.table.card_at(x, y, 0)
-        if card is not None and 0 in self.human_seats:
-            self.click_card(card)
+        card = self.table.card_at(x, y, self.ctl.viewer)
+        if card is not None and self.ctl.viewer in self.ctl.human_seats:
+            self.ctl.click_card(card)
 
     def on_key_press(self, symbol: int, modifiers: int):
         k = arcade.key
@@ -727,34 +575,30 @@ class TableView(BaseView):
         if ctrl and symbol == k.Y:
             self.redo()
             return True
-        if symbol == k.H:
-            self.ask_hint()
+        actions = {k.H: self.ask_hint, k.L: self.show_last_trick, k.S: self.cycle_speed,
+                   k.M: self.toggle_sound}
+        if symbol in actions:
+            actions[symbol]()
             return True
-        if symbol == k.L:
-            self.show_last_trick()
-            return True
-        if symbol == k.S:
-            self.cycle_speed()
-            return True
-        if symbol == k.M:
-            self.toggle_sound()
-            return True
-        if symbol in (k.LEFT, k.RIGHT) and self._can_act():
-            n = self.game.state.hands[0].bit_count()
-            step = 1 if symbol == k.RIGHT else -1
-            self.key_cursor = (self.key_cursor + step) % n if self.key_cursor >= 0 else (0 if step > 0 else n - 1)
+        if symbol in (k.LEFT, k.RIGHT, k.UP, k.DOWN):
+            # the arrows walk the hand, never the toolbar (Tab does): an arrow pressed
+            # while another seat plays must not leave a button focused for Enter
+            if symbol in (k.LEFT, k.RIGHT):
+                self.ctl.key_step(1 if symbol == k.RIGHT else -1)
             return True
         if symbol in (k.ENTER, k.RETURN, k.SPACE, k.NUM_ENTER):
-            if self.waiting:
+            if self.ctl.waiting == "scoring" and self.score_panel and not self.score_panel.done:
+                self.score_panel.finish()
+                return True
+            if self.ctl.waiting == "scoring" and self.ctl.end_choices and not self.auto_continue:
+                first = self.ctl.end_choices[0]
+                if first in ("next", "again"):
+                    self.choose(first)
+                return True
+            if self.ctl.waiting:
                 self.continue_()
                 return True
-            if self.key_cursor >= 0 and self._can_act():
-                cards = layout.sorted_hand(self.game.state.hands[0])
-                if self.key_cursor < len(cards):
-                    self.click_card(cards[self.key_cursor])
-                    return True
-            if len(self.selected) == 2:
-                self.confirm_discard()
+            if self.ctl.key_press():
                 return True
         return super().on_key_press(symbol, modifiers)
 
@@ -766,77 +610,88 @@ class TableView(BaseView):
 
 
 class ScorePanel:
-    """The scoring scene: each team's points by part, counted up, then the result."""
+    """The scoring scene: each side's points by part (the engine's breakdown),
+    counted up, then the result; the score sheet of a game of several deals."""
 
-    ROWS = ("Tricks", "Matto", "Discard", "Sweep", "Total")
-
-    def __init__(self, parts, points, state, speed: float) -> None:
-        self.parts = parts
-        self.points = points
-        self.state = state
+    def __init__(self, sheet: ScoreSheet, words: Words, speed: float, min_width: float = 0) -> None:
+        self.sheet = sheet
+        self.words = words
         self.t = 0.0
         self.duration = T_COUNT / speed
         self.done_for = 0.0
         self.texts: list[arcade.Text] = []
-        self.values: list[tuple[arcade.Text, int]] = []
-        x0, y0 = WIDTH / 2, HEIGHT / 2 + 40
-        n_sheet = len(state.scores) if state.n_deals == 4 else 0
-        self.h = 360 + (28 * (n_sheet + 2) if n_sheet else 0)
-        self.top = min(HEIGHT - 20, y0 + self.h / 2)
+        self.values: list[tuple[arcade.Text, int, bool]] = []
+        rules = sheet.rules
+        sides = rules.n_sides
+        multi = sheet.n_deals > 1
+        row_h = 27 if sides == 2 else 24
+        self.W = max(700 if sides == 2 else 780, min(WIDTH - 40, min_width))
+        n_sheet = (len(sheet.history) + (1 if sheet.over else 0)) if multi else 0
+        strong = sum(1 for r in sheet.rows if r.strong)
+        self.h = (96 + row_h * len(sheet.rows) + 6 * strong + 44 + (22 * n_sheet + 56 if multi else 0)
+                  + (8 if sheet.over else 0) + 56)
+        x0 = WIDTH / 2
+        self.top = min(HEIGHT - 96, HEIGHT / 2 + 36 + self.h / 2)
         top = self.top
-        self._text(_("Deal {n} of {total}").format(n=len(state.scores), total=state.n_deals)
-                   if state.n_deals == 4 else _("The deal is over"), x0, top - 34, GOLD, 22)
-        cols = (x0 - 50, x0 + 80, x0 + 250)
-        self._text(_("Us (South-North)"), cols[1], top - 76, TEAM_COLOURS[0], 13)
-        self._text(_("Them (East-West)"), cols[2], top - 76, TEAM_COLOURS[1], 13)
-        labels = (_("Tricks won"), _("Card points in tricks"), _("Matto"), _("Discard"), _("Sweep (R11)"))
-        rows = [
-            (labels[0], parts[0].tricks_won, parts[1].tricks_won, False),
-            (labels[1], parts[0].tricks, parts[1].tricks, True),
-            (labels[2], parts[0].matto, parts[1].matto, True),
-            (labels[3], parts[0].discard, parts[1].discard, True),
-            (labels[4], parts[0].sweep, parts[1].sweep, True),
-        ]
-        y = top - 110
-        for label, a, b, counted in rows:
-            self._text(label, cols[0], y, INK, 14, anchor="right")
-            for col, v in ((cols[1], a), (cols[2], b)):
-                t = self._text(str(v), col, y, INK, 15)
-                if counted:
-                    self.values.append((t, v))
-            y -= 30
-        self._text(_("Points"), cols[0], y - 6, GOLD, 16, anchor="right")
-        self.total_texts = [self._text("0", cols[1], y - 6, GOLD, 20),
-                            self._text("0", cols[2], y - 6, GOLD, 20)]
-        y -= 48
-        if points[0] == points[1]:
-            result = _("A draw: 57 all (R12)")
-        elif points[0] > points[1]:
-            result = _("We win the deal, {a} to {b}!").format(a=points[0], b=points[1])
-        else:
-            result = _("They win the deal, {b} to {a}").format(a=points[0], b=points[1])
-        self.result = arcade.Text(result, x0, y, GOLD, 20, anchor_x="center", anchor_y="center",
-                                  font_name=FONT, bold=True)
-        y -= 40
-        if n_sheet:
-            self._text(_("Score sheet"), cols[0], y, INK, 14, anchor="right")
-            for i, (a, b) in enumerate(state.scores):
-                y -= 26
-                self._text(_("Deal {n}").format(n=i + 1), cols[0], y, INK, 13, anchor="right")
-                self._text(str(a), cols[1], y, INK, 13)
-                self._text(str(b), cols[2], y, INK, 13)
-            y -= 28
-            ta, tb = state.totals
-            self._text(_("Match"), cols[0], y, GOLD, 14, anchor="right")
-            self._text(str(ta), cols[1], y, GOLD, 15)
-            self._text(str(tb), cols[2], y, GOLD, 15)
-            if len(state.scores) == state.n_deals:
-                y -= 34
-                verdict = _("We win the match!") if ta > tb else (
-                    _("They win the match") if tb > ta else _("The match is drawn"))
-                self._text(verdict, x0, y, GOLD, 18)
-        for t, _v in self.values:
+        title = _("Deal {n} of {total}").format(n=sheet.deal, total=sheet.n_deals) if multi \
+            else _("The deal is over")
+        self._text(title, x0, top - 28, GOLD, 22)
+        if sheet.number is not None:  # to deal the same cards again in practice
+            self._text(_("Deal number {n}").format(n=sheet.number), x0 + self.W / 2 - 16, top - 18,
+                       (200, 200, 190), 11, anchor="right")
+        labels = [_(row.label).format(**dict(row.args)) for row in sheet.rows]
+        label_w = max(arcade.Text(t, 0, 0, INK, 15 if r.strong else 13, font_name=FONT,
+                                  bold=r.strong).content_width for t, r in zip(labels, sheet.rows, strict=True))
+        left = x0 - self.W / 2
+        label_x = left + 28 + label_w
+        col_w = (left + self.W - 16 - label_x) / sides
+        cols = [label_x + col_w * (i + 0.5) for i in range(sides)]
+        for s in range(sides):
+            self._text(words.side_title(s), cols[s], top - 62, self._side_colour(s), 13)
+        y = top - 92
+        for row, label in zip(sheet.rows, labels, strict=True):
+            colour = GOLD if row.strong else INK
+            self._text(label, label_x - 12, y, colour, 15 if row.strong else 13, anchor="right")
+            for s in range(sides):
+                v = row.values[s]
+                t = self._text(self._fmt(0 if row.counted else v, row.signed), cols[s], y, colour,
+                               18 if row.strong else 14)
+                if row.counted:
+                    self.values.append((t, v, row.signed))
+            y -= row_h + (6 if row.strong else 0)
+        y -= 12
+        self.result = arcade.Text(words.outcome(sheet.outcome, sheet.points, False), x0, y, GOLD, 18,
+                                  anchor_x="center", anchor_y="center", font_name=FONT, bold=True)
+        y -= 34
+        if multi:
+            self._text(_("Score sheet"), label_x - 12, y, INK, 14, anchor="right")
+            for i, scores in enumerate(sheet.history):
+                y -= 22
+                self._text(_("Deal {n}").format(n=i + 1), label_x - 12, y, INK, 13, anchor="right")
+                for s in range(sides):
+                    self._text(self._fmt(scores[s], bool(rules.par)), cols[s], y, INK, 13)
+            y -= 26
+            self._text(_("Total"), label_x - 12, y, GOLD, 14, anchor="right")
+            for s in range(sides):
+                self._text(self._fmt(sheet.totals[s], bool(rules.par)), cols[s], y, GOLD, 15)
+            if sheet.game_outcome is not None:
+                y -= 32
+                self._text(words.outcome(sheet.game_outcome, sheet.totals, True), x0, y, GOLD, 17)
+        self.button_y = self.top - self.h + 30
+        for t, _v, _s in self.values:
             t.text = "0"
+
+    def _side_colour(self, side: int):
+        from ..constants import TEAM_COLOURS
+
+        rules = self.sheet.rules
+        return TEAM_COLOURS[side] if rules.n_sides < rules.n_seats else INK
+
+    @staticmethod
+    def _fmt(v: int, signed: bool) -> str:
+        """A figure, with a true minus sign; ``signed``: a plus on gains too."""
+        text = f"{v:+d}" if signed and v else str(v)
+        return text.replace("-", "−")
 
     def _text(self, s, x, y, colour, size, anchor="center"):
         t = arcade.Text(s, x, y, colour, size, anchor_x=anchor, anchor_y="center", font_name=FONT,
@@ -858,12 +713,10 @@ class ScorePanel:
             self.done_for += dt
         f = min(1.0, self.t / self.duration) if self.duration else 1.0
         e = easing.ease_out(f)
-        for t, v in self.values:
-            t.text = str(round(v * e))
-        for i, t in enumerate(self.total_texts):
-            t.text = str(round(self.points[i] * e))
-
-    W = 700
+        for t, v, signed in self.values:
+            text = self._fmt(round(v * e), signed)
+            if t.text != text:
+                t.text = text
 
     def bounds(self) -> tuple[float, float, float, float]:
         x0 = WIDTH / 2 - self.W / 2
@@ -880,6 +733,163 @@ class ScorePanel:
             self.result.draw()
 
 
+class ReviewPanel:
+    """The review of a deal, at its end: ``page`` "tricks" (each trick in the order
+    played: who led, who took it, every card, the winning one raised on a gold
+    edge) or "piles" (the viewer's side's pile, and the discard where the viewer
+    dealt; another seat's discard stays face down: nobody else sees it)."""
+
+    LEFT, RIGHT = 20, WIDTH - 20
+
+    def __init__(self, sheet: ScoreSheet, words: Words, page: str, table: TableScene) -> None:
+        self.sheet = sheet
+        self.words = words
+        self.page = page
+        self.table = table
+        self.texts: list[arcade.Text] = []
+        self.sprites = arcade.SpriteList()
+        self.halos: list[tuple[float, float, float, float]] = []  # behind the winning cards
+        self.top = HEIGHT - 72
+        self.h = self.top - 14
+        self.button_y = self.top - self.h + 30
+        self.done = True
+        multi = sheet.n_deals > 1
+        deal = _("Deal {n} of {total}").format(n=sheet.deal, total=sheet.n_deals) if multi else ""
+        if page == "tricks":
+            title = _("The tricks of the deal, in the order played")
+            self._tricks()
+        else:
+            title = _("Your pile and your discard") if sheet.rules.n_sides == sheet.rules.n_seats \
+                else _("Our pile and the discard")
+            self._piles()
+        self._text(" · ".join(t for t in (deal, title) if t), WIDTH / 2, self.top - 24, GOLD, 17, bold=True)
+
+    # --- building -----------------------------------------------------------------
+
+    def _text(self, s: str, x: float, y: float, colour, size: int, anchor: str = "center",
+              bold: bool = False) -> arcade.Text:
+        t = arcade.Text(s, x, y, colour, size, anchor_x=anchor, anchor_y="center", font_name=FONT,
+                        bold=bold)
+        self.texts.append(t)
+        return t
+
+    def _card(self, card: int | None, x: float, y: float, width: float) -> tuple[float, float]:
+        """A card face (None: a back) centred at x, y; returns its size."""
+        if card is None:
+            tex = self.table.tex.back_for(width)
+        else:
+            tex = textures.Textures.nearest(self.table.faces[card], width)
+        sp = arcade.Sprite(tex, width / tex.width, x, y)
+        self.sprites.append(sp)
+        return sp.width, sp.height
+
+    def _row(self, cards, x: float, y: float, width: float, step: float,
+             raised: int | None = None) -> float:
+        """Cards left to right from ``x`` (their left edge), each ``step`` along;
+        returns the right edge."""
+        h = width * 592 / 320
+        for i, c in enumerate(cards):
+            cx = x + width / 2 + i * step
+            lift = 8 if raised is not None and c == raised else 0
+            if lift:
+                self.halos.append((cx - width / 2 - 3, y - h / 2 + lift - 3, width + 6, h + 6))
+            self._card(c, cx, y + lift, width)
+        return x + width + step * max(0, len(cards) - 1)
+
+    def _tricks(self) -> None:
+        sheet = self.sheet
+        rules = sheet.rules
+        tricks = sheet.tricks
+        cols = 5 if rules.n_seats == 4 else 7
+        rows = max(1, -(-len(tricks) // cols))
+        top = self.top - 56  # the first row's labels
+        bottom = self.button_y + 30
+        cell_h = (top - bottom) / rows
+        width = min(68.0, (cell_h - 40) * 320 / 592)  # the cards fill the cell under the label
+        h = width * 592 / 320
+        cell_w = (self.RIGHT - self.LEFT) / cols
+        step = min(30.0, (cell_w - 18 - width) / max(1, rules.n_seats - 1))
+        labels = []
+        for k, t in enumerate(tricks):
+            r, c = divmod(k, cols)
+            x0 = self.LEFT + c * cell_w
+            y_label = top - r * cell_h
+            who = self.words.say(msg("led_took", leader=t.leader, winner=t.winner))
+            labels.append(self._text(f"{t.number} · {who}", x0 + cell_w / 2, y_label, INK, 11))
+            row_w = width + step * (len(t.cards) - 1)
+            self._row(t.cards, x0 + (cell_w - row_w) / 2, y_label - 20 - h / 2, width, step,
+                      raised=t.winning_card)
+        size = 11  # one size for every label, the longest fitting its cell
+        while size > 8 and any(t.content_width > cell_w - 8 for t in labels):
+            size -= 1
+            for t in labels:
+                t.font_size = size
+
+    def _piles(self) -> None:
+        sheet = self.sheet
+        rules = sheet.rules
+        words = self.words
+        side = sheet.viewer_side
+        pile = layout.sorted_hand(sum(1 << c for c in sheet.pile(side)), rules.pack)
+        y = self.top - 70
+        width = 68
+        h = width * 592 / 320
+        avail = self.RIGHT - self.LEFT - 40 - width
+        tricks_text = ngettext("{n} trick", "{n} tricks", sum(1 for t in sheet.tricks
+                                                           if rules.side[t.winner] == side)).format(
+            n=sum(1 for t in sheet.tricks if rules.side[t.winner] == side))
+        cards_text = words.cards_held(len(pile))
+        heading = _("Your pile: {cards}, {tricks}") if rules.n_sides == rules.n_seats \
+            else _("Our pile: {cards}, {tricks}")
+        self._text(heading.format(cards=cards_text, tricks=tricks_text), self.LEFT + 20, y, INK, 14,
+                   anchor="left", bold=True)
+        rows_of = [pile]
+        if pile and avail / max(1, len(pile) - 1) < 14:  # a long Scarto pile: two rows
+            half = -(-len(pile) // 2)
+            rows_of = [pile[:half], pile[half:]]
+        y -= 20 + h / 2  # the centre of the first row
+        for i, cards in enumerate(rows_of):
+            if i:
+                y -= h + 14
+            step = min(34.0, avail / max(1, len(cards) - 1))
+            self._row(cards, self.LEFT + 20, y, width, step)
+        y -= h / 2 + 30  # the discard's heading
+        discard = sheet.discard
+        n = rules.discard_cards
+        if discard is not None:
+            self._text(_("Your discard: {cards}").format(cards=card_list(rules.pack, discard)),
+                       self.LEFT + 20, y, INK, 14, anchor="left", bold=True)
+            self._row(discard, self.LEFT + 20, y - 20 - h / 2, width, width + 8)
+        elif sheet.dealer >= 0:
+            self._text(_("{dealer} dealt: the discard stays face down, nobody else sees it").format(
+                dealer=words.name(sheet.dealer)), self.LEFT + 20, y, INK, 14, anchor="left", bold=True)
+            self._row([None] * n, self.LEFT + 20, y - 20 - h / 2, width, width + 8)
+
+    # --- the panel's surface ------------------------------------------------------
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        return 7, self.top - self.h - 3, WIDTH - 7, self.top + 3
+
+    def update(self, dt: float) -> None:
+        pass
+
+    def finish(self) -> None:
+        pass
+
+    @property
+    def done_for(self) -> float:
+        return 0.0
+
+    def draw(self) -> None:
+        arcade.draw_lbwh_rectangle_filled(10, self.top - self.h, WIDTH - 20, self.h, (8, 24, 16, 255))
+        arcade.draw_lbwh_rectangle_outline(10, self.top - self.h, WIDTH - 20, self.h, PANEL_EDGE, 3)
+        for box in self.halos:
+            arcade.draw_lbwh_rectangle_filled(*box, GOLD)
+        self.sprites.draw()
+        for t in self.texts:
+            t.draw()
+
+
 def table_ready() -> str | None:
     """None if the art is there, else a message naming the missing files."""
     missing = textures.missing_files()
@@ -888,4 +898,4 @@ def table_ready() -> str | None:
     return _("Missing art: {files}").format(files=", ".join(str(p) for p in missing[:5]))
 
 
-__all__ = ["TableView", "ScorePanel", "CODES"]
+__all__ = ["TableView", "ScorePanel", "find_hint"]

@@ -1,0 +1,112 @@
+"""How a deal's points are made up, for the scoring scene and the deal review.
+
+The ruleset's :meth:`~engine.ruleset.Ruleset.score` is the authority on the
+totals; :func:`breakdown` splits them into the parts a player wants to see, from
+the same additive terms, and checks that the parts add up to the ruleset's
+figures.  Piedicavallo: the card points of the tricks, the side's own Matto,
+the dealer's discard and R11's sweep.  Scarto: the pile counted in threes, each
+trick a group worth its points less 2, the Matto's trick a group of two worth
+its points plus 1 less 2, the Matto alone at 4, the dealer's discard a group of
+its own, and the deal score (count less 26).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card
+from .state import State, trick_winners
+
+#: kinds of :class:`Group`
+TRICK, MATTO_TRICK, DISCARD, MATTO = "trick", "matto_trick", "discard", "matto"
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Cards counted together: a trick taken, the dealer's discard, or the Matto."""
+
+    kind: str
+    cards: tuple[Card, ...]
+    points: int  # the card points of ``cards``
+    value: int  # what the group adds to the side's count (points plus the adjustment)
+    trick: int = -1  # index of the trick in the deal, for TRICK and MATTO_TRICK
+
+
+@dataclass(frozen=True, slots=True)
+class SideScore:
+    side: int
+    seats: tuple[int, ...]
+    tricks_won: int
+    tricks: int  # card points of the cards taken in tricks (the Matto not counted)
+    matto: int  # the side's own Matto
+    discard: int  # card points of the dealer's discard (the dealer's side only)
+    adjust: int  # the ruleset's terms: -2 a group, +1 for the group of two (Scarto)
+    sweep: int  # R11: what a side with no trick surrenders (negative) or receives
+    total: int  # = the ruleset's score for the side
+    deal_score: int  # total less the par (Scarto: count - 26; Piedicavallo: = total)
+    groups: tuple[Group, ...]
+
+
+def breakdown(state: State) -> tuple[SideScore, ...]:
+    """The parts of each side's points in a deal whose 15 (25) tricks are taken.
+
+    Reads only what is public once the deal is over (the tricks, the discard,
+    which the scoring scene turns face up)."""
+    rules = state.rules
+    p = rules.pack
+    mp = p.mask_points
+    winners = trick_winners(state)
+    groups: list[list[Group]] = [[] for _ in range(rules.n_sides)]
+    for i, ((_leader, cards), w) in enumerate(zip(state.tricks, winners, strict=True)):
+        taken = tuple(c for c in cards if c != p.matto)
+        pts = sum(p.points[c] for c in taken)
+        has_matto = len(taken) < len(cards)
+        adj = rules.trick_adjust + (rules.matto_trick_adjust if has_matto else 0)
+        kind = MATTO_TRICK if has_matto else TRICK
+        groups[rules.side[w]].append(Group(kind, taken, pts, pts + adj, i))
+    for s in range(rules.n_sides):
+        if state.piles[s] & p.matto_mask:
+            groups[s].append(Group(MATTO, (p.matto,), p.points[p.matto], p.points[p.matto]))
+    dside = rules.side[state.dealer]
+    if state.discard:
+        cards = tuple(sorted(c for c in range(p.n_cards) if state.discard >> c & 1))
+        d = mp(state.discard)
+        groups[dside].append(Group(DISCARD, cards, d, d + rules.discard_adjust))
+    parts = []
+    for s in range(rules.n_sides):
+        g = groups[s]
+        tricks = sum(x.points for x in g if x.kind in (TRICK, MATTO_TRICK))
+        matto = sum(x.points for x in g if x.kind == MATTO)
+        discard = sum(x.points for x in g if x.kind == DISCARD)
+        adjust = sum(x.value - x.points for x in g)
+        parts.append([tricks, matto, discard, adjust])
+    sweep = [0] * rules.n_sides
+    if rules.surrender:
+        for t in (0, 1):
+            if state.tricks_won[t] == 0:
+                moved = sum(parts[t])
+                sweep[t] -= moved
+                sweep[1 - t] += moved
+    engine_points = rules.score(state.piles, state.tricks_won, state.dealer, state.discard)
+    out = []
+    for s, (tricks, matto, discard, adjust) in enumerate(parts):
+        total = tricks + matto + discard + adjust + sweep[s]
+        out.append(
+            SideScore(
+                side=s,
+                seats=tuple(x for x in range(rules.n_seats) if rules.side[x] == s),
+                tricks_won=state.tricks_won[s],
+                tricks=tricks,
+                matto=matto,
+                discard=discard,
+                adjust=adjust,
+                sweep=sweep[s],
+                total=total,
+                deal_score=total - rules.par,
+                groups=tuple(groups[s]),
+            )
+        )
+    got = tuple(x.total for x in out)
+    if got != engine_points:  # pragma: no cover - the two are one model
+        raise AssertionError(f"breakdown {got} disagrees with the ruleset's score {engine_points}")
+    return tuple(out)
