@@ -76,7 +76,17 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         type=int,
         default=None,
         metavar="MS",
-        help="cap the hard level's thinking (sample counts, not a clock), for long runs",
+        help="cap the hard level's thinking, for long runs: simulate gives hard the fixed "
+        "work (rounds) it does in about MS on one core, never a clock, so the files are the "
+        "same on every run",
+    )
+    p.add_argument(
+        "--budget-rounds",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the hard level's fixed work: N rounds of sampled deals a decision "
+        "(default: what --budget-ms, or 1000 ms, stands for)",
     )
     p.add_argument(
         "--jobs",
@@ -281,14 +291,20 @@ def game_seed(seed: int, i: int) -> int:
     return mix64(seed, i) >> 1
 
 
-def _players(names: list[str], budget_ms: int | None, parallel: bool) -> list[Player]:
-    """One player per seat; the hard level takes the budget and, inside a job
-    process, searches in-process (the jobs already use the cores)."""
-    if budget_ms is None and parallel:
+def _players(
+    names: list[str], budget_ms: int | None, parallel: bool, rounds: int | None = None
+) -> list[Player]:
+    """One player per seat; the hard level does fixed work (``rounds``, or what
+    ``budget_ms`` stands for: no clock, so a run is the same every time) and,
+    inside a job process, searches in-process (the jobs already use the cores)."""
+    if "hard" not in names:
         return [make_player(n) for n in names]
     from .ai.cli import make_level
+    from .ai.players import HARD_MS, rounds_for_ms
 
-    return [make_level(n, budget_ms, parallel=parallel) for n in names]
+    if rounds is None:
+        rounds = rounds_for_ms(budget_ms or HARD_MS)
+    return [make_level(n, budget_ms, parallel=parallel, rounds=rounds) for n in names]
 
 
 def simulate_one(
@@ -300,14 +316,17 @@ def simulate_one(
     budget_ms: int | None,
     parallel: bool,
     variant: str = "piedicavallo",
+    budget_rounds: int | None = None,
 ) -> tuple[int, ...]:
     """Play game i of a run, write its replay file, return the sides' totals."""
     if not parallel:
         from .ai import pool
 
         pool.set_parallel(False)
-    players = _players(names, budget_ms, parallel)
+    players = _players(names, budget_ms, parallel, budget_rounds)
     extra: dict[str, object] = {} if budget_ms is None else {"budget_ms": budget_ms}
+    if budget_rounds is not None:
+        extra["budget_rounds"] = budget_rounds
     game = play_game(game_seed(seed, i), players, n_deals, extra=extra, rules=ruleset(variant))
     write_replay(Path(out) / f"game-{i:05d}.jsonl", game.header, game.events)
     return game.state.totals
@@ -329,6 +348,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise SystemExit("--games must be at least 0 and --jobs at least 1")
     if args.budget_ms is not None and args.budget_ms < 1:
         raise SystemExit("--budget-ms must be at least 1")
+    if args.budget_rounds is not None and args.budget_rounds < 1:
+        raise SystemExit("--budget-rounds must be at least 1")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     clean_temporaries(out)  # what a killed run was writing (its pid is gone)
@@ -344,7 +365,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for i in range(args.games):
             results.append(
                 simulate_one(
-                    names, args.seed, i, n_deals, str(out), args.budget_ms, True, rules.name
+                    names, args.seed, i, n_deals, str(out), args.budget_ms, True, rules.name,
+                    args.budget_rounds,
                 )
             )
             bar.update()
@@ -362,6 +384,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 ex.submit(
                     simulate_one,
                     names, args.seed, i, n_deals, str(out), args.budget_ms, False, rules.name,
+                    args.budget_rounds,
                 )
                 for i in range(args.games)
             ]
@@ -396,6 +419,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         summary["seat_losses"] = losses
     if args.budget_ms is not None:
         summary["budget_ms"] = args.budget_ms
+    if args.budget_rounds is not None:
+        summary["budget_rounds"] = args.budget_rounds
     print(json.dumps(summary))
     return 0
 

@@ -139,12 +139,12 @@ def review_replay(
     progress: Callable[[int, int], None] | None = None,
 ) -> Review:
     """Grade ``seat``'s decisions in ``replay`` (see the module docstring)."""
-    from .ai.players import card_values, discard_values_ranked, hard_budget
+    from .ai.players import REVIEW, card_values, discard_values_ranked
 
     rules = replay.rules
     if not 0 <= seat < rules.n_seats:
         raise ValueError(f"seat {seat} is not a seat {rules.seat_range_text()}")
-    budget = budget or hard_budget()
+    budget = budget or REVIEW
     codes = rules.pack.codes
     points = list(decision_points(replay, seat))
     out: list[Decision] = []

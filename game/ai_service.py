@@ -16,7 +16,12 @@ start.  The helper exits when it is told to, when the window's process closes th
 pipe, or when that process dies; it shuts its search workers down first, so
 nothing is left behind and nothing waits at exit.
 
-No arcade import here: the helper process imports only this module and the engine.
+A long call (a deal's review: seconds of search) goes through :class:`LongCall`:
+it reports its progress and can be stopped between two of its steps, so leaving
+the screen that asked for it frees the helper within one step.
+
+No arcade import here: the helper process imports only this module, the engine
+and what a call names (e.g. ``game.review_model``, pure Python as well).
 """
 
 from __future__ import annotations
@@ -26,7 +31,9 @@ import multiprocessing
 import multiprocessing.util  # registers its exit hook now, so ours (later) runs first
 import os
 import pickle
+import shutil
 import signal
+import tempfile
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -219,6 +226,111 @@ class AIService:
             if proc.is_alive():
                 proc.kill()
                 proc.join(1.0)
+
+
+# --- long calls: progress, and a stop --------------------------------------------------
+
+
+class Stopped(Exception):
+    """A long call stopped because its caller asked (it no longer wants the answer)."""
+
+
+_PROGRESS, _STOP = "progress", "stop"
+
+
+class Reporter:
+    """Given to a long call as its ``progress`` callback, wherever the call runs:
+    ``reporter(done, total)`` records how far it is (a small file, replaced whole)
+    and raises :class:`Stopped` once the caller has asked it to stop (another file).
+    Two files in a folder of their own: they cross the process boundary with no
+    shared memory and no change to the pipe's one-call-one-answer protocol."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+
+    def stopped(self) -> bool:
+        return os.path.exists(os.path.join(self.folder, _STOP))
+
+    def __call__(self, done: int, total: int) -> None:
+        try:
+            tmp = os.path.join(self.folder, _PROGRESS + ".tmp")
+            with open(tmp, "w", encoding="ascii") as f:
+                f.write(f"{int(done)} {int(total)}")
+            os.replace(tmp, os.path.join(self.folder, _PROGRESS))
+        except OSError:
+            raise Stopped("the caller's folder is gone") from None
+        if self.stopped():
+            raise Stopped("asked to stop")
+
+
+def _run_long(folder: str, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """In the helper (or the link thread): run ``fn`` with a :class:`Reporter`."""
+    reporter = Reporter(folder)
+    if reporter.stopped():
+        raise Stopped("asked to stop before it began")
+    return fn(*args, progress=reporter, **kwargs)
+
+
+class LongCall:
+    """A call that reports its progress and can be stopped, e.g. a deal's review
+    (seconds to a minute of search): ``fn(*args, progress=cb, **kwargs)`` runs in
+    the AI process like any call; ``cb(done, total)`` is :class:`Reporter`.
+
+    :meth:`progress` reads how far it is (cheap: one small file; call it a few
+    times a second); :meth:`stop` asks it to stop at its next report (a queued
+    call is simply cancelled), so the AI process is free again within one step
+    and the result is never waited for.  ``future`` ends with the result,
+    :class:`Stopped`, or the call's error; its folder is removed when it ends.
+    """
+
+    def __init__(self, svc: AIService, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        self.folder = tempfile.mkdtemp(prefix="tarocchi-call-")
+        self._over = threading.Event()  # set once the call has ended and its folder is gone
+        try:
+            self.future: Future[Any] = svc.submit(_run_long, self.folder, fn, args, kwargs)
+        except BaseException:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            raise
+        self.future.add_done_callback(self._ended)
+
+    def _ended(self, _fut: Future[Any]) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self._over.set()
+
+    def progress(self) -> tuple[int, int] | None:
+        """``(done, total)`` as last reported, or None before the first report."""
+        try:
+            with open(os.path.join(self.folder, _PROGRESS), encoding="ascii") as f:
+                done, total = f.read().split()
+            return int(done), int(total)
+        except (OSError, ValueError):
+            return None
+
+    def stop(self) -> None:
+        """Ask the call to stop (idempotent); never waits."""
+        if self.future.done():
+            return
+        try:
+            with open(os.path.join(self.folder, _STOP), "w", encoding="ascii"):
+                pass
+        except OSError:
+            pass  # it has just ended and its folder is gone
+        self.future.cancel()
+
+    def done(self) -> bool:
+        """Whether the call has ended (its folder removed)."""
+        return self._over.is_set()
+
+    def result(self, timeout: float | None = None) -> Any:
+        """Wait for the end (up to ``timeout`` seconds) and return the answer, or raise
+        its error, :class:`Stopped`, or ``CancelledError`` if it never began."""
+        self._over.wait(timeout)
+        return self.future.result(timeout=0 if self._over.is_set() else timeout)
+
+
+def submit_long(fn: Callable[..., Any], *args: Any, svc: AIService | None = None, **kwargs: Any) -> LongCall:
+    """Start a :class:`LongCall` on the application's AI service (or ``svc``)."""
+    return LongCall(svc or service(), fn, *args, **kwargs)
 
 
 _service: AIService | None = None

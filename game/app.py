@@ -152,7 +152,7 @@ def run(first_frame_exit: bool = False, resume: bool = False) -> int:
     if game is not None:
         from .views.menu import start_table
 
-        start_table(window, game, practice=bool(game.header.extra.get("practice")))
+        start_table(window, game, practice=bool(game.header.extra.get("practice")), resumed=True)
     else:
         notice = _("The last game was finished but not yet filed: it is now in Replays.") if filed else ""
         window.show_view(MenuView(window, notice))

@@ -14,11 +14,16 @@ import sys
 from engine import cli as engine_cli
 from game.record import add_stats_command
 
+#: Commands that need no window: with one of these, the window commands (whose
+#: parsers live beside the theatre, hence arcade) are not even imported.
+TOOLS = frozenset({"check", "simulate", "tournament", "bench", "review", "stats"})
 
-def build_parser() -> argparse.ArgumentParser:
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The whole parser; given ``argv`` naming a tool, only what that tool needs."""
     parser = argparse.ArgumentParser(
         prog="tarocchi",
-        description="Piedicavallo Tarocchi: the Piedmontese tarot game. "
+        description="Piedicavallo Tarocchi and Scarto: Piedmontese tarot games. "
         "With no command, opens the game window.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -30,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_play)
     engine_cli.add_commands(sub)
     add_stats_command(sub)  # your record (sqlite3, no window)
+    words = [a for a in (argv or []) if not a.startswith("-")]
+    if words and words[0] in TOOLS:
+        return parser
     if importlib.util.find_spec("game.commands") is not None:
         # game.commands brings in the theatre, hence arcade: choose EGL (no display)
         # and silence before that import, or a headless `tarocchi play` cannot open
@@ -69,7 +77,8 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         args.func = _play

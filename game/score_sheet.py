@@ -37,6 +37,27 @@ class Row:
 
 
 @dataclass(frozen=True)
+class TrickLine:
+    """One trick of the deal, for the review: who led, the cards in the order
+    they were played, who took it (the engine's winner)."""
+
+    number: int  # from 1
+    leader: int
+    cards: tuple[int, ...]
+    winner: int
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seat that played each card (play runs to the next seat)."""
+        n = len(self.cards)
+        return tuple((self.leader + i) % n for i in range(n))
+
+    @property
+    def winning_card(self) -> int:
+        return self.cards[self.seats.index(self.winner)]
+
+
+@dataclass(frozen=True)
 class ScoreSheet:
     rules: Ruleset
     viewer: int | None  # the seat that is "you" (None: nobody at this table)
@@ -52,6 +73,12 @@ class ScoreSheet:
     #: by side, the groups counted (the dealer's discard without its cards where
     #: the viewer did not deal: nobody else sees it, S4)
     groups: tuple[tuple[Group, ...], ...] = ()
+    dealer: int = -1
+    #: the deal's tricks in order (every card of them is public once played)
+    tricks: tuple[TrickLine, ...] = ()
+    #: the game's deal number (its seed), once the game is over: typed in the
+    #: practice set-up, it deals the same cards again (None while a game goes on)
+    number: int | None = None
 
     @property
     def over(self) -> bool:
@@ -60,6 +87,22 @@ class ScoreSheet:
     @property
     def viewer_side(self) -> int:
         return self.rules.side[self.viewer if self.viewer is not None else 0]
+
+    def pile(self, side: int) -> tuple[int, ...]:
+        """The cards a side took in its tricks (and its own Matto), by trick."""
+        return tuple(c for g in self.groups[side] if g.kind != DISCARD for c in g.cards)
+
+    @property
+    def discard(self) -> tuple[int, ...] | None:
+        """The dealer's discard as the viewer may see it: its cards where the viewer
+        dealt, None where another seat did (nobody else sees it, R6 and S4)."""
+        if self.viewer is None or self.viewer != self.dealer:
+            return None
+        side = self.rules.side[self.dealer]
+        for g in self.groups[side] if self.groups else ():
+            if g.kind == DISCARD:
+                return g.cards
+        return ()
 
     def check(self) -> None:
         """The counted rows of each side add up to the engine's points for it."""
@@ -106,10 +149,12 @@ def _rows(rules: Ruleset, parts: Sequence[SideScore]) -> list[Row]:
 
 def build(rules: Ruleset, parts: Sequence[SideScore], points: Sequence[int],
           scores: Sequence[Sequence[int]], n_deals: int, dealer: int,
-          viewer: int | None) -> ScoreSheet:
+          viewer: int | None, tricks: Sequence[tuple[int, Sequence[int]]] = (),
+          winners: Sequence[int] = (), number: int | None = None) -> ScoreSheet:
     """The sheet of the deal just scored: its ``parts`` (the engine's breakdown), its
     ``points`` (the DealScored), ``scores`` (every finished deal's points, this one
-    included), the game's length, its dealer and the viewer."""
+    included), the game's length, its dealer and the viewer; ``tricks`` (leader,
+    cards) and their ``winners`` (the engine's) for the review of the deal."""
     history = tuple(rules.deal_scores(s) for s in scores)
     over = len(scores) >= n_deals
     groups = []
@@ -132,9 +177,13 @@ def build(rules: Ruleset, parts: Sequence[SideScore], points: Sequence[int],
         totals=rules.totals(scores),
         game_outcome=rules.game_outcome(scores) if over and n_deals > 1 else None,
         groups=tuple(groups),
+        dealer=dealer,
+        tricks=tuple(TrickLine(i + 1, leader, tuple(cards), w)
+                     for i, ((leader, cards), w) in enumerate(zip(tricks, winners, strict=True))),
+        number=number if over else None,
     )
     sheet.check()
     return sheet
 
 
-__all__ = ["Row", "ScoreSheet", "build"]
+__all__ = ["Row", "ScoreSheet", "TrickLine", "build"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import errno
 import os
 import random
+import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,15 +36,38 @@ from . import paths
 
 HUMAN = "human"
 
+#: deal numbers the table draws (a game's seed): short enough to note and type
+#: back in the practice set-up to play the same deal again
+DEAL_NUMBERS = 1_000_000
+
 
 class ResumeError(Exception):
     """The autosave cannot be resumed; ``str()`` is one line saying why (the file is untouched)."""
 
 
+def deal_number_for(rules, dealer: int | None = None, rng: random.Random | None = None) -> int:
+    """A new deal number (the game's seed), whose first dealer is ``dealer`` when
+    one is asked for: the first dealer is drawn from the seed (R13, S6), so
+    numbers are drawn until one gives that dealer (a few tries)."""
+    from engine.state import first_dealer
+
+    rng = rng or random.SystemRandom()
+    while True:
+        seed = rng.randrange(1, DEAL_NUMBERS)
+        if dealer is None or first_dealer(seed, rules) == dealer:
+            return seed
+
+
 def new_game(*, partner: str, opponents: str, match: bool, practice: bool = False,
              seed: int | None = None, human: bool = True, players: list[str] | None = None,
-             autosave: Path | None = None, variant: str = "piedicavallo") -> Game:
+             autosave: Path | None = None, variant: str = "piedicavallo",
+             dealer: int | None = None, chosen_deal: bool = False) -> Game:
     """A fresh game autosaved in the user data folder; South is the human unless ``human=False``.
+
+    ``dealer``: the seat that deals first (a practice set-up choice; the seed is
+    drawn to give it), kept in the header so that "Play again" keeps it;
+    ``chosen_deal``: the player typed the deal number in (``seed``), so "Play
+    again" plays that deal again.
 
     ``variant``: which game (``piedicavallo``, ``scarto``); ``match``: its full
     length (a match of four deals, Scarto's three) instead of a single deal;
@@ -53,20 +77,41 @@ def new_game(*, partner: str, opponents: str, match: bool, practice: bool = Fals
     autosave untouched."""
     rules = ruleset(variant)
     if seed is None:
-        seed = random.SystemRandom().getrandbits(63)
+        seed = deal_number_for(rules, dealer)
     if players is None:
         others = [partner if s == rules.partner[0] else opponents for s in range(1, rules.n_seats)]
         players = [HUMAN if human else opponents, *others]
+    # "id" tells two games apart that share a seed and a second (two autoplay runs
+    # in a row): the record keys a game on its header
     extra: dict[str, object] = {"ui": "tarocchi-table",
-                                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+                                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                                "id": secrets.token_hex(8)}
     if practice:
         extra["practice"] = True
+    if dealer is not None and not chosen_deal:
+        extra["chosen_dealer"] = dealer
+    if chosen_deal:
+        extra["chosen_deal"] = True
     if autosave is None:
         paths.check_home()
         set_aside_autosave()
         autosave = paths.autosave_path()
     return Game(seed, rules.full_game if match else 1, players, autosave=autosave, extra=extra,
                 rules=rules)
+
+
+def play_again(game: Game) -> Game:
+    """A new game set up as ``game`` was: the same game, length, players and
+    practice; its chosen first dealer again, or its chosen deal again (the same
+    deal number), else a new deal."""
+    h = game.header
+    chosen_deal = bool(h.extra.get("chosen_deal"))
+    dealer = h.extra.get("chosen_dealer")
+    return new_game(partner="", opponents="", match=game.states[0].n_deals > 1,
+                    practice=bool(h.extra.get("practice")), seed=h.seed if chosen_deal else None,
+                    players=list(h.players), variant=h.variant,
+                    dealer=dealer if isinstance(dealer, int) and not isinstance(dealer, bool) else None,
+                    chosen_deal=chosen_deal)
 
 
 def ai_players(game: Game) -> dict:

@@ -27,6 +27,7 @@ class Settings:
     match: bool = False  # the whole game (a match of four deals, Scarto's three) instead of one deal
     variant: str = "piedicavallo"  # the game last chosen: piedicavallo or scarto
     fullscreen: bool = False
+    practice_dealer: int = -1  # who deals first in practice: a seat, or -1 drawn at random
 
     @classmethod
     def load(cls) -> Settings:
@@ -48,6 +49,8 @@ class Settings:
             s.language = "en"
         if s.variant not in ("piedicavallo", "scarto"):
             s.variant = "piedicavallo"
+        if isinstance(s.practice_dealer, bool) or not -1 <= s.practice_dealer < 4:
+            s.practice_dealer = -1
         s.volume = min(1.0, max(0.0, float(s.volume)))
         s.speed = min(8.0, max(0.25, float(s.speed)))
         return s

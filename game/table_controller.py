@@ -51,6 +51,7 @@ from engine.state import (
     IllegalMove,
     Play,
     TrickTaken,
+    trick_winners,
 )
 from engine.view import SeatView, seat_event
 
@@ -140,6 +141,27 @@ def extends(masks, chosen: int) -> bool:
     return any(m & chosen == chosen for m in masks)
 
 
+def resume_point(game: Game, resumed: bool = True) -> tuple[int, int | None]:
+    """Where a table opened on ``game`` starts: ``(shown, sheet)``.
+
+    A new game (``resumed`` False) is shown from the start, its deal animated.  A
+    game resumed (after a kill, or left for the menu) is put on the table at
+    once, exactly as it stands: nothing already played is animated again.
+    ``sheet`` is the index of the last ``DealScored`` when nothing but the next
+    deal came after it (the game was left on that deal's score sheet): the
+    sheet shows again, then the next deal is dealt; otherwise None."""
+    n = game.cursor
+    events = game.events
+    if not resumed or n == 0:
+        return 0, None
+    last = n - 1
+    if isinstance(events[last], Dealt) and last >= 1 and isinstance(events[last - 1], DealScored):
+        return last, last - 1
+    if isinstance(events[last], DealScored):
+        return n, last
+    return n, None
+
+
 class TableController:
     """One game at the table; ``viewer`` is the seat shown at the bottom (South)."""
 
@@ -157,7 +179,10 @@ class TableController:
         auto_continue: bool = False,
         on_scene: Callable[[str], None] | None = None,
         on_exit: Callable[[], None] | None = None,
+        on_again: Callable[[], None] | None = None,
+        on_review: Callable[[Path], None] | None = None,
         hint_fn=None,
+        resumed: bool = False,
     ) -> None:
         self.game = game
         self.rules = game.rules
@@ -170,6 +195,8 @@ class TableController:
         self.auto_continue = auto_continue  # autoplay: no clicks needed anywhere
         self.on_scene = on_scene
         self.on_exit = on_exit
+        self.on_again = on_again  # the game is over: another set up the same way
+        self.on_review = on_review  # the theatre's review of the deal just scored, from its file
         self.speed = settings.speed if settings else 1.0
         self.auto_advance = settings.auto_advance if settings else True
         if executor is None:
@@ -198,9 +225,23 @@ class TableController:
         self.banner: Msg | None = None
         self.banner_until = 0.0
         self.sheet: score_sheet.ScoreSheet | None = None
+        self.page = "score"  # of the end of a deal: "score", "tricks" (the review), "piles"
         self.finished = False
         self.replay_path: Path | None = None
-        self.out.lay(self.position(0), frozenset(), frozenset(), False)
+        self._start(resumed)
+
+    def _start(self, resumed: bool) -> None:
+        """Lay the table out where the game stands (:func:`resume_point`)."""
+        shown, sheet_at = resume_point(self.game, resumed)
+        self.shown = shown
+        st = self.game.states[shown]
+        if shown:
+            self._enter({DISCARD: self.discard_scene, PLAY: "play"}.get(st.phase, "deal"))
+        self.out.lay(self.position(shown), frozenset(), frozenset(), False)
+        if sheet_at is not None:
+            event = self.game.events[sheet_at]
+            assert isinstance(event, DealScored)
+            self._open_scoring(sheet_at, event, sound=False)
 
     # --- what the viewer sees ------------------------------------------------------
 
@@ -434,7 +475,8 @@ class TableController:
                 break
             full |= 1 << c
         refusal = rules.discard_refusal(view.hand, full)
-        return refusal or Refusal(rules.rule_discard, "", f"not with this choice ({rules.rule_discard})")
+        return refusal or Refusal(rules.rule_discard, "discard_together", "not with the cards already chosen",
+                                  cards=(card,))
 
     def _show_selection(self, view: SeatView) -> None:
         chosen = 0
@@ -505,17 +547,40 @@ class TableController:
 
     # --- practice: undo, redo, hint ---------------------------------------------------
 
+    @property
+    def can_undo(self) -> bool:
+        """Practice: there is a decision of the viewer's to go back to."""
+        return self.practice and not self.finished and self.game.undo_target(self.viewer) is not None
+
+    @property
+    def can_redo(self) -> bool:
+        """Practice: something undone can be played again."""
+        return self.practice and not self.finished and self.game.redo_target(self.viewer) is not None
+
     def undo(self) -> bool:
-        if self.practice and not self.finished and self.game.undo(self.viewer):
+        """Back to the viewer's previous decision; says so when there is none."""
+        if not self.practice:
+            return False
+        if self.can_undo and self.game.undo(self.viewer):
             self.resync()
             return True
+        self._say_nothing("nothing_to_undo")
         return False
 
     def redo(self) -> bool:
-        if self.practice and not self.finished and self.game.redo(self.viewer):
+        """Forward again over what was undone; says so when nothing was."""
+        if not self.practice:
+            return False
+        if self.can_redo and self.game.redo(self.viewer):
             self.resync()
             return True
+        self._say_nothing("nothing_to_redo")
         return False
+
+    def _say_nothing(self, key: str) -> None:
+        """Nothing to undo or redo: said in the banner, the prompt left as it was."""
+        self._announce(msg(key), 1.4)
+        self.out.play_sound("click")
 
     def resync(self) -> None:
         """Cancel every animation and pending AI answer; lay the table as the game says."""
@@ -592,8 +657,65 @@ class TableController:
         elif self.waiting == "scoring":
             self.waiting = ""
             self.sheet = None
+            self.page = "score"
             if self.finished and not self.auto_continue and self.on_exit:
                 self.on_exit()
+
+    # --- the end of a deal ----------------------------------------------------------
+
+    @property
+    def end_choices(self) -> tuple[str, ...]:
+        """What the end of a deal offers, the first the default (Enter): the next
+        deal, or once the game is over another game; the pages of the deal's
+        review (its score, its tricks, your pile and discard); the menu."""
+        if self.waiting != "scoring" or self.sheet is None:
+            return ()
+        if not self.finished:
+            first: tuple[str, ...] = ("next",)
+        else:
+            first = ("again",) if self.on_again is not None else ()
+        pages = tuple(p for p in ("score", "tricks", "piles") if p != self.page)
+        review = ("review",) if self.on_review is not None and self.review_path is not None else ()
+        return (*first, *pages, *review, "menu")
+
+    @property
+    def review_path(self) -> Path | None:
+        """The file the deal just scored is in: the replay once the game is filed,
+        the autosave while a match goes on."""
+        return self.replay_path if self.finished else self.game.autosave_path
+
+    def choose(self, choice: str) -> None:
+        """One of :attr:`end_choices`."""
+        if choice not in self.end_choices:
+            return
+        if choice in ("score", "tricks", "piles"):
+            self.page = choice
+        elif choice == "next":
+            self.continue_()
+        elif choice == "again":
+            self.close()
+            assert self.on_again is not None
+            self.on_again()
+        elif choice == "review":
+            path = self.review_path
+            assert self.on_review is not None and path is not None
+            self.on_review(path)
+        elif choice == "menu":
+            self.close()
+            if self.on_exit:
+                self.on_exit()
+
+    @property
+    def standing(self) -> Msg | None:
+        """Where the game stands, for the table (a game of several deals): the deal
+        on the table and the totals of the deals finished before it."""
+        pos = self.position(self.shown)
+        if pos.n_deals <= 1 or pos.deal_no < 1 or self.sheet is not None:  # the sheet says it all
+            return None
+        scored = len(pos.scores)
+        totals = tuple(self.rules.totals(pos.scores)) if scored else ()
+        deal = min(pos.deal_no, pos.n_deals)
+        return msg("standing", deal=deal, n_deals=pos.n_deals, totals=totals, scored=scored)
 
     def _cancel_ai(self) -> None:
         """Drop the AI calls of this table: queued ones are cancelled, one already
@@ -612,7 +734,7 @@ class TableController:
 
     # --- scoring ----------------------------------------------------------------------
 
-    def _open_scoring(self, i: int, event: DealScored) -> None:
+    def _open_scoring(self, i: int, event: DealScored, sound: bool = True) -> None:
         """The deal's sheet: the engine's breakdown of the position after the last
         trick (every card then public but the discard, which the sheet keeps
         face down for all but its dealer)."""
@@ -622,11 +744,20 @@ class TableController:
         st = self.game.states[i + 1]
         rules = self.rules
         self.sheet = score_sheet.build(rules, breakdown(before), event.points, st.scores, st.n_deals,
-                                       before.dealer, self.you)
+                                       before.dealer, self.you, tricks=before.tricks,
+                                       winners=trick_winners(before), number=self._deal_number())
         side = self.sheet.viewer_side
-        self.out.play_sound("deal_won" if side in self.sheet.outcome.winners else "deal_lost")
+        if sound:
+            self.out.play_sound("deal_won" if side in self.sheet.outcome.winners else "deal_lost")
         if len(st.scores) >= st.n_deals:
             self._finish()
+
+    def _deal_number(self) -> int | None:
+        """The game's seed where it is a deal number one can type back (practice)."""
+        from .session import DEAL_NUMBERS
+
+        seed = self.game.header.seed
+        return seed if 0 < seed < DEAL_NUMBERS else None
 
     def _finish(self) -> None:
         """The game is over: keep it as a replay; the autosave is no longer needed."""
@@ -652,4 +783,4 @@ class TableController:
 
 
 __all__ = ["TableController", "Presenter", "Step", "InlineExecutor", "Answer", "find_hint",
-           "discard_options", "extends"]
+           "discard_options", "extends", "resume_point"]

@@ -171,8 +171,12 @@ class ViewerView(BaseView):
         """Lay the table exactly as the engine's state after the first ``p`` events."""
         self.pos = self.timeline.clamp(p)
         self.wait = 0.0
-        self.table.snap(seen_by(self.timeline.state(self.pos), self.face_up))
+        self.table.snap(seen_by(self.timeline.state(self.pos), self.face_up), raised=self.raised_cards())
         self._texts_key = ()
+
+    def raised_cards(self) -> frozenset[int]:
+        """Cards of the bottom hand lifted at the current position (review mode)."""
+        return frozenset()
 
     def _advance(self) -> None:
         """Playback: animate the next event from the current position."""
@@ -260,10 +264,18 @@ class ViewerView(BaseView):
             self._bar_shapes = shapes
             self._bar_key = key
         self._bar_shapes.draw()
+        self.draw_bar_extra()
         n = max(self.timeline.n, 1)
         x = left + w * self.pos / n
         arcade.draw_lrbt_rectangle_filled(left, x, cy - 2, cy + 2, GOLD)
         arcade.draw_circle_filled(x, cy, 8, GOLD)
+
+    def bar_extra_key(self) -> tuple:
+        """What :meth:`draw_bar_extra` draws on the seek bar (its damage key)."""
+        return ()
+
+    def draw_bar_extra(self) -> None:
+        """Marks over the seek bar, under its knob (review mode: the decisions)."""
 
     def _fit(self) -> None:
         super()._fit()
@@ -289,15 +301,29 @@ class ViewerView(BaseView):
 
     def damage_items(self) -> list:
         items = damage.mapped(self.table.damage_items(), self._to_screen)
-        x, y, w, h = self._panel_box()
-        items.append(damage.rect_item("tricks-panel", h, (x - 1, y - 1, x + w + 1, y + h + 1)))
-        for t in (self.score_text, *self.trick_lines, self.info, self.status):
+        items.extend(self.side_items())
+        for t in (self.info, self.status):
             items.append(damage.text_item(t))
         left, cy, w, h = BAR
-        bar = (self.timeline.n, len(self.timeline.marks), self.pos)
+        bar = (self.timeline.n, len(self.timeline.marks), self.pos, self.bar_extra_key())
         items.append(damage.rect_item("bar", bar, (left - 12, cy - h - 12, left + w + 12, cy + h + 12)))
         items.extend(self.chrome_items())
         return items
+
+    def side_items(self) -> list:
+        """The damage items of what :meth:`draw_side` draws (the tricks list here)."""
+        x, y, w, h = self._panel_box()
+        items = [damage.rect_item("tricks-panel", h, (x - 1, y - 1, x + w + 1, y + h + 1))]
+        items.extend(damage.text_item(t) for t in (self.score_text, *self.trick_lines))
+        return items
+
+    def draw_side(self) -> None:
+        """What is drawn over the table beside the trick: the tricks of the deal."""
+        draw_panel(self._panel_box(), "status", radius=8)
+        self.score_text.draw()
+        for line in self.trick_lines:
+            if line.text:
+                line.draw()
 
     def picture_key(self) -> tuple:
         return tuple(self.table_camera.position), self.table_camera.zoom
@@ -322,12 +348,7 @@ class ViewerView(BaseView):
                 self.table.draw(prepare=False, shows=self.shows)
         finally:
             self.table_camera.scissor = None
-        left, bottom, pw, ph = TRICKS_PANEL
-        draw_panel((left, bottom, pw, ph), "status", radius=8)
-        self.score_text.draw()
-        for line in self.trick_lines:
-            if line.text:
-                line.draw()
+        self.draw_side()
         self.info.draw()
         self._draw_bar()
         self.status.draw()
@@ -411,6 +432,38 @@ def open_replay(window: arcade.Window, path: Path, back=None) -> None:
                                      back=back))
         return
     window.show_view(ViewerView(window, rp, title=path.name, back=back))
+
+
+def open_review(window: arcade.Window, path, seat: int | None = None, back=None, *,
+                deal: int | None = None):
+    """"Review this deal": the theatre on ``path`` in review mode (``game.review_view``).
+
+    ``seat``: the seat reviewed (None: the file's human seat, else 0); ``back``: a
+    callable run when the player leaves (None: the menu); ``deal``: the 1-based deal
+    (None: the last scored deal, else the last).  The review starts in the AI
+    process at once; the view is shown and returned.  A file that cannot be
+    reviewed shows why (with ``back``) and returns None."""
+    from engine.review import default_seat
+
+    from .review_model import pick_deal
+    from .review_view import ReviewView
+
+    path = Path(path)
+    try:
+        rp = read_replay(path, tolerate_torn=True)
+        seat = default_seat(rp) if seat is None else seat
+        if not 0 <= seat < rp.rules.n_seats:
+            raise ValueError(_("seat {seat} is not a seat of this game").format(seat=seat))
+        if rp.final.deal_no == 0:
+            raise ValueError(_("no card was dealt in this file"))
+        deal = pick_deal(rp, deal)
+    except (ReplayError, ValueError) as exc:
+        window.show_view(MessageView(window, f"{path.name}\n{exc}", title=_("This deal cannot be reviewed"),
+                                     back=back))
+        return None
+    view = ReviewView(window, rp, path, seat=seat, deal=deal, back=back)
+    window.show_view(view)
+    return view
 
 
 # --- Watch AI game ---------------------------------------------------------------

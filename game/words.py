@@ -12,9 +12,9 @@ case itself:
   sentence written for a name;
 * anything counted goes through ``ngettext`` ("1 trick", "2 tricks"; French
   "1 pli", "0 pli", "2 plis");
-* a refusal is worded from its reason key and its cards, suit or count, and
-  cites its rule ("you must follow Cups (R7)"): no English sentence of the
-  engine is parsed.
+* a refusal is worded from its reason key and its cards, suit or count, in
+  plain words ("you must follow Cups"); its rule id goes to a tooltip at most
+  (:meth:`Words.refusal_rule`): no English sentence of the engine is parsed.
 
 Templates are tables of small functions, one per message key (DESIGN.md:
 tables over branches).
@@ -113,6 +113,8 @@ _REFUSALS: dict[str, _Refuser] = {
         "trump 1 may be laid aside only by a dealer with no other trump and no Matto"),
     "not_dealer": lambda w, r: _("only the dealer lays cards aside: {name} deals").format(name=w.name(r.seat)),
     "no_discard_due": lambda w, r: _("no discard is due now"),
+    "discard_together": lambda w, r: _("{card} cannot be laid aside with the cards already chosen").format(
+        card=card_list(w.pack, r.cards)) if r.cards else _("not with the cards already chosen"),
 }
 
 
@@ -161,6 +163,25 @@ def _discarded(w: Words, m: Msg) -> str:
 def _trick(w: Words, m: Msg) -> str:
     seat = m.get("seat")
     return _("You take the trick") if w.is_you(seat) else _("{name} takes the trick").format(name=w.name(seat))
+
+
+def _led_took(w: Words, m: Msg) -> str:
+    """Who led a trick and who took it ("You led, East took it")."""
+    leader, winner = m.get("leader"), m.get("winner")
+    if w.is_you(leader):
+        if w.is_you(winner):
+            return _("You led and took it")
+        return _("You led, {winner} took it").format(winner=w.name(winner))
+    if leader == winner:
+        return _("{leader} led and took it").format(leader=w.name(leader))
+    if w.is_you(winner):
+        return _("{leader} led, you took it").format(leader=w.name(leader))
+    return _("{leader} led, {winner} took it").format(leader=w.name(leader), winner=w.name(winner))
+
+
+def _last_trick(w: Words, m: Msg) -> str:
+    """The last trick's title: "Last trick · You led, East took it"."""
+    return _("Last trick · {who}").format(who=_led_took(w, m))
 
 
 def _your_discard(w: Words, m: Msg) -> str:
@@ -227,6 +248,12 @@ _TEMPLATES: dict[str, _Template] = {
     "thinking_hint": lambda w, m: _("Thinking about your cards…"),
     "hints": _hints,
     "speed": lambda w, m: _("Animation speed: x{speed}").format(speed=f"{m.get('speed'):g}"),
+    "nothing_to_undo": lambda w, m: _("Nothing to undo: this is your first move"),
+    "nothing_to_redo": lambda w, m: _("Nothing to redo"),
+    "led_took": _led_took,
+    "standing": lambda w, m: w.standing(int(m.get("deal", 0)), int(m.get("n_deals", 1)),  # type: ignore[call-overload]
+                                        m.get("totals", ()), int(m.get("scored", 0))),  # type: ignore[arg-type,call-overload]
+    "last_trick": _last_trick,
 }
 
 
@@ -264,12 +291,16 @@ class Words:
         return _TEMPLATES[m.key](self, m)
 
     def refusal(self, r: Refusal) -> str:
-        """A refusal in words, citing its rule: "you must follow Cups (R7)"."""
+        """A refusal in plain words: "you must follow Cups" (its rule id apart,
+        :meth:`refusal_rule`)."""
         fn = _REFUSALS.get(r.reason)
-        text = fn(self, r) if fn else r.text
-        if r.rule and f"({r.rule})" not in text:
-            text = f"{text} ({r.rule})"
-        return text
+        if fn:
+            return fn(self, r)
+        return r.text.replace(f" ({r.rule})", "") if r.rule else r.text
+
+    def refusal_rule(self, r: Refusal) -> str:
+        """The rule a refusal applies, for a tooltip: "Rule R7 (see Rules)"."""
+        return _("Rule {rule} (see Rules)").format(rule=r.rule) if r.rule else ""
 
     # --- the table's labels ---------------------------------------------------------
 
@@ -277,10 +308,29 @@ class Words:
         return ngettext("{n} card", "{n} cards", n).format(n=n)
 
     def pile_line(self, side: int, points: int, tricks: int) -> str:
-        """A side's pile during play: card points taken so far and tricks."""
+        """A side's pile during play, said for what it is: the card points taken in
+        tricks so far (not the deal's result: the discard, and in Scarto the
+        count in threes, come at the end), and the tricks."""
         tricks_text = ngettext("{n} trick", "{n} tricks", tricks).format(n=tricks)
-        return _("{side}: {points} card points · {tricks}").format(
+        if self.rules.trick_adjust:  # counted in threes at the end (S6)
+            return _("{side}: {points} raw points so far · {tricks}").format(
+                side=self.side_name(side), points=points, tricks=tricks_text)
+        return _("{side}: {points} in tricks so far · {tricks}").format(
             side=self.side_name(side), points=points, tricks=tricks_text)
+
+    def standing(self, deal_no: int, n_deals: int, totals: Sequence[int], scored: int) -> str:
+        """Where the game stands during play: "Deal 2 of 4 · Match: Us 64, Them 50"
+        (the totals over the ``scored`` deals finished); "" for a single deal."""
+        if n_deals <= 1 or deal_no < 1:
+            return ""
+        deal = _("Deal {n} of {total}").format(n=deal_no, total=n_deals)
+        if not scored:
+            return deal
+        signed = bool(self.rules.par)
+        sides = ", ".join(f"{self.side_name(s)} {signed_figure(v, signed)}" for s, v in enumerate(totals))
+        if self.rules.n_sides < self.rules.n_seats:
+            return _("{deal} · Match: {sides}").format(deal=deal, sides=sides)
+        return _("{deal} · Game: {sides}").format(deal=deal, sides=sides)
 
     def side_name(self, side: int) -> str:
         """A side's short name: "Us"/"Them" for teams, a seat's name for one alone."""
@@ -356,6 +406,12 @@ class Words:
         return _(GAME_TITLES.get(self.rules.name, self.rules.title))
 
 
+def signed_figure(v: int, signed: bool) -> str:
+    """A figure with a true minus sign; ``signed``: a plus on gains too ("+3")."""
+    text = f"{v:+d}" if signed and v else str(v)
+    return text.replace("-", "−")
+
+
 GAME_NAMES = {"piedicavallo": N_("Piedicavallo"), "scarto": N_("Scarto")}
 GAME_TITLES = {"piedicavallo": N_("Piedicavallo: four players, partners opposite"),
                "scarto": N_("Scarto: three players, each for themselves")}
@@ -365,4 +421,4 @@ def game_name(rules: Ruleset) -> str:
     return _(GAME_NAMES.get(rules.name, rules.title))
 
 
-__all__ = ["Msg", "msg", "Words", "card_name", "card_list", "suit_name", "game_name"]
+__all__ = ["Msg", "msg", "Words", "card_name", "card_list", "suit_name", "game_name", "signed_figure"]

@@ -73,12 +73,13 @@ def test_a_scarto_deal_by_clicks_with_the_exchange(window, home) -> None:
     # every card of the 28 takes a click on its visible strip
     for c in hand:
         assert view.table.card_at(*strip_point(view, c), 0) == c
-    # a King may not be laid aside: nothing happens but a refusal in words citing S4
+    # a King may not be laid aside: nothing happens but a refusal in words (S4 in its tooltip)
     king = next(c for c in hand if SCARTO.pack.codes[c].endswith("K"))
     cursor = view.game.cursor
     click(view, *strip_point(view, king))
     frames(view, 3)
-    assert view.game.cursor == cursor and "(S4)" in view.status.text and "King" in view.status.text
+    assert view.game.cursor == cursor and "King" in view.status.text
+    assert view.ctl.status.get("refusal").rule == "S4" and "S4" not in view.status.text
     # three cards by clicks, then the button
     cards = view.game.legal()[0].cards
     for c in cards:
@@ -258,8 +259,13 @@ def test_the_replay_browser_lists_a_scarto_game(window, home, tmp_path: Path) ->
     shutil.copy(tmp_path / "scarto.jsonl", paths.replays_dir() / "scarto.jsonl")
     view = ReplayBrowserView(window)
     window.show_view(view)
-    row = next(d.text for t, d in view.rows if t.text.endswith("scarto.jsonl"))
-    assert "Scarto, single deal" in row and "-".join(map(str, rp.final.totals)) in row
+    from game.replay_list import signed
+
+    i = [e.path.name for e in view.entries].index("scarto.jsonl")
+    title, _players, _result, detail = view.rows[i - view.first]
+    assert "Scarto, single deal" in title.text
+    for seat, name in enumerate(("South", "East", "West")):  # a game of three AI players: each seat's score
+        assert f"{name} {signed(rp.final.totals[seat])}" in detail.text
     view.on_draw()
 
 

@@ -28,7 +28,7 @@ from ..simulate import play_game
 from ..state import DISCARD, Command
 from ..view import SeatView
 from . import pool
-from .players import HardPlayer
+from .players import HARD_MS, HardPlayer
 
 
 def add_ai_commands(sub: Any, bench_sub: Any) -> None:
@@ -45,7 +45,13 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
     p.add_argument("--deals", type=int, required=True, metavar="N", help="deal pairs")
     p.add_argument("--seed", type=int, required=True, metavar="S")
     p.add_argument(
-        "--budget-ms", type=int, default=None, metavar="MS", help="cap the hard level's thinking"
+        "--budget-ms", type=int, default=None, metavar="MS",
+        help="the hard level's deadline a decision (default 1000)",
+    )
+    p.add_argument(
+        "--budget-rounds", type=int, default=None, metavar="N",
+        help="fixed work instead of a deadline: the hard level searches N rounds a decision "
+        "(deterministic: the same figures on every run)",
     )
     p.add_argument("--workers", type=int, default=pool.WORKERS, metavar="K")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -56,16 +62,23 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
     b = bench_sub.add_parser("ai", help="decision times of an AI level")
     b.add_argument("--level", required=True, metavar="LEVEL")
     b.add_argument("--decisions", type=int, default=60, metavar="N")
-    b.add_argument("--budget-ms", type=int, default=None, metavar="MS")
+    b.add_argument("--budget-ms", type=int, default=None, metavar="MS",
+                   help="the hard level's deadline a decision (default 1000)")
+    b.add_argument("--budget-rounds", type=int, default=None, metavar="N",
+                   help="fixed work instead of a deadline (rounds a decision)")
     b.add_argument("--seed", type=int, default=1, metavar="S")
     b.add_argument("--json", action="store_true", help="print JSON (the default output form)")
     add_variant_option(b)
     b.set_defaults(func=cmd_bench_ai)
 
 
-def make_level(level: str, budget_ms: int | None, parallel: bool = True) -> Player:
+def make_level(
+    level: str, budget_ms: int | None, parallel: bool = True, rounds: int | None = None
+) -> Player:
+    """A player of ``level``; hard gets the deadline ``budget_ms`` (default 1000),
+    or fixed work of ``rounds`` rounds."""
     if level == "hard":
-        return HardPlayer(budget_ms or 1000, parallel=parallel)
+        return HardPlayer(budget_ms or HARD_MS, parallel=parallel, rounds=rounds)
     return make_player(level)
 
 
@@ -113,15 +126,21 @@ def a_margin(rules: Ruleset, points: Sequence[int], a_seats: Sequence[bool]) -> 
 
 
 def play_pair(
-    a: str, b: str, seed: int, i: int, budget_ms: int | None, variant: str = "piedicavallo"
+    a: str,
+    b: str,
+    seed: int,
+    i: int,
+    budget_ms: int | None,
+    variant: str = "piedicavallo",
+    rounds: int | None = None,
 ) -> tuple[list[tuple[int, ...]], dict[str, list[float]], list[Any]]:
     """Deal i once per seating (see :func:`seatings`).  Returns each game's points,
     decision times by level, and the games' Dealt hands (to check pairing)."""
     pool.set_parallel(False)
     rules = ruleset(variant)
     gs = pair_seed(seed, i)
-    pa = Timed(make_level(a, budget_ms, parallel=False))
-    pb = Timed(make_level(b, budget_ms, parallel=False))
+    pa = Timed(make_level(a, budget_ms, parallel=False, rounds=rounds))
+    pb = Timed(make_level(b, budget_ms, parallel=False, rounds=rounds))
     results = []
     deals = []
     for where in seatings(rules):
@@ -150,6 +169,7 @@ def run_tournament(
     workers: int = 2,
     progress: bool = False,
     variant: str = "piedicavallo",
+    rounds: int | None = None,
 ) -> dict[str, Any]:
     rules = ruleset(variant)
     where = seatings(rules)
@@ -165,7 +185,8 @@ def run_tournament(
     if workers > 1 and deals > 1:
         with ProcessPoolExecutor(workers) as ex:
             futs: dict[Future[Any], int] = {
-                ex.submit(play_pair, a, b, seed, i, budget_ms, variant): i for i in range(deals)
+                ex.submit(play_pair, a, b, seed, i, budget_ms, variant, rounds): i
+                for i in range(deals)
             }
             from concurrent.futures import as_completed
 
@@ -175,7 +196,7 @@ def run_tournament(
                     bar.update(1)
     else:
         for i in range(deals):
-            results[i] = play_pair(a, b, seed, i, budget_ms, variant)
+            results[i] = play_pair(a, b, seed, i, budget_ms, variant, rounds)
             if bar:
                 bar.update(1)
     if bar:
@@ -204,6 +225,7 @@ def run_tournament(
         "measure": "card-point margin" if rules.n_sides < rules.n_seats else "deal score",
         "seed": seed,
         "budget_ms": budget_ms,
+        "budget_rounds": rounds,
         "mean_margin": round(mean, 2),
         "ci95": [round(mean - half, 2), round(mean + half, 2)],
         "sd": round(sd, 2),
@@ -234,6 +256,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         workers=max(1, args.workers),
         progress=not args.quiet,
         variant=args.variant,
+        rounds=args.budget_rounds,
     )
     if args.json:
         print(json.dumps(res))
@@ -299,7 +322,7 @@ def bench_positions(
 
 def cmd_bench_ai(args: argparse.Namespace) -> int:
     _check_level(args.level)
-    player = make_level(args.level, args.budget_ms, parallel=True)
+    player = make_level(args.level, args.budget_ms, parallel=True, rounds=args.budget_rounds)
     pool.warm()
     positions = bench_positions(args.decisions, args.seed, ruleset(args.variant))
     times = []

@@ -52,6 +52,7 @@ class Kernel:
     finish: Callable[..., tuple[list[int], list[int]]]
     final_points: Callable[[list[int], list[int], int, int], list[int]]
     trick_winner: Callable[[Sequence[int]], int]
+    finish_view: Callable[..., tuple[list[int], list[int]]]
 
 
 @cache
@@ -109,21 +110,36 @@ def kernel(rules: Ruleset) -> Kernel:
                 bk, wi = key, i
         return wi
 
+    # Per seat and cards already in the trick: the opponents still to play after
+    # it, and whether its partner is (built once: the policy runs millions of times).
+    later_opps = tuple(
+        tuple(
+            tuple(t for t in (((seat + k) % n_seats) for k in range(1, n_seats - n))
+                  if side[t] != side[seat])
+            for n in range(n_seats)
+        )
+        for seat in range(n_seats)
+    )
+    partner_later_t = tuple(
+        tuple(
+            any(side[(seat + k) % n_seats] == side[seat] for k in range(1, n_seats - n))
+            for n in range(n_seats)
+        )
+        for seat in range(n_seats)
+    )
+
     def policy(hands: Sequence[int], seat: int, leader: int, trick: Sequence[int], legal: int) -> int:
-        """The card the rules of thumb play from ``legal`` (a non-empty mask)."""
+        """The card the rules of thumb play from ``legal`` (a non-empty mask).
+
+        Whether an opponent still to play can beat a card is worked out once
+        per suit from the union of their cards (see ``can_beat``): those of the
+        suit from the seats that hold it, the trumps of those void in it."""
         if not legal & (legal - 1):
             return legal.bit_length() - 1
         n = len(trick)
         my_side = side[seat]
-        opps = []
-        partner_later = False
-        s = seat
-        for _k in range(1, n_seats - n):
-            s = nxt[s]
-            if side[s] != my_side:
-                opps.append(hands[s])
-            else:
-                partner_later = True
+        opp_seats = later_opps[seat][n]
+        partner_later = partner_later_t[seat][n]
         nonm = legal & ~MATTO_MASK
         has_matto = legal & MATTO_MASK
         if not nonm:
@@ -135,37 +151,52 @@ def kernel(rules: Ruleset) -> Kernel:
         best_key = -1
         winner = -1
         tp = 0
-        for i, c in enumerate(trick):
-            if c == MATTO:
-                continue
-            tp += POINTS[c]
-            s = SUIT[c]
-            if led == NO_SUIT:
-                led = s
-            key = STRENGTH[c] if s == led or s == TRUMP_SUIT else -1
-            if key > best_key:
-                best_key, best, winner = key, c, (leader + i) % n_seats
+        i = 0
+        for c in trick:
+            if c != MATTO:
+                tp += POINTS[c]
+                s = SUIT[c]
+                if led == NO_SUIT:
+                    led = s
+                key = STRENGTH[c] if s == led or s == TRUMP_SUIT else -1
+                if key > best_key:
+                    best_key, best, winner = key, c, (leader + i) % n_seats
+            i += 1
 
         if led == NO_SUIT:  # leading (or after a led Matto)
             partner = hands[partner_of[seat]] if partner_later else 0
             opp_trumps = 0
-            for h in opps:
-                opp_trumps |= h & TRUMP_MASK
+            for t in opp_seats:
+                opp_trumps |= hands[t] & TRUMP_MASK
             my_trumps = (hands[seat] & TRUMP_MASK).bit_count()
             best_c = -1
             best_v = -(10**9)
+            cur = -2  # the suit the two masks below are for (cards come suit by suit)
+            follow = 0
+            ruffed = 0
             m = nonm
             while m:
                 low = m & -m
                 m ^= low
                 c = low.bit_length() - 1
                 s = SUIT[c]
-                sure = True
-                for h in opps:
-                    if can_beat(c, s, h):
-                        sure = False
-                        break
-                if sure:
+                if s != cur:
+                    cur = s
+                    if s == TRUMP_SUIT:
+                        follow = opp_trumps
+                        ruffed = 0
+                    else:
+                        follow = 0
+                        ruffed = 0
+                        sm = SUIT_MASK[s]
+                        for t in opp_seats:
+                            h = hands[t]
+                            f = h & sm
+                            if f:
+                                follow |= f
+                            else:
+                                ruffed |= h & TRUMP_MASK
+                if not ruffed and not follow & HIGHER[c]:  # sure to win the trick
                     if s == TRUMP_SUIT:
                         v = 60 + 3 * my_trumps - KEEP[c] // 4 if opp_trumps else 5 - KEEP[c]
                     else:
@@ -180,12 +211,28 @@ def kernel(rules: Ruleset) -> Kernel:
                     best_v, best_c = v, c
             return best_c
 
+        # What the opponents still to play hold that could beat a card: their
+        # cards of the led suit (trumps, if trumps were led), and the trumps of
+        # those void in it.
+        follow = 0
+        ruffed = 0
+        if led == TRUMP_SUIT:
+            for t in opp_seats:
+                follow |= hands[t] & TRUMP_MASK
+        else:
+            sm = SUIT_MASK[led]
+            for t in opp_seats:
+                h = hands[t]
+                f = h & sm
+                if f:
+                    follow |= f
+                else:
+                    ruffed |= h & TRUMP_MASK
+        if best < NT:  # a trump: only a higher trump beats it
+            safe = not (follow if led == TRUMP_SUIT else ruffed) & HIGHER[best]
+        else:
+            safe = not ruffed and not follow & HIGHER[best]
         partner_winning = side[winner] == my_side
-        safe = True
-        for h in opps:
-            if can_beat(best, led, h):
-                safe = False
-                break
         if partner_winning and safe:
             # Feed: the most points for the least strength given up.
             best_c = -1
@@ -212,12 +259,10 @@ def kernel(rules: Ruleset) -> Kernel:
             key = STRENGTH[c] if s == led or s == TRUMP_SUIT else -1
             if key <= best_key:
                 continue
-            sure = True
-            for h in opps:
-                if can_beat(c, led, h):
-                    sure = False
-                    break
-            if not sure:
+            if c < NT:
+                if (follow if led == TRUMP_SUIT else ruffed) & HIGHER[c]:
+                    continue
+            elif ruffed or follow & HIGHER[c]:
                 continue
             v = 4 * POINTS[c] - KEEP[c]
             if v > best_v:
@@ -255,35 +300,109 @@ def kernel(rules: Ruleset) -> Kernel:
         play playing ``first`` if given; ``hands``, ``trick``, ``pts`` and ``won``
         are consumed.  Returns each side's points so far (its Matto counted when
         played; the ruleset's trick terms included) and its tricks."""
+        n = len(trick)
+        led = NO_SUIT
+        for c in trick:
+            if c != MATTO:
+                led = SUIT[c]
+                break
+        seat = (leader + n) % n_seats
         while True:
-            n = len(trick)
-            seat = (leader + n) % n_seats
             if n == 0 and not hands[seat]:
                 return pts, won
-            led = NO_SUIT
-            for c in trick:
-                if c != MATTO:
+            while n < n_seats:
+                hand = hands[seat]
+                if first >= 0:
+                    c = first
+                    first = -1
+                else:
+                    c = pol(hands, seat, leader, trick, legal_mask(hand, led))
+                hands[seat] = hand & ~(1 << c)
+                trick.append(c)
+                if c == MATTO:
+                    pts[side[seat]] += matto_pts
+                elif led == NO_SUIT:
                     led = SUIT[c]
-                    break
-            hand = hands[seat]
-            if first >= 0:
-                c = first
-                first = -1
-            else:
-                c = pol(hands, seat, leader, trick, legal_mask(hand, led))
-            hands[seat] = hand & ~(1 << c)
-            trick.append(c)
-            if c == MATTO:
-                pts[side[seat]] += matto_pts
-            if n == n_seats - 1:
-                tp = trick_adj
-                for x in trick:
-                    tp += matto_adj if x == MATTO else POINTS[x]
-                w = (leader + trick_winner(trick)) % n_seats
-                pts[side[w]] += tp
-                won[side[w]] += 1
-                leader = w
-                trick = []
+                n += 1
+                seat = nxt[seat]
+            tp = trick_adj
+            for x in trick:
+                tp += matto_adj if x == MATTO else POINTS[x]
+            w = (leader + trick_winner(trick)) % n_seats
+            pts[side[w]] += tp
+            won[side[w]] += 1
+            leader = seat = w
+            trick = []
+            n = 0
+            led = NO_SUIT
+
+    def finish_view(
+        hands: list[int],
+        leader: int,
+        trick: list[int],
+        pts: list[int],
+        won: list[int],
+        voids: Sequence[int],
+        first: int = -1,
+    ) -> tuple[list[int], list[int]]:
+        """As :func:`finish`, but each seat plays the rules of thumb from what it
+        could know, not from every hand: its own cards, and for each other seat
+        the cards still out less the suits that seat has shown void in (``voids``
+        at the start, then as the playout shows them)."""
+        voids = list(voids)
+        ph = [0] * n_seats
+        n = len(trick)
+        led = NO_SUIT
+        for c in trick:
+            if c != MATTO:
+                led = SUIT[c]
+                break
+        out = 0
+        for h in hands:
+            out |= h
+        seat = (leader + n) % n_seats
+        while True:
+            if n == 0 and not hands[seat]:
+                return pts, won
+            while n < n_seats:
+                hand = hands[seat]
+                if first >= 0:
+                    c = first
+                    first = -1
+                else:
+                    legal = legal_mask(hand, led)
+                    if legal & (legal - 1):
+                        rest = out & ~hand
+                        for o in range(n_seats):
+                            ph[o] = rest & ~voids[o]
+                        ph[seat] = hand
+                        c = policy(ph, seat, leader, trick, legal)
+                    else:
+                        c = legal.bit_length() - 1
+                low = 1 << c
+                hands[seat] = hand & ~low
+                out &= ~low
+                trick.append(c)
+                if c == MATTO:
+                    pts[side[seat]] += matto_pts
+                else:
+                    s = SUIT[c]
+                    if led == NO_SUIT:
+                        led = s
+                    elif s != led:
+                        voids[seat] |= SUIT_MASK[led] if s == TRUMP_SUIT else SUIT_MASK[led] | TRUMP_MASK
+                n += 1
+                seat = nxt[seat]
+            tp = trick_adj
+            for x in trick:
+                tp += matto_adj if x == MATTO else POINTS[x]
+            w = (leader + trick_winner(trick)) % n_seats
+            pts[side[w]] += tp
+            won[side[w]] += 1
+            leader = seat = w
+            trick = []
+            n = 0
+            led = NO_SUIT
 
     def final_points(pts: list[int], won: list[int], dealer_side: int, discard_pts: int) -> list[int]:
         """Each side's points for the deal: the discard to the dealer's side, then
@@ -301,4 +420,4 @@ def kernel(rules: Ruleset) -> Kernel:
     assert n_sides == len(set(side))
     assert not surrender or n_sides == 2
     del total
-    return Kernel(rules, KEEP, policy, finish, final_points, trick_winner)
+    return Kernel(rules, KEEP, policy, finish, final_points, trick_winner, finish_view)

@@ -5,19 +5,22 @@
 * ``medium``: card counting and void inference through sampled deals of the
   hidden cards, each candidate played out by the policy; exact open-hand solving
   of the last four tricks.
-* ``hard``: more deals, weighted by how well they explain the other seats' plays
-  (inference), exact solving of the last five or six tricks (six from a 600 ms budget), the discard chosen by playing
-  out the candidate pairs, both CPU cores.
+* ``hard``: the anytime search of :mod:`engine.ai.anytime`: rounds of sampled
+  deals, weighted by how well they explain the other seats' plays (inference),
+  solved exactly as early in the deal as the budget allows, the discard chosen
+  by playing out the rules of thumb's best candidates; on both CPU cores where
+  the pool is on.  Its budget is a deadline, or fixed work (``rounds``).
 
-Every decision is a pure function of the view and the decision seed: sample
-counts are fixed numbers (the time budget sets them through calibrated
-constants), never a clock.
+Easy and medium decisions, and hard ones in fixed-work mode, are pure functions
+of the view and the decision seed.  A hard decision against a deadline is a pure
+function of those and of the number of rounds it completed.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,6 +30,7 @@ from ..ruleset import Ruleset
 from ..state import DISCARD, PLAY, Command, Discard, Play
 from ..view import SeatView
 from . import pool
+from .anytime import HardConfig, Limits, config_for, search_discard, search_play
 from .fast import kernel
 from .search import World, discard_values, evaluate_worlds, likelihood_matches
 from .worlds import Known, known_of, sample
@@ -56,6 +60,30 @@ def ranked_discards(rules: Ruleset, hand: int) -> list[int]:
     """Legal discards, best by the rules of thumb first (ties: ascending cards)."""
     options = rules.legal_discards(hand)
     return sorted(options, key=lambda d: -discard_score(rules, hand, d))
+
+
+def hard_discard_candidates(rules: Ruleset, hand: int, k: int) -> list[tuple[int, int]]:
+    """The hard level's candidate discards with their rules-of-thumb scores, best
+    first: the rules of thumb, then the lower cards where points are equal, and
+    one discard per shape (the suits and points of its cards), so that the few
+    candidates searched differ in what they bank and which suits they void
+    rather than in which of two small cards of a suit they lay aside (Scarto
+    has thousands of legal triples, most of them such near twins)."""
+    p = rules.pack
+    rank = p.rank
+    suit = p.suit
+    points = p.points
+    best: dict[tuple[tuple[int, int], ...], tuple[int, int, int]] = {}
+    for d in rules.legal_discards(hand):
+        cards = mask_cards(d)
+        shape = tuple(sorted((suit[c], points[c]) for c in cards))
+        v = discard_score(rules, hand, d)
+        low = -sum(rank[c] for c in cards)
+        got = best.get(shape)
+        if got is None or (v, low) > (got[0], got[1]):
+            best[shape] = (v, low, d)
+    ranked = sorted(best.values(), key=lambda t: (-t[0], -t[1], mask_cards(t[2])))
+    return [(d, v) for v, _low, d in ranked[:k]]
 
 
 def _discard_cmd(seat: int, cards: int) -> Discard:
@@ -138,46 +166,36 @@ MEDIUM = Budget(
     inference=0.0,
 )
 
-# Calibrated on this machine (see the closing note of issue 3): at 1,000 ms these
-# counts keep the hard player's p95 under a second on two cores; a smaller budget
-# scales the counts down (never a clock: replays stay exact).
+#: The hard level's default budget (ms a decision).
 HARD_MS = 1000
+#: Fixed work for a deal review (``engine.review``): every candidate valued on
+#: the same deals, deterministic per seed and blind to the machine's load (what
+#: the hard level searched at 1 s before its anytime search).
+REVIEW = Budget(
+    playout_cards=200_000,
+    min_worlds=48,
+    max_worlds=320,
+    exact_cards=6,
+    exact_worlds=(0, 1, 160, 120, 100, 80, 12),
+    discard_pairs=16,
+    discard_worlds=60,
+    inference=1.3,
+    oversample=2,
+)
 #: The hint values at most this many discards: every one of Piedicavallo's (C(17, 2)),
 #: the best by the rules of thumb of Scarto's thousands.
 HINT_DISCARDS = 136
-#: How much likelier a hidden discard is per card point it holds (log scale).
+#: How much likelier a hidden discard is per card point it holds (log scale); the
+#: medium level does not use it.
 DISCARD_LAMBDA = 0.35
+#: Fixed-work rounds that stand for a budget where no clock may be read
+#: (``simulate``): about what one core completes in that time at the median.
+ROUND_MS = 20
 
 
-def budget_scale(ms: int) -> float:
-    """Share of the full budget's counts that a budget of ``ms`` buys.
-
-    The full counts are set by the p95 at 1,000 ms on two cores, where the median
-    decision is far below the budget.  Below that the counts fall with the square
-    root of the budget, anchored so that at 250 ms a single process (as in
-    tournament workers) takes about 170 ms a decision at the median and 210 ms
-    on average (measured on this machine); a linear scale left hard at 250 ms
-    with a median of 54 ms and too few samples to beat medium clearly."""
-    return min(1.0, 0.75 * math.sqrt(max(ms, 5) / 250))
-
-
-def hard_budget(ms: int = HARD_MS) -> Budget:
-    f = budget_scale(ms)
-
-    def sc(x: int, lo: int) -> int:
-        return max(lo, int(x * f))
-
-    return Budget(
-        playout_cards=sc(200_000, 400),
-        min_worlds=sc(48, 2),
-        max_worlds=sc(320, 4),
-        exact_cards=6 if ms >= 600 else (5 if ms >= 150 else 4),
-        exact_worlds=(0, 1, sc(160, 2), sc(120, 2), sc(100, 2), sc(80, 2), sc(12, 2)),
-        discard_pairs=sc(16, 2),
-        discard_worlds=sc(60, 2),
-        inference=1.3,
-        oversample=2,
-    )
+def rounds_for_ms(ms: int) -> int:
+    """The fixed-work equivalent of a budget of ``ms`` (see :data:`ROUND_MS`)."""
+    return max(2, ms // ROUND_MS)
 
 
 def _worlds(kn: Known, rand: random.Random, n: int) -> list[World]:
@@ -313,27 +331,86 @@ class MediumPlayer(SearchPlayer):
         super().__init__("medium", MEDIUM, parallel=False)
 
 
-class HardPlayer(SearchPlayer):
-    """``budget_ms`` maps to sample counts (calibrated), not to a clock."""
+class HardPlayer:
+    """The anytime search (:mod:`engine.ai.anytime`).
 
-    def __init__(self, budget_ms: int = HARD_MS, parallel: bool = True) -> None:
-        super().__init__("hard", hard_budget(budget_ms), parallel=parallel)
+    ``budget_ms`` is a deadline counted from the moment ``choose`` is called;
+    ``rounds`` asks for fixed work instead (exactly that many rounds, no clock:
+    deterministic), and the budget then only plans how early to solve exactly;
+    ``work_ms`` (for tuning) is a deadline on counted work instead of the clock
+    (deterministic too).  ``parallel`` runs the rounds on the pool's two workers."""
+
+    name = "hard"
+
+    def __init__(
+        self,
+        budget_ms: int = HARD_MS,
+        parallel: bool = True,
+        rounds: int | None = None,
+        config: HardConfig | None = None,
+        work_ms: float | None = None,
+    ) -> None:
         self.budget_ms = budget_ms
+        self.parallel = parallel
+        self.rounds = rounds
+        self.config = config
+        self.work_ms = work_ms
+        #: rounds completed by the last decision (for tests and benchmarks)
+        self.last_rounds = 0
+
+    def limits(self, start: float) -> Limits:
+        if self.rounds is not None or self.work_ms is not None:
+            return Limits(None, self.rounds, start, self.work_ms)
+        return Limits(self.budget_ms, None, start)
+
+    def choose(self, view: SeatView, legal: Sequence[Command], event_index: int) -> Command:
+        start = time.monotonic()
+        if len(legal) == 1:
+            return legal[0]
+        seed = decision_seed(view, event_index)
+        cfg = self.config or config_for(view.rules)
+        limits = self.limits(start)
+        if view.phase == DISCARD:
+            vals, self.last_rounds = hard_discards(view, cfg, seed, limits, self.parallel)
+            return _pick(legal, _discard_cmd(view.seat, vals[0][0]))
+        plan = self.work_ms if self.work_ms is not None else self.budget_ms
+        vals, self.last_rounds = search_play(view, cfg, seed, limits, self.parallel, plan)
+        return _pick(legal, Play(view.seat, vals[0][0]))
+
+
+def hard_discards(
+    view: SeatView, cfg: HardConfig, seed: int, limits: Limits, parallel: bool,
+    n_cands: int | None = None,
+) -> tuple[list[tuple[int, float]], int]:
+    """The hard search's discards with their values, best first (and the rounds):
+    one per shape (:func:`hard_discard_candidates`), or with ``n_cands`` (the
+    hint) the rules of thumb's best ``n_cands`` of all."""
+    rules = view.rules
+    if n_cands is None:
+        got = hard_discard_candidates(rules, view.hand, cfg.discard_cands)
+        cands = [d for d, _v in got]
+        tie = [float(v) for _d, v in got]
+    else:
+        cands = ranked_discards(rules, view.hand)[:n_cands]
+        tie = [float(discard_score(rules, view.hand, d)) for d in cands]
+    return search_discard(view, cfg, seed, limits, parallel, cands, tie)
 
 
 def hint(
-    view: SeatView, budget_ms: int = HARD_MS, event_index: int = 0
+    view: SeatView, budget_ms: int = HARD_MS, event_index: int = 0, rounds: int | None = None
 ) -> list[tuple[Command, float]]:
-    """For a seat to act: every legal command with the hard search's expected card
-    points for the seat's team at the end of the deal, best first."""
+    """For a seat to act: every legal command with the hard search's expected
+    points for the seat's side at the end of the deal, best first.  A deadline of
+    ``budget_ms`` (from this call), or ``rounds`` of fixed work."""
+    start = time.monotonic()
     if view.turn != view.seat or view.phase not in (PLAY, DISCARD):
         return []
-    budget = hard_budget(budget_ms)
+    cfg = config_for(view.rules)
+    limits = Limits(None, rounds, start) if rounds is not None else Limits(budget_ms, None, start)
     seed = decision_seed(view, event_index)
     if view.phase == DISCARD:
         n = min(len(view.rules.legal_discards(view.hand)), HINT_DISCARDS)
-        return [
-            (_discard_cmd(view.seat, p), v)
-            for p, v in discard_values_ranked(view, budget, seed, True, n_pairs=n)
-        ]
-    return [(Play(view.seat, c), v) for c, v in card_values(view, budget, seed, True)]
+        vals, _r = hard_discards(view, cfg, seed, limits, True, n_cands=n)
+        return [(_discard_cmd(view.seat, p), v) for p, v in vals]
+    vals, _r = search_play(view, cfg, seed, limits, True, budget_ms)
+    return [(Play(view.seat, c), v) for c, v in vals]

@@ -102,6 +102,18 @@ def map_chunks(fn: Callable[..., T], chunks: list[tuple[Any, ...]]) -> list[T]:
         return [fn(*c) for c in chunks]
 
 
+def executor() -> Executor | None:
+    """The pool to submit single calls to (the anytime search keeps both workers
+    busy with rounds), or None to work in-process."""
+    return _get_pool()
+
+
+def mark_broken() -> None:
+    """A worker died or a call failed there: search in-process from now on."""
+    global _failed
+    _failed = True
+
+
 def worker_pids() -> list[int]:
     """Process ids of the pool's workers (started if need be); empty without a pool."""
     warm()

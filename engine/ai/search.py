@@ -9,6 +9,8 @@ Piedicavallo's card points 0..114, Scarto's count in threes 0..78).
 
 from __future__ import annotations
 
+import math
+
 from ..cards import NO_SUIT
 from .fast import kernel
 from .solver import Solver
@@ -32,8 +34,34 @@ def play_values(kn: Known, hands: list[int], discard: int, cands: list[int]) -> 
     return out
 
 
-def exact_values(kn: Known, hands: list[int], discard: int, cands: list[int]) -> list[int]:
-    """Each candidate's exact open-hand value in one deal."""
+def play_values_view(kn: Known, hands: list[int], discard: int, cands: list[int]) -> list[int]:
+    """As :func:`play_values`, every seat playing from what it could know
+    (``Kernel.finish_view``) instead of open-handed."""
+    k = kernel(kn.rules)
+    me = kn.side
+    dpts = kn.rules.pack.mask_points(discard)
+    finish = k.finish_view
+    final = k.final_points
+    voids = kn.voids
+    out = []
+    for c in cands:
+        pts, won = finish(list(hands), kn.leader, list(kn.trick), list(kn.pts), list(kn.won), voids, c)
+        out.append(final(pts, won, kn.dealer_side, dpts)[me])
+    return out
+
+
+def exact_values(
+    kn: Known,
+    hands: list[int],
+    discard: int,
+    cands: list[int],
+    deadline: float = math.inf,
+    node_limit: float = math.inf,
+    nodes: list[int] | None = None,
+) -> list[int]:
+    """Each candidate's exact open-hand value in one deal (raises
+    :class:`~engine.ai.solver.OutOfTime` past ``deadline`` or ``node_limit``
+    nodes); the nodes searched are added to ``nodes[0]`` if given."""
     rules = kn.rules
     me = kn.side
     acc = kn.pts[me]
@@ -44,7 +72,12 @@ def exact_values(kn: Known, hands: list[int], discard: int, cands: list[int]) ->
     cm = 0
     for c in cands:
         cm |= 1 << c
-    vals = Solver(rules, me).root_values(hands, kn.leader, kn.trick, acc, mine, others, cm)
+    solver = Solver(rules, me, deadline, node_limit)
+    try:
+        vals = solver.root_values(hands, kn.leader, kn.trick, acc, mine, others, cm)
+    finally:
+        if nodes is not None:
+            nodes[0] += solver.nodes
     return [vals[c] for c in cands]
 
 

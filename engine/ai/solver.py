@@ -10,11 +10,17 @@ Boundary entries are stored relative to the points so far, so one table serves
 every line that reaches the same hands with the same leader; while a side still
 has no trick (R11 may apply) the key also holds the flags and the points.
 Equivalent cards (same holder, adjacent rank with nothing alive between them,
-same points) are searched once.  Trick strength, legal cards and the scoring
+same points) are searched once.  At a trick boundary the side's final points
+lie between its points so far and those plus everything left (no trick is worth
+less than nothing to its winner), which cuts off lines at once; leads that no
+other hand can beat in their suit are searched first.  Trick strength, legal cards and the scoring
 terms are the ruleset's (via :func:`engine.ai.fast.kernel`).
 """
 
 from __future__ import annotations
+
+import math
+import time
 
 from ..cards import NO_SUIT, TRUMP_SUIT
 from ..ruleset import Ruleset
@@ -22,6 +28,12 @@ from .fast import kernel
 
 TT = dict[tuple[int, ...], tuple[int, int]]
 _INF = 10_000
+#: The clock is read once every this many nodes (a power of two, less one).
+_CHECK = 511
+
+
+class OutOfTime(Exception):
+    """A search passed its deadline; its partial result is thrown away."""
 
 
 class Solver:
@@ -31,13 +43,23 @@ class Solver:
     __slots__ = (
         "tt", "nodes", "me", "n", "side", "surrender", "total", "legal_mask", "suit", "points",
         "higher", "strength", "matto", "matto_pts", "trick_adj", "matto_adj", "keep",
+        "deadline", "node_limit", "mask_points", "matto_mask",
     )
 
-    def __init__(self, rules: Ruleset, me: int) -> None:
-        """``me``: the side whose final points are maximised."""
+    def __init__(
+        self, rules: Ruleset, me: int, deadline: float = math.inf, node_limit: float = math.inf
+    ) -> None:
+        """``me``: the side whose final points are maximised.  ``deadline``: a
+        ``time.monotonic()`` instant after which the search raises
+        :class:`OutOfTime` (the clock is read every few hundred nodes); so does
+        passing ``node_limit`` nodes (checked as often)."""
         p = rules.pack
         self.tt: TT = {}
         self.nodes = 0
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.mask_points = p.mask_points
+        self.matto_mask = p.matto_mask
         self.me = me
         self.n = rules.n_seats
         self.side = rules.side
@@ -177,6 +199,20 @@ class Solver:
                     return self.total
             return acc
         if f0 and f1 or not self.surrender:
+            # Every trick is worth at least nothing to its winner (Scarto's count
+            # in threes included), so the side ends between acc and acc plus all
+            # that is left: cut off at once when the window lies outside.
+            if acc >= beta:
+                return acc
+            left = 0
+            for h in hands:
+                left |= h
+            top = acc + self.mask_points(left & ~self.matto_mask)
+            top += self.trick_adj * hands[leader].bit_count()
+            if left & self.matto_mask:
+                top += self.matto_pts + self.matto_adj
+            if top <= alpha:
+                return top
             key: tuple[int, ...] = (*hands, leader)
         else:
             key = (*hands, leader, f0 + 2 * f1, acc)
@@ -225,6 +261,10 @@ class Solver:
         beta: int,
     ) -> int:
         self.nodes += 1
+        if not self.nodes & _CHECK and (
+            self.nodes > self.node_limit or time.monotonic() > self.deadline
+        ):
+            raise OutOfTime
         seat = (leader + n) % self.n
         hand = hands[seat]
         legal = self.legal_mask(hand, led)
@@ -259,6 +299,13 @@ class Solver:
             prev = c
             if c == self.matto:
                 order = 50
+            elif n == 0:
+                # Lead a card that no other hand can beat in its suit first, else
+                # the cheapest.
+                if not higher[c] & alive & ~hand:
+                    order = -200 - points[c]
+                else:
+                    order = keep[c] + 4 * points[c]
             else:
                 s = suit[c]
                 key = strength[c] if s == TRUMP_SUIT or s == led or led == NO_SUIT else -1

@@ -32,6 +32,9 @@ class Known(NamedTuple):
     discard_parts: tuple[tuple[int, int], ...]  # (allowed, count) of the hidden discard
     discard: int  # known discard (dealer) or 0
     dealer_side: int
+    dealer: int
+    dealer_played: int  # cards the dealer has played this deal
+    voids: tuple[int, ...]  # per seat, the suits (as card masks) it has shown void in
     pts: tuple[int, ...]  # each side's points so far (Matto and trick terms included)
     won: tuple[int, ...]  # tricks taken by each side
     rules: Ruleset
@@ -46,7 +49,8 @@ def known_of(view: SeatView) -> Known:
     n = rules.n_seats
     seat = view.seat
     unseen = view.unseen
-    voids = list(view.voids())
+    shown = view.voids()
+    voids = list(shown)
     hidden = view.phase == PLAY and seat != view.dealer
     parts: list[tuple[int, int]] = []
     if hidden:
@@ -75,6 +79,9 @@ def known_of(view: SeatView) -> Known:
         discard_parts=tuple(parts),
         discard=view.discard,
         dealer_side=rules.side[view.dealer],
+        dealer=view.dealer,
+        dealer_played=view.played[view.dealer],
+        voids=shown,
         pts=tuple(rules.side_points(p, w) for p, w in zip(view.piles, view.tricks_won, strict=True)),
         won=tuple(view.tricks_won),
         rules=rules,
@@ -91,13 +98,16 @@ def _holders(kn: Known) -> list[tuple[int, int, int]]:
     return out
 
 
-def sample(kn: Known, rand: random.Random) -> tuple[list[int], int]:
+def sample(kn: Known, rand: random.Random, strict: bool = False) -> tuple[list[int], int]:
     """One deal of the hidden cards: the hands and the discard (the known
-    discard for the dealer)."""
+    discard for the dealer).  ``strict`` also checks a hidden discard against
+    the whole discard rule (:func:`_discard_fits`; the hard level's deals), where
+    the medium level, kept exactly as it was, trusts ``Ruleset.hidden_discard``."""
     holders = _holders(kn)
+    check = strict and kn.hidden_discard
     for attempt in range(40):
         got = _deal(kn, holders, rand) if attempt < 8 else _deal_checked(kn, holders, rand)
-        if got is not None:
+        if got is not None and (not check or _discard_fits(kn, got)):
             return got
     # Inference went wrong somewhere (it should not): keep only the hand sizes.
     n = kn.rules.n_seats
@@ -106,6 +116,16 @@ def sample(kn: Known, rand: random.Random) -> tuple[list[int], int]:
     if got is None:
         raise ValueError("no deal of the hidden cards fits what this seat has seen")
     return got
+
+
+def _discard_fits(kn: Known, got: tuple[list[int], int]) -> bool:
+    """Whether the hidden discard of a deal obeys the discard rule, judged on the
+    dealer's whole hand at the time (what it holds, has played, and laid aside):
+    the parts of ``Ruleset.hidden_discard`` cannot say everything (Scarto's trump
+    1 only from a dealer with no other trump and no Matto)."""
+    hands, discard = got
+    whole = hands[kn.dealer] | kn.dealer_played | discard
+    return kn.rules.discard_refusal(whole, discard) is None
 
 
 def _deal(

@@ -128,11 +128,12 @@ def resume_game(window) -> None:
     except Exception as exc:  # noqa: BLE001 - say what went wrong, keep the menu
         window.show_view(MessageView(window, _("Could not resume: {error}").format(error=exc)))
         return
-    start_table(window, game, practice=bool(game.header.extra.get("practice")))
+    start_table(window, game, practice=bool(game.header.extra.get("practice")), resumed=True)
 
 
-def start_table(window, game, practice: bool = False) -> None:
-    """Show the table for ``game``; a missing asset gives a message, not a traceback."""
+def start_table(window, game, practice: bool = False, resumed: bool = False) -> None:
+    """Show the table for ``game``; a missing asset gives a message, not a traceback.
+    ``resumed``: the game is put on the table as it stands, nothing played again."""
     from .table_view import TableView
 
     try:
@@ -146,9 +147,18 @@ def start_table(window, game, practice: bool = False) -> None:
     def back() -> None:
         window.show_view(MenuView(window))
 
+    def again() -> None:
+        """The game is over: another set up the same way (the table's "Play again")."""
+        try:
+            nxt = session.play_again(game)
+        except (OSError, paths.DataFolderError) as exc:
+            window.show_view(MessageView(window, _("Cannot start a game: {error}").format(error=exc)))
+            return
+        start_table(window, nxt, practice=practice)
+
     view = TableView(window, game, session.ai_players(game), human_seats=session.human_seats(game),
                      practice=practice, settings=settings, sound=getattr(window, "sound", None),
-                     on_exit=back)
+                     on_exit=back, on_again=again, resumed=resumed)
     window.show_view(view)
 
 
@@ -165,10 +175,16 @@ class NewGameView(BaseView):
                                  anchor_y="center", font_name=FONT, bold=True)
         self.help = arcade.Text(_("Click a line or press Enter to change it"), WIDTH / 2, HEIGHT - 160,
                                 INK, 14, anchor_x="center", anchor_y="center", font_name=FONT)
-        self.b_game = Button("", (WIDTH / 2, 500, 660, 48), self.cycle_game)
-        self.b_kind = Button("", (WIDTH / 2, 440, 660, 48), self.toggle_kind)
-        self.b_partner = Button("", (WIDTH / 2, 380, 660, 48), lambda: self.cycle("partner"))
-        self.b_opp = Button("", (WIDTH / 2, 320, 660, 48), lambda: self.cycle("opponents"))
+        self.b_game = Button("", (WIDTH / 2, 500, 720, 48), self.cycle_game)
+        self.b_kind = Button("", (WIDTH / 2, 440, 720, 48), self.toggle_kind)
+        self.b_partner = Button("", (WIDTH / 2, 380, 720, 48), lambda: self.cycle("partner"))
+        self.b_opp = Button("", (WIDTH / 2, 320, 720, 48), lambda: self.cycle("opponents"))
+        # practice: who deals (to practise the discard or the exchange) and a deal number
+        self.b_dealer = Button("", (WIDTH / 2, 260, 720, 48), self.cycle_dealer)
+        self.b_deal = Button("", (WIDTH / 2, 200, 720, 48), self.toggle_typing)
+        self.deal_number: int | None = None  # a deal to play again (the game's seed)
+        self.typing = False
+        self.typed = ""
         self.b_start = Button(_("Deal the cards"), (WIDTH / 2, 230, 300, 54), self.start)
         self.b_back = Button(_("Back"), (WIDTH / 2, 160, 200, 44), self.on_back)
         self._labels()
@@ -193,14 +209,92 @@ class NewGameView(BaseView):
         self.b_opp.label = _("Opponents (East, West): {level}").format(level=_(s.opponents))
         partners = rules.partner[0] >= 0
         rows = [self.b_game, self.b_kind, *([self.b_partner] if partners else []), self.b_opp]
+        if self.practice:
+            self._practice_labels(words)
+            rows += [self.b_dealer, self.b_deal]
+        top, step = (508, 56) if len(rows) > 4 else (500, 60)
         for i, b in enumerate(rows):  # one under the other, no gap where a partner would be
-            b.rect = (WIDTH / 2, 500 - 60 * i, *b.rect[2:])
+            b.rect = (WIDTH / 2, top - step * i, *b.rect[2:])
+            b.text.x, b.text.y = b.rect[:2]
+        low = top - step * (len(rows) - 1)
+        for b, y in ((self.b_start, min(230, low - 72)), (self.b_back, min(160, low - 136))):
+            b.rect = (WIDTH / 2, y, *b.rect[2:])
             b.text.x, b.text.y = b.rect[:2]
         buttons = [*rows, self.b_start, self.b_back]
         if self.buttons != buttons:
             focused = self.buttons[self.focus] if 0 <= self.focus < len(self.buttons) else self.b_start
             self.buttons = buttons
             self.focus = buttons.index(focused) if focused in buttons else buttons.index(self.b_start)
+
+    def _practice_labels(self, words) -> None:
+        from engine.state import first_dealer
+
+        rules = self.rules
+        if self.deal_number is not None:
+            dealer = words.name(first_dealer(self.deal_number, rules))
+            self.b_dealer.label = _("Dealer: {name} (given by the deal number)").format(name=dealer)
+            self.b_dealer.enabled = False
+        else:
+            d = self.dealer
+            self.b_dealer.label = _("Dealer: {name}").format(
+                name=_("drawn at random") if d is None else words.name(d))
+            self.b_dealer.enabled = True
+        if self.typing:
+            self.b_deal.label = _("Deal number: {digits}_ (Enter to confirm)").format(digits=self.typed)
+        elif self.deal_number is not None:
+            self.b_deal.label = _("Deal number {n}: this deal again").format(n=self.deal_number)
+        else:
+            self.b_deal.label = _("Deal: a new one (click to type a deal number)")
+
+    @property
+    def dealer(self) -> int | None:
+        """The practice dealer chosen (remembered in the settings), None: drawn."""
+        d = getattr(self.settings, "practice_dealer", -1)
+        return d if 0 <= d < self.rules.n_seats else None
+
+    def cycle_dealer(self) -> None:
+        """Drawn at random, then each seat in turn, starting with you."""
+        n = self.rules.n_seats
+        d = self.dealer
+        self.settings.practice_dealer = 0 if d is None else (d + 1 if d + 1 < n else -1)
+        self._labels()
+        self.settings.save()
+
+    def toggle_typing(self) -> None:
+        """Type a deal number in (digits, Enter), or back to a new deal."""
+        if self.typing:
+            self._confirm_typed()
+            return
+        self.typing = True
+        self.typed = ""
+        self._labels()
+
+    def _confirm_typed(self) -> None:
+        self.typing = False
+        digits = self.typed.strip()
+        self.deal_number = int(digits) if digits and int(digits) > 0 else None
+        self._labels()
+
+    def on_text(self, text: str) -> None:
+        if self.typing:
+            digits = "".join(ch for ch in text if ch.isdigit())
+            if digits and len(self.typed) < 18:
+                self.typed = (self.typed + digits)[:18]
+                self._labels()
+
+    def on_key_press(self, symbol: int, modifiers: int):
+        if self.typing:
+            k = arcade.key
+            if symbol in (k.ENTER, k.RETURN, k.NUM_ENTER):
+                self._confirm_typed()
+            elif symbol == k.ESCAPE:
+                self.typing, self.typed, self.deal_number = False, "", None
+                self._labels()
+            elif symbol == k.BACKSPACE:
+                self.typed = self.typed[:-1]
+                self._labels()
+            return True
+        return super().on_key_press(symbol, modifiers)
 
     def cycle_game(self) -> None:
         """Piedicavallo or Scarto; the settings remember the choice."""
@@ -229,9 +323,15 @@ class NewGameView(BaseView):
         for which in ("partner", "opponents"):
             if getattr(s, which) not in self.levels:
                 setattr(s, which, self.levels[0])
+        if self.typing:
+            self._confirm_typed()
+        practice = self.practice
         try:  # the interrupted game, if any, is filed under Replays first
             game = session.new_game(partner=s.partner, opponents=s.opponents, match=s.match,
-                                    practice=self.practice, variant=self.rules.name)
+                                    practice=practice, variant=self.rules.name,
+                                    seed=self.deal_number if practice else None,
+                                    dealer=self.dealer if practice else None,
+                                    chosen_deal=practice and self.deal_number is not None)
         except (OSError, paths.DataFolderError) as exc:
             self.window.show_view(MessageView(self.window, _("Cannot start a game: {error}").format(error=exc)))
             return

@@ -25,12 +25,12 @@ from ..constants import (
     T_COUNT,
     WIDTH,
 )
-from ..i18n import _
+from ..i18n import N_, _, ngettext
 from ..score_sheet import ScoreSheet
 from ..table import TableScene, set_colour
 from ..table_controller import Step, TableController, find_hint
 from ..ui import BaseView, Button, Pill, button_bounds, panel_picture
-from ..words import Msg, Words, msg
+from ..words import Msg, Words, card_list, msg
 
 TONES = {"info": INK, "prompt": GOLD, "error": RED}
 
@@ -52,7 +52,9 @@ class TableView(BaseView):
         auto_continue: bool = False,
         on_scene=None,
         on_exit=None,
+        on_again=None,
         executor=None,
+        resumed: bool = False,
     ) -> None:
         super().__init__(window)
         from ..fonts import warm
@@ -74,7 +76,9 @@ class TableView(BaseView):
                                   anchor_y="center", font_name=FONT, bold=True)
         self.banner = arcade.Text("", *layout.TOP_SLOT, GOLD, 17, anchor_x="center",
                                   anchor_y="center", font_name=FONT, bold=True)
-        self._said: dict[str, Msg | None] = {"status": None, "banner": None}
+        self.standing = arcade.Text("", 0, 0, GOLD, 13, anchor_x="left", anchor_y="center",
+                                    font_name=FONT, bold=True)
+        self._said: dict[str, Msg | None] = {"status": None, "banner": None, "standing": None}
         self._status_pill = Pill(layout.STATUS_H, "status")
         self._banner_pill = Pill(layout.SLOT_H + 4, "panel")
         self._extra: list[Button] = []  # confirm / continue, when they show (prepare_frame)
@@ -83,8 +87,16 @@ class TableView(BaseView):
         self.ctl = TableController(
             game, players, self, human_seats=human_seats, viewer=viewer, practice=practice,
             settings=settings, executor=executor, auto_continue=auto_continue, on_scene=on_scene,
-            on_exit=on_exit, hint_fn=find_hint(),
+            on_exit=on_exit, on_again=on_again, on_review=self._review_fn(), hint_fn=find_hint(),
+            resumed=resumed,
         )
+        # where the game stands: under the running pile lines
+        score_pos = self.table.geo.score_pos
+        self.standing.x = score_pos[0][0]
+        self.standing.y = min(y for _x, y in score_pos) - 26
+        self._end_buttons: dict[str, Button] = {}
+        self._mouse = (-1.0, -1.0)
+        self.review_panel: ReviewPanel | None = None
         self._build_buttons()
         self.frames = 0
 
@@ -226,6 +238,27 @@ class TableView(BaseView):
         self.buttons = [self.btn_menu, self.btn_undo, self.btn_redo, self.btn_hint,
                         self.btn_speed, self.btn_sound, self.btn_last]
 
+    def _review_fn(self):
+        """The theatre's review of a deal (``game.theatre.open_review``), if it has one:
+        the "Review this deal" button opens it and comes back to this table."""
+        from .. import theatre
+
+        open_review = getattr(theatre, "open_review", None)
+        if open_review is None:
+            return None
+
+        def review(path) -> None:
+            open_review(self.window, path, seat=self.ctl.you, back=lambda: self.window.show_view(self))
+
+        return review
+
+    def _sync_toolbar(self) -> None:
+        """Undo and redo look enabled only when there is something to undo or redo."""
+        ctl = self.ctl
+        for b, ok in ((self.btn_undo, ctl.can_undo), (self.btn_redo, ctl.can_redo)):
+            if b.enabled != ok:
+                b.enabled = ok
+
     def _speed_tip(self) -> str:
         return _("Animation speed: x{speed} (S)").format(speed=f"{self.ctl.speed:g}")
 
@@ -247,8 +280,17 @@ class TableView(BaseView):
         sheet = self.ctl.sheet
         if sheet is None:
             self.score_panel = None
+            self.review_panel = None
         elif self.score_panel is None or self.score_panel.sheet is not sheet:
-            self.score_panel = ScorePanel(sheet, self.words, self.ctl.speed)
+            self.score_panel = ScorePanel(sheet, self.words, self.ctl.speed,
+                                          min_width=self._row_width(self.ctl.end_choices) + 40)
+            self.review_panel = None
+        page = self.ctl.page
+        if sheet is not None and page != "score":
+            if self.review_panel is None or self.review_panel.page != page:
+                self.review_panel = ReviewPanel(sheet, self.words, page, self.table)
+        elif self.review_panel is not None:
+            self.review_panel = None
 
     # --- actions (buttons and keys) ---------------------------------------------------
 
@@ -259,10 +301,23 @@ class TableView(BaseView):
         self.ctl.confirm_discard()
 
     def undo(self) -> None:
-        self.ctl.undo()
+        self.ctl.undo()  # nothing to undo: it says so
 
     def redo(self) -> None:
-        self.ctl.redo()
+        self.ctl.redo()  # nothing to redo: it says so
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        lx, ly = self.logical(x, y)
+        for b in (self.btn_undo, self.btn_redo):  # disabled, a click still says why
+            if not b.enabled and self.ctl.practice and b.contains(lx, ly):
+                b.action()
+                return
+        super().on_mouse_press(x, y, button, modifiers)
+
+    def on_logical_motion(self, x: float, y: float) -> None:
+        self._mouse = (x, y)
+        for b in self._extra:
+            b.hover = b.contains(x, y)
 
     def resync(self) -> None:
         self.ctl.resync()
@@ -293,10 +348,22 @@ class TableView(BaseView):
             self.table.last_trick_overlay = self.ctl.last_trick()
 
     def continue_(self) -> None:
-        if self.ctl.waiting == "scoring" and self.score_panel and not self.score_panel.done:
+        """A click or Space: the trick shown goes on; the score counted up at once,
+        then the next deal (at the end of the game only a button leaves)."""
+        ctl = self.ctl
+        if ctl.waiting == "scoring" and self.score_panel and not self.score_panel.done:
             self.score_panel.finish()
             return
-        self.ctl.continue_()
+        if ctl.waiting == "scoring" and ctl.finished and not self.auto_continue:
+            return
+        ctl.continue_()
+        self._sync_panel()
+
+    def choose(self, choice: str) -> None:
+        """A button at the end of a deal (``TableController.end_choices``)."""
+        if self.score_panel and not self.score_panel.done:
+            self.score_panel.finish()
+        self.ctl.choose(choice)
         self._sync_panel()
 
     def leave(self) -> None:
@@ -317,7 +384,8 @@ class TableView(BaseView):
 
     def _sync_texts(self) -> None:
         ctl = self.ctl
-        for name, text, m in (("status", self.status, ctl.status), ("banner", self.banner, ctl.banner)):
+        for name, text, m in (("status", self.status, ctl.status), ("banner", self.banner, ctl.banner),
+                              ("standing", self.standing, ctl.standing)):
             if self._said[name] != m:
                 self._said[name] = m
                 text.text = self.words.say(m)
@@ -345,21 +413,79 @@ class TableView(BaseView):
         self._sync_texts()
         self.table.prepare()
         ctl = self.ctl
+        self._sync_toolbar()
         extra = []
         if ctl.confirm_ready:
             extra.append(self.btn_confirm)
-        if ctl.waiting == "trick" or (ctl.waiting == "scoring" and self.score_panel):
-            label = _("Continue") if not ctl.finished or ctl.waiting == "trick" \
-                else _("Back to the menu")
-            if self.btn_continue.label != label:
-                self.btn_continue.label = label
-            if ctl.waiting == "scoring" and self.score_panel:
-                self.btn_continue.rect = (WIDTH / 2, self.score_panel.button_y, 220, 40)
-            else:
-                self.btn_continue.rect = self._continue_rect()
-            self.btn_continue.text.x, self.btn_continue.text.y = self.btn_continue.rect[:2]
+        if ctl.waiting == "trick":
+            if self.btn_continue.label != _("Continue"):
+                self.btn_continue.label = _("Continue")
+            rect = self._continue_rect()
+            if self.btn_continue.rect != rect:
+                self.btn_continue.rect = rect
+                self.btn_continue.text.x, self.btn_continue.text.y = rect[:2]
             extra.append(self.btn_continue)
+        elif ctl.waiting == "scoring" and self.score_panel:
+            extra.extend(self._end_row())
         self._extra = extra
+
+    END_LABELS = {"next": N_("Next deal"), "again": N_("Play again"), "score": N_("The score"),
+                  "tricks": N_("The tricks"), "piles": N_("Your pile"), "review": N_("Review this deal"),
+                  "menu": N_("Back to the menu")}
+
+    def _end_button(self, c: str) -> Button:
+        b = self._end_buttons.get(c)
+        if b is None:
+            label = _(self.END_LABELS[c])
+            if c == "piles" and self.ctl.rules.n_sides < self.ctl.rules.n_seats:
+                label = _("Our pile")
+            w = max(150, arcade.Text(label, 0, 0, INK, 14, font_name=FONT, bold=True).content_width + 36)
+            b = Button(label, (0, 0, w, 40), lambda c=c: self.choose(c), font_size=14)
+            self._end_buttons[c] = b
+        return b
+
+    END_GAP = 14
+
+    def _row_width(self, choices) -> float:
+        return sum(self._end_button(c).rect[2] for c in choices) + self.END_GAP * max(0, len(choices) - 1)
+
+    def _end_row(self) -> list[Button]:
+        """The end of a deal's buttons in a row under the panel shown, the default first."""
+        choices = self.ctl.end_choices
+        panel = self.review_panel or self.score_panel
+        assert panel is not None
+        buttons = [self._end_button(c) for c in choices]
+        gap = self.END_GAP
+        total = self._row_width(choices)
+        x = WIDTH / 2 - total / 2
+        for b in buttons:
+            w = b.rect[2]
+            rect = (x + w / 2, panel.button_y, w, 40)
+            if b.rect != rect:
+                b.rect = rect
+                b.text.x, b.text.y = rect[:2]
+            x += w + gap
+        return buttons
+
+    def _place_tooltip(self) -> tuple[str, float, float] | None:
+        """A button's tooltip; over a refusal in the status line, the rule it applies."""
+        tip = super()._place_tooltip()
+        if tip is not None:
+            return tip
+        ctl = self.ctl
+        r = ctl.status.get("refusal") if ctl.status is not None and ctl.status.key == "refused" else None
+        if r is None or not self.status.text:
+            return None
+        text = self.words.refusal_rule(r)
+        x, y, w, h = self._status_box()
+        mx, my = self._mouse
+        if not text or not (x <= mx <= x + w and y <= my <= y + h):
+            return None
+        tx, ty = layout.STATUS_POS[0], y - 16
+        if (self.tooltip.text, self.tooltip.x, self.tooltip.y) != (text, tx, ty):
+            self.tooltip.text = text
+            self.tooltip.x, self.tooltip.y = tx, ty
+        return text, tx, ty
 
     def _status_box(self) -> tuple[float, float, float, float]:
         w = round(self.status.content_width + 32)
@@ -402,7 +528,8 @@ class TableView(BaseView):
                                                                             x + w + edge + 1, y + h + edge + 1)))
             else:
                 items.append(damage.rect_item(name, None, None))
-        panel = self.score_panel
+        items.append(damage.text_item(self.standing, "standing"))
+        panel = self.review_panel or self.score_panel
         if panel is not None:
             items.append(damage.rect_item("panel", (id(panel), panel.done), panel.bounds()))
             for i, t in enumerate(panel.texts):
@@ -431,8 +558,11 @@ class TableView(BaseView):
         if self.banner.text and reach("banner"):
             self._banner_pill.draw(self._banner_box())
             self.banner.draw()
-        if self.score_panel and reach("panel"):
-            self.score_panel.draw()
+        if self.standing.text and reach("standing"):
+            self.standing.draw()
+        panel = self.review_panel or self.score_panel
+        if panel and reach("panel"):
+            panel.draw()
         for b in self._extra:
             b.draw(False)
 
@@ -488,9 +618,21 @@ class TableView(BaseView):
         if symbol in actions:
             actions[symbol]()
             return True
-        if symbol in (k.LEFT, k.RIGHT) and self.ctl.key_step(1 if symbol == k.RIGHT else -1):
+        if symbol in (k.LEFT, k.RIGHT, k.UP, k.DOWN):
+            # the arrows walk the hand, never the toolbar (Tab does): an arrow pressed
+            # while another seat plays must not leave a button focused for Enter
+            if symbol in (k.LEFT, k.RIGHT):
+                self.ctl.key_step(1 if symbol == k.RIGHT else -1)
             return True
         if symbol in (k.ENTER, k.RETURN, k.SPACE, k.NUM_ENTER):
+            if self.ctl.waiting == "scoring" and self.score_panel and not self.score_panel.done:
+                self.score_panel.finish()
+                return True
+            if self.ctl.waiting == "scoring" and self.ctl.end_choices and not self.auto_continue:
+                first = self.ctl.end_choices[0]
+                if first in ("next", "again"):
+                    self.choose(first)
+                return True
             if self.ctl.waiting:
                 self.continue_()
                 return True
@@ -509,7 +651,7 @@ class ScorePanel:
     """The scoring scene: each side's points by part (the engine's breakdown),
     counted up, then the result; the score sheet of a game of several deals."""
 
-    def __init__(self, sheet: ScoreSheet, words: Words, speed: float) -> None:
+    def __init__(self, sheet: ScoreSheet, words: Words, speed: float, min_width: float = 0) -> None:
         self.sheet = sheet
         self.words = words
         self.t = 0.0
@@ -521,7 +663,7 @@ class ScorePanel:
         sides = rules.n_sides
         multi = sheet.n_deals > 1
         row_h = 27 if sides == 2 else 24
-        self.W = 700 if sides == 2 else 780
+        self.W = max(700 if sides == 2 else 780, min(WIDTH - 40, min_width))
         n_sheet = (len(sheet.history) + (1 if sheet.over else 0)) if multi else 0
         strong = sum(1 for r in sheet.rows if r.strong)
         self.h = (96 + row_h * len(sheet.rows) + 6 * strong + 44 + (22 * n_sheet + 56 if multi else 0)
@@ -532,6 +674,9 @@ class ScorePanel:
         title = _("Deal {n} of {total}").format(n=sheet.deal, total=sheet.n_deals) if multi \
             else _("The deal is over")
         self._text(title, x0, top - 28, GOLD, 22)
+        if sheet.number is not None:  # to deal the same cards again in practice
+            self._text(_("Deal number {n}").format(n=sheet.number), x0 + self.W / 2 - 16, top - 18,
+                       (200, 200, 190), 11, anchor="right")
         labels = [_(row.label).format(**dict(row.args)) for row in sheet.rows]
         label_w = max(arcade.Text(t, 0, 0, INK, 15 if r.strong else 13, font_name=FONT,
                                   bold=r.strong).content_width for t, r in zip(labels, sheet.rows, strict=True))
@@ -624,6 +769,163 @@ class ScorePanel:
             t.draw()
         if self.done:
             self.result.draw()
+
+
+class ReviewPanel:
+    """The review of a deal, at its end: ``page`` "tricks" (each trick in the order
+    played: who led, who took it, every card, the winning one raised on a gold
+    edge) or "piles" (the viewer's side's pile, and the discard where the viewer
+    dealt; another seat's discard stays face down: nobody else sees it)."""
+
+    LEFT, RIGHT = 20, WIDTH - 20
+
+    def __init__(self, sheet: ScoreSheet, words: Words, page: str, table: TableScene) -> None:
+        self.sheet = sheet
+        self.words = words
+        self.page = page
+        self.table = table
+        self.texts: list[arcade.Text] = []
+        self.sprites = arcade.SpriteList()
+        self.halos: list[tuple[float, float, float, float]] = []  # behind the winning cards
+        self.top = HEIGHT - 72
+        self.h = self.top - 14
+        self.button_y = self.top - self.h + 30
+        self.done = True
+        multi = sheet.n_deals > 1
+        deal = _("Deal {n} of {total}").format(n=sheet.deal, total=sheet.n_deals) if multi else ""
+        if page == "tricks":
+            title = _("The tricks of the deal, in the order played")
+            self._tricks()
+        else:
+            title = _("Your pile and your discard") if sheet.rules.n_sides == sheet.rules.n_seats \
+                else _("Our pile and the discard")
+            self._piles()
+        self._text(" · ".join(t for t in (deal, title) if t), WIDTH / 2, self.top - 24, GOLD, 17, bold=True)
+
+    # --- building -----------------------------------------------------------------
+
+    def _text(self, s: str, x: float, y: float, colour, size: int, anchor: str = "center",
+              bold: bool = False) -> arcade.Text:
+        t = arcade.Text(s, x, y, colour, size, anchor_x=anchor, anchor_y="center", font_name=FONT,
+                        bold=bold)
+        self.texts.append(t)
+        return t
+
+    def _card(self, card: int | None, x: float, y: float, width: float) -> tuple[float, float]:
+        """A card face (None: a back) centred at x, y; returns its size."""
+        if card is None:
+            tex = self.table.tex.back_for(width)
+        else:
+            tex = textures.Textures.nearest(self.table.faces[card], width)
+        sp = arcade.Sprite(tex, width / tex.width, x, y)
+        self.sprites.append(sp)
+        return sp.width, sp.height
+
+    def _row(self, cards, x: float, y: float, width: float, step: float,
+             raised: int | None = None) -> float:
+        """Cards left to right from ``x`` (their left edge), each ``step`` along;
+        returns the right edge."""
+        h = width * 592 / 320
+        for i, c in enumerate(cards):
+            cx = x + width / 2 + i * step
+            lift = 8 if raised is not None and c == raised else 0
+            if lift:
+                self.halos.append((cx - width / 2 - 3, y - h / 2 + lift - 3, width + 6, h + 6))
+            self._card(c, cx, y + lift, width)
+        return x + width + step * max(0, len(cards) - 1)
+
+    def _tricks(self) -> None:
+        sheet = self.sheet
+        rules = sheet.rules
+        tricks = sheet.tricks
+        cols = 5 if rules.n_seats == 4 else 7
+        rows = max(1, -(-len(tricks) // cols))
+        top = self.top - 56  # the first row's labels
+        bottom = self.button_y + 30
+        cell_h = (top - bottom) / rows
+        width = min(68.0, (cell_h - 40) * 320 / 592)  # the cards fill the cell under the label
+        h = width * 592 / 320
+        cell_w = (self.RIGHT - self.LEFT) / cols
+        step = min(30.0, (cell_w - 18 - width) / max(1, rules.n_seats - 1))
+        labels = []
+        for k, t in enumerate(tricks):
+            r, c = divmod(k, cols)
+            x0 = self.LEFT + c * cell_w
+            y_label = top - r * cell_h
+            who = self.words.say(msg("led_took", leader=t.leader, winner=t.winner))
+            labels.append(self._text(f"{t.number} · {who}", x0 + cell_w / 2, y_label, INK, 11))
+            row_w = width + step * (len(t.cards) - 1)
+            self._row(t.cards, x0 + (cell_w - row_w) / 2, y_label - 20 - h / 2, width, step,
+                      raised=t.winning_card)
+        size = 11  # one size for every label, the longest fitting its cell
+        while size > 8 and any(t.content_width > cell_w - 8 for t in labels):
+            size -= 1
+            for t in labels:
+                t.font_size = size
+
+    def _piles(self) -> None:
+        sheet = self.sheet
+        rules = sheet.rules
+        words = self.words
+        side = sheet.viewer_side
+        pile = layout.sorted_hand(sum(1 << c for c in sheet.pile(side)), rules.pack)
+        y = self.top - 70
+        width = 68
+        h = width * 592 / 320
+        avail = self.RIGHT - self.LEFT - 40 - width
+        tricks_text = ngettext("{n} trick", "{n} tricks", sum(1 for t in sheet.tricks
+                                                           if rules.side[t.winner] == side)).format(
+            n=sum(1 for t in sheet.tricks if rules.side[t.winner] == side))
+        cards_text = words.cards_held(len(pile))
+        heading = _("Your pile: {cards}, {tricks}") if rules.n_sides == rules.n_seats \
+            else _("Our pile: {cards}, {tricks}")
+        self._text(heading.format(cards=cards_text, tricks=tricks_text), self.LEFT + 20, y, INK, 14,
+                   anchor="left", bold=True)
+        rows_of = [pile]
+        if pile and avail / max(1, len(pile) - 1) < 14:  # a long Scarto pile: two rows
+            half = -(-len(pile) // 2)
+            rows_of = [pile[:half], pile[half:]]
+        y -= 20 + h / 2  # the centre of the first row
+        for i, cards in enumerate(rows_of):
+            if i:
+                y -= h + 14
+            step = min(34.0, avail / max(1, len(cards) - 1))
+            self._row(cards, self.LEFT + 20, y, width, step)
+        y -= h / 2 + 30  # the discard's heading
+        discard = sheet.discard
+        n = rules.discard_cards
+        if discard is not None:
+            self._text(_("Your discard: {cards}").format(cards=card_list(rules.pack, discard)),
+                       self.LEFT + 20, y, INK, 14, anchor="left", bold=True)
+            self._row(discard, self.LEFT + 20, y - 20 - h / 2, width, width + 8)
+        elif sheet.dealer >= 0:
+            self._text(_("{dealer} dealt: the discard stays face down, nobody else sees it").format(
+                dealer=words.name(sheet.dealer)), self.LEFT + 20, y, INK, 14, anchor="left", bold=True)
+            self._row([None] * n, self.LEFT + 20, y - 20 - h / 2, width, width + 8)
+
+    # --- the panel's surface ------------------------------------------------------
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        return 7, self.top - self.h - 3, WIDTH - 7, self.top + 3
+
+    def update(self, dt: float) -> None:
+        pass
+
+    def finish(self) -> None:
+        pass
+
+    @property
+    def done_for(self) -> float:
+        return 0.0
+
+    def draw(self) -> None:
+        arcade.draw_lbwh_rectangle_filled(10, self.top - self.h, WIDTH - 20, self.h, (8, 24, 16, 255))
+        arcade.draw_lbwh_rectangle_outline(10, self.top - self.h, WIDTH - 20, self.h, PANEL_EDGE, 3)
+        for box in self.halos:
+            arcade.draw_lbwh_rectangle_filled(*box, GOLD)
+        self.sprites.draw()
+        for t in self.texts:
+            t.draw()
 
 
 def table_ready() -> str | None:

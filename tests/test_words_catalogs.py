@@ -1,0 +1,178 @@
+"""Every sentence the table builds around a seat or a count, in the three catalogs
+(issue 14, bugs 1-2): each message worded for every seat (you and the others)
+and for counts 0, 1, 2 and more, in English, French and Italian, then searched
+for what pasting "You" into a sentence written for a name, or a count into a
+fixed plural, leaves behind ("You's", "You cuts", "Vous remporte", "Tu prende",
+"1 tricks", "1 plis", "0 plis")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine.errors import Refusal
+from engine.ruleset import Outcome, ruleset
+from game import i18n
+from game.words import _TEMPLATES, Words, msg
+
+LANGS = ("en", "fr", "it")
+COUNTS = (0, 1, 2, 3, 25)
+
+#: what a sentence written for another seat says once "You" is put in the name's place
+BROKEN = {
+    "en": [r"\bYou's\b", r"\bYou (takes|cuts|deals|lays|leads|led and takes|has|is|loses|plays|wins)\b",
+           r"\byou (takes|cuts|deals|lays|has|is)\b", r"\bYou share\b(?! the)"],
+    "fr": [r"\bVous (remporte|coupe|donne|distribue|prend|met|a|est|réfléchit|perd|joue)\b",
+           r"\bvous (remporte|coupe|donne|distribue|prend|met|a|est)\b", r"\bde Vous\b", r"\bà Vous\b",
+           r"L'écart de Vous"],
+    "it": [r"\bTu (prende|taglia|distribuisce|mette|ha|è|sta|perde)\b", r"\bdi Tu\b", r"\ba Tu\b",
+           r"\bLo scarto di Tu\b", r"\bFa Tu\b"],
+}
+#: a count and the wrong form of its noun (French counts 0 and 1 in the singular)
+WRONG_FORM = {
+    "en": [r"\b1 (tricks|cards|trumps|deals)\b", r"\b(0|2|3|25) (trick|card|trump|deal)\b(?!s)"],
+    "fr": [r"\b[01] (plis|cartes|atouts|donnes)\b", r"\b(2|3|25) (pli|carte|atout|donne)\b(?!s)"],
+    "it": [r"\b1 (prese|carte|trionfi|smazzate)\b", r"\b(0|2|3|25) (presa|carta|trionfo|smazzata)\b"],
+}
+
+
+def every_text(words: Words) -> list[tuple[str, str]]:
+    """(what, text) for every message and label the table words, for every seat
+    and count that can come up."""
+    rules = words.rules
+    seats = range(rules.n_seats)
+    out: list[tuple[str, str]] = []
+
+    def add(what: str, text: str) -> None:
+        out.append((what, text))
+
+    for d in seats:
+        add(f"deal {d}", words.say(msg("deal", dealer=d, cutter=rules.cutter(d))))
+        for n in COUNTS:
+            add(f"stock {d} {n}", words.say(msg("stock", seat=d, n=n)))
+            for t in (-1, 0, 1, 2, 3):
+                add(f"discarded {d} {n} {t}", words.say(msg("discarded", seat=d, n=n, trumps=t)))
+        add(f"trick {d}", words.say(msg("trick", seat=d)))
+        for w in seats:
+            add(f"led_took {d} {w}", words.say(msg("led_took", leader=d, winner=w)))
+            add(f"last_trick {d} {w}", words.say(msg("last_trick", leader=d, winner=w)))
+        if d != 0:
+            add(f"thinking {d}", words.say(msg("thinking", seat=d)))
+    for n in COUNTS:
+        add(f"your_discard {n}", words.say(msg("your_discard", n=n)))
+        add(f"confirm_label {n}", words.say(msg("confirm_label", n=n)))
+        add(f"cards_held {n}", words.cards_held(n))
+        add(f"trumps_discarded {n}", words.trumps_discarded(n))
+        add(f"game_kind {n}", words.game_kind(n))
+        for side in range(rules.n_sides):
+            add(f"pile_line {side} {n}", words.pile_line(side, 2 * n, n))
+    for key in ("your_turn", "click_to_continue", "matto", "thinking_hint", "hints", "nothing_to_undo",
+                "nothing_to_redo"):
+        add(key, words.say(msg(key)))
+    totals = tuple(range(rules.n_sides))
+    for deal in range(1, rules.full_game + 1):
+        add(f"standing {deal}", words.say(msg("standing", deal=deal, n_deals=rules.full_game,
+                                                totals=totals, scored=deal - 1)))
+    # who wins or loses: every set of losers among the sides
+    n = rules.n_sides
+    for mask in range(1, 1 << n):
+        losers = tuple(s for s in range(n) if mask >> s & 1)
+        winners = tuple(s for s in range(n) if s not in losers)
+        if not winners:
+            continue
+        oc = Outcome(winners=winners, losers=losers)
+        for whole in (False, True):
+            add(f"outcome {sorted(losers)} {whole}", words.outcome(oc, list(range(n)), whole))
+    # refusals that name a seat (the one to play, the dealer: never the player
+    # refused) or a count
+    for seat in seats[1:]:
+        for reason in ("out_of_turn", "not_dealer"):
+            add(f"refusal {reason} {seat}", words.refusal(Refusal("R7", reason, "", seat=seat)))
+    for c in COUNTS:
+        for reason in ("discard_size", "discard_trumps_max"):
+            add(f"refusal {reason} {c}", words.refusal(Refusal("R6", reason, "", count=c)))
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("variant", ["piedicavallo", "scarto"])
+def test_no_sentence_pastes_you_into_a_name_or_a_count_into_a_plural(lang: str, variant: str) -> None:
+    i18n.set_language(lang)
+    try:
+        texts = every_text(Words(ruleset(variant), 0))
+    finally:
+        i18n.set_language("en")
+    assert len(texts) > 150
+    bad = [(what, text, pat) for what, text in texts for pat in BROKEN[lang] + WRONG_FORM[lang]
+           if re.search(pat, text)]
+    assert not bad, bad[:8]
+    assert all(text and "{" not in text for _what, text in texts), [t for t in texts if "{" in t[1]][:5]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_messages_about_you_have_their_own_wording(lang: str) -> None:
+    """The sentence about the player is not the one about another seat with the
+    name swapped for "You": each has its own text in each language."""
+    rules = ruleset("piedicavallo")
+    w = Words(rules, 0)
+    i18n.set_language(lang)
+    try:
+        you, east = w.name(0), w.name(1)
+        cases = [("trick", {"seat": 0}, {"seat": 1}),
+                 ("deal", {"dealer": 0, "cutter": 3}, {"dealer": 1, "cutter": 3}),
+                 ("deal", {"dealer": 2, "cutter": 0}, {"dealer": 2, "cutter": 1}),
+                 ("discarded", {"seat": 0, "n": 2, "trumps": 0}, {"seat": 1, "n": 2, "trumps": 0}),
+                 ("discarded", {"seat": 0, "n": 2, "trumps": 2}, {"seat": 1, "n": 2, "trumps": 2}),
+                 ("led_took", {"leader": 0, "winner": 0}, {"leader": 1, "winner": 1}),
+                 ("led_took", {"leader": 0, "winner": 2}, {"leader": 1, "winner": 2}),
+                 ("led_took", {"leader": 2, "winner": 0}, {"leader": 2, "winner": 1})]
+        for key, mine, other in cases:
+            if lang == "en" and key == "led_took":
+                continue  # English past tenses agree with any subject ("You led", "East led")
+            a = w.say(msg(key, **mine))
+            b = w.say(msg(key, **other))
+            assert a != b.replace(east, you), (lang, key, a, b)
+        scarto = Words(ruleset("scarto"), 0)
+        for n in (1, 3):
+            a = scarto.say(msg("stock", seat=0, n=n))
+            b = scarto.say(msg("stock", seat=1, n=n))
+            assert a != b.replace(east, you), (lang, a)
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_checks_would_catch_the_bugs_of_the_issue() -> None:
+    """The patterns find the very texts issue 14 reported."""
+    reported = {"en": ["Trumps in You's discard: 0", "East deals; You cuts", "1 tricks", "1 cards"],
+                "fr": ["Vous remporte le pli", "Vous coupe", "1 plis"],
+                "it": ["Tu prende la presa", "1 prese"]}
+    for lang, texts in reported.items():
+        for text in texts:
+            assert any(re.search(p, text) for p in BROKEN[lang] + WRONG_FORM[lang]), (lang, text)
+
+
+def test_each_language_words_the_last_trick_for_you_and_for_another_seat() -> None:
+    w = Words(ruleset("piedicavallo"), 0)
+    want = {
+        "en": ("Last trick · You led, East took it", "Last trick · Partner led, you took it"),
+        "fr": ("Dernier pli · Vous avez entamé, Est l'a remporté",
+               "Dernier pli · Partenaire a entamé, vous l'avez remporté"),
+        "it": ("Ultima presa · Hai aperto tu, ha preso Est", "Ultima presa · Ha aperto Compagno, hai preso tu"),
+    }
+    try:
+        for lang, (a, b) in want.items():
+            i18n.set_language(lang)
+            assert w.say(msg("last_trick", leader=0, winner=1)) == a
+            assert w.say(msg("last_trick", leader=2, winner=0)) == b
+    finally:
+        i18n.set_language("en")
+
+
+def test_every_template_is_worded() -> None:
+    """No message key is left without its words (the list above covers them)."""
+    covered = {"deal", "stock", "discarded", "trick", "led_took", "last_trick", "thinking", "your_discard",
+               "confirm_label", "your_turn", "click_to_continue", "matto", "thinking_hint", "hints",
+               "nothing_to_undo", "nothing_to_redo", "standing", "refused", "engine", "speed",
+               "confirm_discard"}
+    assert set(_TEMPLATES) <= covered, set(_TEMPLATES) - covered
