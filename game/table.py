@@ -151,7 +151,7 @@ def soft_textures(atlas) -> dict[str, arcade.Texture]:
 
 _LETTERS = {"South": N_("S"), "East": N_("E"), "North": N_("N"), "West": N_("W")}
 #: the tags of the last trick shown again, under the card that led and the one that took it
-N_("led"), N_("won")
+N_("led"), N_("took it")
 
 
 def seat_letter(rules: Ruleset, seat: int) -> str:
@@ -1043,7 +1043,7 @@ class TableScene:
             texts.append(name)
             tags = [_("led")] if i == 0 else []
             if i == win:
-                tags.append(_("won"))
+                tags.append(_("took it"))
             if tags:
                 texts.append(arcade.Text(" · ".join(tags), x, bottom + 32, GOLD, 11, anchor_x="center",
                                          anchor_y="center", font_name=FONT, batch=batch))

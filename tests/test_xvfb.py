@@ -13,8 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from game.constants import FELT
-
 ROOT = Path(__file__).resolve().parent.parent
 XVFB = ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24"]
 
@@ -30,8 +28,10 @@ def _run_under_xvfb(args: list[str], home: Path, timeout: float = 300,
                           text=True, timeout=timeout)
 
 
-def _near(rgb, want, tol: int = 40) -> bool:
-    return all(abs(a - b) <= tol for a, b in zip(rgb, want, strict=True))
+def _felt_like(rgb) -> bool:
+    """Green baize, lit or in the dark rim at the table's edge (never a black bar)."""
+    r, g, b = rgb
+    return g >= 25 and g > r + 10 and g > b
 
 
 def test_resized_window_is_letterboxed_and_f11_goes_fullscreen(tmp_path: Path) -> None:
@@ -46,7 +46,7 @@ def test_resized_window_is_letterboxed_and_f11_goes_fullscreen(tmp_path: Path) -
         seen = out[size]
         # the felt fills the 16:9 table right to its edges, the bars are black
         for px in seen["inside"]:
-            assert _near(px, FELT), (size, seen)
+            assert _felt_like(px), (size, seen)
         for px in seen["bars"]:
             assert px == [0, 0, 0], (size, seen)
         # a click on a button, wherever the window puts it, lands on that button
