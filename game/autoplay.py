@@ -7,7 +7,8 @@ of ``on_update`` to the end of the GL work (``flip``, then ``ctx.finish``), one
 frame per 1/60 s of game time.  Frames on which a screenshot is
 read back (``--screenshots``, about 10 ms each on llvmpipe) are left out of the
 figures.  Each scene's screenshot is taken once the scene's opening animation
-has settled (the deal mid-flight, so the packets can be seen).
+has settled (the deal mid-flight, so the packets can be seen); ``trick`` is the
+first trick complete, with the card that takes it lifted and marked.
 
 Frames run back to back, each advancing the game by 1/60 s, except while an AI
 is still thinking (its answer is worked out in wall-clock time, in the AI
@@ -39,18 +40,20 @@ def percentile(values: list[float], q: float) -> float:
 def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None,
                  speed: float = 2.0, screenshots: str | None = None,
                  max_seconds: float = 600.0, window=None, size=(1280, 720),
-                 variant: str = "piedicavallo") -> dict:
+                 variant: str = "piedicavallo", language: str | None = None) -> dict:
+    """Play at the real table; ``language``: the table's (default: the one in Settings)."""
     from .app import prepare_environment
 
     prepare_environment()
     import arcade
 
-    from . import damage, session, textures
+    from . import damage, i18n, session, textures
     from .constants import T_COUNT
     from .settings import Settings
     from .sound import SoundBoard
     from .views.table_view import TableView
 
+    i18n.set_language(language or Settings.load().language)
     own_window = window is None
     if own_window:
         from .app import window_class
@@ -112,6 +115,10 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
                 if shots_dir:
                     arcade.get_image().save(shots_dir / f"{name}.png")
                     shot = True
+        if shots_dir and "trick" not in taken and "trick" not in wanted \
+                and "win" in view.table.trick_marks.values():
+            # the first trick complete, its winning card lifted and marked
+            wanted["trick"] = max(2, int(24 / speed))
         if not shot:
             ms = (t1 - t0) * 1000
             frame_ms.append(ms)
@@ -175,7 +182,8 @@ def cmd_autoplay(args) -> int:
         print(f"tarocchi: {exc}", file=sys.stderr)
         return 2
     out = run_autoplay(deals=args.deals, seed=args.seed, players=players, speed=args.speed,
-                       screenshots=args.screenshots, variant=variant)
+                       screenshots=args.screenshots, variant=variant,
+                       language=getattr(args, "language", None))
     if args.json:
         print(json.dumps(out))
     else:

@@ -25,7 +25,10 @@ def add_game_commands(sub) -> None:
     p.add_argument("--speed", type=float, default=2.0, metavar="F",
                    help="animation speed factor (default 2)")
     p.add_argument("--screenshots", default=None, metavar="DIR",
-                   help="save a PNG of each scene (deal, discard, play, scoring)")
+                   help="save a PNG of each scene (deal, discard or exchange, play, the first "
+                   "trick complete, scoring)")
+    p.add_argument("--language", choices=("en", "fr", "it"), default=None,
+                   help="the table's language (default: the one chosen in Settings)")
     p.add_argument("--json", action="store_true",
                    help='print {"frames", "frame_ms_p50", "frame_ms_p95", "replay", ...}')
     p.set_defaults(func=_autoplay)

@@ -233,7 +233,7 @@ def test_autoplay_renders_every_scene_and_writes_a_valid_replay(window, home, tm
     log = Path(out["replay"])
     assert log.parent == paths.home() / "autoplay" and read_replay(log).final.scores
     names = sorted(p.name for p in shots.iterdir())
-    assert names == ["deal.png", "discard.png", "play.png", "scoring.png"]
+    assert names == ["deal.png", "discard.png", "play.png", "scoring.png", "trick.png"]
     assert engine_main(["check", out["replay"]]) == 0
     assert "ok" in capsys.readouterr().out
     # the scoring screenshot shows the panel: a dark box in the middle of the felt

@@ -360,7 +360,7 @@ def test_autoplay_plays_scarto_with_the_exchange_and_the_scoring(window, home, t
     shots = tmp_path / "shots"
     out = run_autoplay(deals=1, seed=5, players=["random"] * 3, speed=8.0, screenshots=str(shots),
                        window=window, variant="scarto")
-    assert sorted(p.name for p in shots.iterdir()) == ["deal.png", "exchange.png", "play.png", "scoring.png"]
+    assert sorted(p.name for p in shots.iterdir()) == ["deal.png", "exchange.png", "play.png", "scoring.png", "trick.png"]
     assert len(out["points"]) == 1 and sum(out["points"][0]) == 78
     assert engine_main(["check", out["replay"]]) == 0
     assert "ok" in capsys.readouterr().out
