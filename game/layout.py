@@ -360,7 +360,7 @@ def hint_place(card_left: float, card_top: float, strip: float, i: int) -> tuple
     return x, y, close
 
 
-HINT_ROW = 17
+HINT_ROW = 20  # a digit and a half: clear of the neighbour also where the arc drops ~3 px a card
 
 
 def in_rect(x: float, y: float, rect: tuple[float, float, float, float]) -> bool:
