@@ -5,6 +5,7 @@ theatre, and the full pack's faces."""
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from pathlib import Path
@@ -391,3 +392,65 @@ def test_the_theatre_redraws_a_scarto_replay_in_pieces_exactly(window, tmp_path:
         compared += 1
         pieces += bool(rects)
     assert pieces > 0.3 * compared, (pieces, compared)
+
+
+@pytest.mark.parametrize("dealer", [0, 1])
+def test_the_pile_page_shows_the_count_in_threes_group_by_group(window, home, dealer: int) -> None:
+    """At the end of a Scarto deal, "Your pile" lays out the viewer's groups as the
+    engine counted them: each group's cards, its card points and what it adds; the
+    count and the deal score are the sheet's; another seat's discard stays hidden."""
+    import arcade
+
+    from game.views.table_view import ReviewPanel
+
+    view = scarto_table(window, seed_where(dealer))
+    while not view.finished:
+        settle(view)
+        if not view.finished:
+            play_human_turn(view)
+    frames(view, 300)
+    view.choose("piles")
+    view.on_update(1 / 60)
+    view.on_draw()
+    panel = view.review_panel
+    assert isinstance(panel, ReviewPanel) and panel.page == "piles"
+    sheet = panel.sheet
+    groups = sheet.groups[sheet.viewer_side]
+    view.choose("tricks")  # and the tricks page, then back to the piles
+    view.on_update(1 / 60)
+    view.on_draw()
+    if os.environ.get("TAROCCHI_SHOTS"):
+        arcade.get_image().save(Path(os.environ["TAROCCHI_SHOTS"]) / f"scarto-tricks-{dealer}.png")
+    view.choose("piles")
+    view.on_update(1 / 60)
+    view.on_draw()
+    panel = view.review_panel
+    texts = [t.text for t in panel.texts]
+    figures = [t for t in texts if "=" in t]
+    assert len(figures) == len(groups)
+    for g, fig in zip(groups, figures, strict=True):
+        assert fig.startswith(str(g.points)) and fig.endswith(f"= {g.value}")
+        if g.kind == "matto_trick":
+            assert fig == f"{g.points} + 1 − 2 = {g.value}"
+        elif g.kind in ("trick", "discard"):
+            assert fig == f"{g.points} − 2 = {g.value}"
+    count = next(r.values[sheet.viewer_side] for r in sheet.rows if r.strong)
+    assert sum(g.value for g in groups) == count  # the groups add up to the engine's count
+    assert any(t.startswith(f"Count: {count}") for t in texts)
+    # every card shown is one of the viewer's groups (backs for nothing: South's own
+    # discard when South dealt, none of another seat's)
+    shown = len(panel.sprites)
+    assert shown == sum(len(g.cards) for g in groups)
+    if dealer != 0:
+        assert all(g.kind != "discard" for g in groups)
+        assert any("stays face down" in t for t in texts)
+    else:
+        assert any(g.kind == "discard" and len(g.cards) == 3 for g in groups)
+    # nothing written over another text
+    boxes = [(t.left, t.bottom, t.right, t.top) for t in panel.texts if t.text]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    if os.environ.get("TAROCCHI_SHOTS"):
+        arcade.get_image().save(Path(os.environ["TAROCCHI_SHOTS"]) / f"scarto-piles-{dealer}.png")
+    view.close()

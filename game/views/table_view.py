@@ -14,6 +14,8 @@ from __future__ import annotations
 import arcade
 from arcade import easing
 
+from engine.scoring import DISCARD, MATTO, MATTO_TRICK, TRICK
+
 from .. import damage, layout, textures
 from ..constants import (
     FONT,
@@ -27,7 +29,7 @@ from ..constants import (
 )
 from ..i18n import N_, _, ngettext
 from ..score_sheet import ScoreSheet
-from ..table import TableScene, set_colour
+from ..table import SUBTITLE_INK, TableScene, set_colour
 from ..table_controller import Step, TableController, find_hint
 from ..ui import BaseView, Button, Pill, button_bounds, panel_picture
 from ..words import Msg, Words, card_list, msg
@@ -787,7 +789,8 @@ class ReviewPanel:
         self.texts: list[arcade.Text] = []
         self.sprites = arcade.SpriteList()
         self.halos: list[tuple[float, float, float, float]] = []  # behind the winning cards
-        self.top = HEIGHT - 72
+        # under the toolbar, and under the three pile lines of a three-seat table
+        self.top = HEIGHT - (72 if sheet.rules.n_seats == 4 else 92)
         self.h = self.top - 14
         self.button_y = self.top - self.h + 30
         self.done = True
@@ -865,6 +868,9 @@ class ReviewPanel:
 
     def _piles(self) -> None:
         sheet = self.sheet
+        if sheet.rules.trick_adjust and sheet.groups:
+            self._groups()
+            return
         rules = sheet.rules
         words = self.words
         side = sheet.viewer_side
@@ -902,6 +908,60 @@ class ReviewPanel:
             self._text(_("{dealer} dealt: the discard stays face down, nobody else sees it").format(
                 dealer=words.name(sheet.dealer)), self.LEFT + 20, y, INK, 14, anchor="left", bold=True)
             self._row([None] * n, self.LEFT + 20, y - 20 - h / 2, width, width + 8)
+
+    def _groups(self) -> None:
+        """Counting in threes (Scarto, S6): the viewer's pile as the engine counted it,
+        group by group (each trick taken, the Matto's trick of two, the Matto alone,
+        the dealer's discard where the viewer dealt), each with its card points and
+        what it adds to the count; then the count and the deal score (the sheet's)."""
+        sheet = self.sheet
+        rules = sheet.rules
+        side = sheet.viewer_side
+        groups = sheet.groups[side]
+        y = self.top - 62
+        n = sum(1 for g in groups if g.kind in (TRICK, MATTO_TRICK))
+        self._text(ngettext("Your pile, counted in threes: {n} trick taken",
+                            "Your pile, counted in threes: {n} tricks taken", n).format(n=n),
+                   self.LEFT + 20, y, INK, 14, anchor="left", bold=True)
+        self._text(_("Each trick is a group: its card points − {n}. The Matto's trick leaves a group "
+                     "of two (+{a} − {n}); the Matto counts alone; the dealer's discard is a group.")
+                   .format(n=-rules.trick_adjust, a=rules.matto_trick_adjust),
+                   self.LEFT + 20, y - 24, SUBTITLE_INK, 12, anchor="left")
+        width, step = 44.0, 18.0
+        h = width * 592 / 320
+        cell_w, cell_h = 98.0, h + 42
+        cols = int((self.RIGHT - self.LEFT - 40) // cell_w)
+        top = y - 50  # the top of the first row of cards
+        captions = {TRICK: _("trick"), MATTO_TRICK: _("group of two"), MATTO: _("the Matto"),
+                    DISCARD: _("discard")}
+        for k, g in enumerate(groups):
+            r, c = divmod(k, cols)
+            x0 = self.LEFT + 20 + c * cell_w
+            cy = top - r * cell_h - h / 2
+            cards = g.cards or (None,) * rules.discard_cards
+            self._row(cards, x0, cy, width, step)
+            fig = f"{g.points} = {g.value}"  # the Matto alone: its points
+            if g.kind == MATTO_TRICK:
+                fig = f"{g.points} + {rules.matto_trick_adjust} − {-rules.trick_adjust} = {g.value}"
+            elif g.value != g.points:
+                fig = f"{g.points} − {g.points - g.value} = {g.value}"
+            self._text(fig, x0 + (width + step * (len(cards) - 1)) / 2, cy - h / 2 - 10, GOLD, 11,
+                       bold=True)
+            self._text(captions.get(g.kind, ""), x0 + (width + step * (len(cards) - 1)) / 2,
+                       cy - h / 2 - 28, SUBTITLE_INK, 9)
+        count = next((r.values[side] for r in sheet.rows if r.strong), None)
+        score = sheet.rows[-1].values[side] if rules.par else None
+        rows = max(1, -(-len(groups) // cols))
+        y_end = top - rows * cell_h - 14
+        if count is not None:
+            line = _("Count: {count}").format(count=count)
+            if score is not None:
+                line += " · " + _("deal score: {score:+d}").format(score=score)
+            self._text(line, self.LEFT + 20, y_end, GOLD, 14, anchor="left", bold=True)
+        if sheet.discard is None and sheet.dealer >= 0 and rules.side[sheet.dealer] != side:
+            self._text(_("{dealer} dealt: the discard stays face down, nobody else sees it").format(
+                dealer=self.words.name(sheet.dealer)), self.LEFT + 20, y_end - 26, INK, 12,
+                anchor="left")
 
     # --- the panel's surface ------------------------------------------------------
 
