@@ -262,3 +262,35 @@ def test_medium_is_pinned(variant: str, seed: int) -> None:
     g = play_game(seed, [MediumPlayer() for _ in range(rules.n_seats)], 1, rules=rules)
     digest = hashlib.sha256(format_replay(g.header, g.events).encode()).hexdigest()[:16]
     assert digest == MEDIUM_PINNED[(variant, seed)]
+
+
+def test_tuning_variants_of_hard_and_the_oracle() -> None:
+    """``hard:key=value,...`` levels for tuning matches; ``oracle=1`` samples the
+    true deal only."""
+    import random as _random
+
+    from engine.ai.anytime import with_truth
+    from engine.ai.cli import make_level, parse_hard_spec
+    from engine.ai.worlds import known_of, sample
+    from engine.game import Game
+    from engine.state import PLAY
+
+    opts = parse_hard_spec("hard:rounds=3,oracle=1,view_playouts=1,inference=2,exact_round=0/1/8")
+    assert opts == {
+        "rounds": 3, "oracle": True, "view_playouts": True, "inference": 2.0,
+        "exact_round": (0, 1, 8),
+    }
+    p = make_level("hard:rounds=3,inference=1.5", None, parallel=False)
+    assert p.rounds == 3 and p.overrides == {"inference": 1.5} and p.name.startswith("hard:")
+    # the oracle's deals are the true one
+    g = Game(5, 1)
+    easy = make_level("easy", None)
+    while True:
+        legal = g.legal()
+        st = g.state
+        if st.phase == PLAY and st.trick_no == 3 and st.turn != st.dealer:
+            break
+        g.submit(easy.choose(g.view(st.turn), legal, g.cursor))
+    kn = with_truth(known_of(g.view(st.turn)), (st.hands, st.discard))
+    hands, discard = sample(kn, _random.Random(1), True)
+    assert tuple(hands) == st.hands and discard == st.discard

@@ -436,6 +436,19 @@ def plan_exact(cfg: HardConfig, in_hand: int, budget_ms: float) -> bool:
     return cost * cfg.min_exact_worlds <= budget_ms
 
 
+def with_truth(kn: Known, truth: tuple[Sequence[int], int] | None) -> Known:
+    """``kn`` narrowed to the true deal (``truth``: every seat's hand and the
+    discard), so that every sampled deal is the true one: a seat that sees all
+    hands (a test-only oracle, the ceiling for inference)."""
+    if truth is None:
+        return kn
+    hands, discard = truth
+    n = kn.rules.n_seats
+    allowed = tuple(0 if s == kn.seat else hands[s] for s in range(n))
+    parts = ((discard, kn.rules.discard_cards),) if kn.hidden_discard else kn.discard_parts
+    return kn._replace(allowed=allowed, discard_parts=parts)
+
+
 class PlaySearch:
     """The anytime search for a card to play.
 
@@ -445,12 +458,13 @@ class PlaySearch:
     are valued in round ``r`` depends only on rounds up to ``r - LAG - 1``."""
 
     def __init__(
-        self, view: SeatView, cfg: HardConfig, seed: int, plan_ms: float
+        self, view: SeatView, cfg: HardConfig, seed: int, plan_ms: float,
+        truth: tuple[Sequence[int], int] | None = None,
     ) -> None:
         rules = view.rules
         self.cfg = cfg
         self.seed = seed
-        self.kn = kn = known_of(view)
+        self.kn = kn = with_truth(known_of(view), truth)
         self.history = view.history
         legal = view.legal_mask()
         tmask = 0
@@ -612,11 +626,12 @@ class DiscardSearch:
     every ``discard_halve_every`` rounds (where set)."""
 
     def __init__(
-        self, view: SeatView, cfg: HardConfig, seed: int, cands: Sequence[int]
+        self, view: SeatView, cfg: HardConfig, seed: int, cands: Sequence[int],
+        truth: tuple[Sequence[int], int] | None = None,
     ) -> None:
         self.cfg = cfg
         self.seed = seed
-        self.kn = known_of(view)
+        self.kn = with_truth(known_of(view), truth)
         self.cands = list(cands)
         self.sums = [0.0] * len(self.cands)
         self.counts = [0] * len(self.cands)
@@ -695,10 +710,10 @@ class DiscardSearch:
 
 def search_play(
     view: SeatView, cfg: HardConfig, seed: int, limits: Limits, parallel: bool,
-    plan_ms: float,
+    plan_ms: float, truth: tuple[Sequence[int], int] | None = None,
 ) -> tuple[list[tuple[int, float]], int]:
     """(every legal card valued, best first; rounds completed)."""
-    s = PlaySearch(view, cfg, seed, plan_ms)
+    s = PlaySearch(view, cfg, seed, plan_ms, truth)
     n = drive(s, limits, parallel)
     return s.values(), n
 
@@ -706,8 +721,9 @@ def search_play(
 def search_discard(
     view: SeatView, cfg: HardConfig, seed: int, limits: Limits, parallel: bool,
     cands: Sequence[int], tie: Sequence[float],
+    truth: tuple[Sequence[int], int] | None = None,
 ) -> tuple[list[tuple[int, float]], int]:
     assert view.phase == DISCARD
-    s = DiscardSearch(view, cfg, seed, cands)
+    s = DiscardSearch(view, cfg, seed, cands, truth)
     n = drive(s, limits, parallel)
     return s.values(tie), n

@@ -24,7 +24,7 @@ from ..game import Game
 from ..players import Player, decision_seed, level_names, make_player
 from ..rng import mix64
 from ..ruleset import Ruleset, ruleset
-from ..simulate import play_game
+from ..simulate import play_turn
 from ..state import DISCARD, Command
 from ..view import SeatView
 from . import pool
@@ -72,17 +72,74 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
     b.set_defaults(func=cmd_bench_ai)
 
 
+def parse_hard_spec(spec: str) -> dict[str, Any]:
+    """Settings of a tuning variant of the hard level, ``hard:key=value,...``:
+    ``rounds``, ``ms``, ``work`` (fixed rounds, deadline, counted work a
+    decision), ``oracle=1`` (sees all hands: samples only the true deal), and
+    any :class:`~engine.ai.anytime.HardConfig` field (tuples as ``a/b/c``)."""
+    from dataclasses import fields
+
+    from .anytime import HardConfig
+
+    types = {f.name: f.default for f in fields(HardConfig)}
+    out: dict[str, Any] = {}
+    _name, _sep, rest = spec.partition(":")
+    for item in filter(None, rest.split(",")):
+        key, eq, val = item.partition("=")
+        if not eq:
+            raise SystemExit(f"bad setting {item!r} in {spec!r} (want key=value)")
+        if key in ("rounds", "ms"):
+            out[key] = int(val)
+        elif key == "work":
+            out[key] = float(val)
+        elif key == "oracle":
+            out[key] = val not in ("0", "false", "no")
+        elif key in types:
+            d = types[key]
+            if isinstance(d, bool):
+                out[key] = val not in ("0", "false", "no")
+            elif isinstance(d, tuple):
+                kind = type(d[0]) if d else float
+                out[key] = tuple(kind(x) for x in val.split("/"))
+            else:
+                out[key] = type(d)(val)
+        else:
+            raise SystemExit(f"unknown hard setting {key!r} in {spec!r}")
+    return out
+
+
 def make_level(
     level: str, budget_ms: int | None, parallel: bool = True, rounds: int | None = None
 ) -> Player:
     """A player of ``level``; hard gets the deadline ``budget_ms`` (default 1000),
-    or fixed work of ``rounds`` rounds."""
+    or fixed work of ``rounds`` rounds.  ``hard:key=value,...`` is a tuning
+    variant of the hard level (:func:`parse_hard_spec`), its settings taking
+    precedence over ``budget_ms`` and ``rounds``."""
     if level == "hard":
         return HardPlayer(budget_ms or HARD_MS, parallel=parallel, rounds=rounds)
+    if level.startswith("hard:"):
+        opts = parse_hard_spec(level)
+        ms = opts.pop("ms", None)
+        r = opts.pop("rounds", None)
+        work = opts.pop("work", None)
+        oracle = opts.pop("oracle", False)
+        if ms is not None and r is None and work is None:
+            rounds = None  # a deadline of its own, not the match's fixed work
+        p = HardPlayer(
+            ms or budget_ms or HARD_MS, parallel=parallel,
+            rounds=r if r is not None else (None if work is not None else rounds),
+            work_ms=work, overrides=opts,
+        )
+        p.name = level
+        p.oracle = oracle  # type: ignore[attr-defined]
+        return p
     return make_player(level)
 
 
 def _check_level(name: str) -> None:
+    if name.startswith("hard:"):
+        parse_hard_spec(name)
+        return
     if name not in level_names():
         raise SystemExit(f"unknown level {name!r}; choose from {', '.join(level_names())}")
 
@@ -145,7 +202,15 @@ def play_pair(
     deals = []
     for where in seatings(rules):
         players = [pa if is_a else pb for is_a in where]
-        game = play_game(gs, players, 1, rules=rules)
+        game = Game(gs, 1, [p.name for p in players], rules=rules)
+        for p in (pa, pb):
+            if getattr(p.inner, "oracle", False):
+                p.inner.truth = lambda g=game: (g.state.hands, g.state.discard)  # type: ignore[attr-defined]
+        while True:  # as simulate.play_game
+            legal = game.legal()
+            if not legal:
+                break
+            play_turn(game, players[game.state.turn], legal)
         results.append(game.state.scores[0])
         dealt = game.events[0]
         deals.append(getattr(dealt, "hands", None))

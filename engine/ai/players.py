@@ -21,8 +21,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 from ..cards import mask_cards
 from ..players import decision_seed
@@ -349,12 +350,18 @@ class HardPlayer:
         rounds: int | None = None,
         config: HardConfig | None = None,
         work_ms: float | None = None,
+        overrides: dict[str, Any] | None = None,
     ) -> None:
         self.budget_ms = budget_ms
         self.parallel = parallel
         self.rounds = rounds
         self.config = config
         self.work_ms = work_ms
+        #: settings changed from the game's ``HardConfig`` (tuning matches)
+        self.overrides = dict(overrides or {})
+        #: test-only oracle: if set, returns the true (hands, discard), and the
+        #: search samples only the true deal (sees all hands)
+        self.truth: Callable[[], tuple[Sequence[int], int]] | None = None
         #: rounds completed by the last decision (for tests and benchmarks)
         self.last_rounds = 0
 
@@ -369,18 +376,23 @@ class HardPlayer:
             return legal[0]
         seed = decision_seed(view, event_index)
         cfg = self.config or config_for(view.rules)
+        if self.overrides:
+            cfg = replace(cfg, **self.overrides)
+        truth = self.truth() if self.truth is not None else None
         limits = self.limits(start)
         if view.phase == DISCARD:
-            vals, self.last_rounds = hard_discards(view, cfg, seed, limits, self.parallel)
+            vals, self.last_rounds = hard_discards(
+                view, cfg, seed, limits, self.parallel, truth=truth
+            )
             return _pick(legal, _discard_cmd(view.seat, vals[0][0]))
         plan = self.work_ms if self.work_ms is not None else self.budget_ms
-        vals, self.last_rounds = search_play(view, cfg, seed, limits, self.parallel, plan)
+        vals, self.last_rounds = search_play(view, cfg, seed, limits, self.parallel, plan, truth)
         return _pick(legal, Play(view.seat, vals[0][0]))
 
 
 def hard_discards(
     view: SeatView, cfg: HardConfig, seed: int, limits: Limits, parallel: bool,
-    n_cands: int | None = None,
+    n_cands: int | None = None, truth: tuple[Sequence[int], int] | None = None,
 ) -> tuple[list[tuple[int, float]], int]:
     """The hard search's discards with their values, best first (and the rounds):
     one per shape (:func:`hard_discard_candidates`), or with ``n_cands`` (the
@@ -393,7 +405,7 @@ def hard_discards(
     else:
         cands = ranked_discards(rules, view.hand)[:n_cands]
         tie = [float(discard_score(rules, view.hand, d)) for d in cands]
-    return search_discard(view, cfg, seed, limits, parallel, cands, tie)
+    return search_discard(view, cfg, seed, limits, parallel, cands, tie, truth)
 
 
 def hint(
