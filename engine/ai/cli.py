@@ -81,7 +81,7 @@ def parse_hard_spec(spec: str) -> dict[str, Any]:
 
     from .anytime import HardConfig
 
-    types = {f.name: f.default for f in fields(HardConfig)}
+    types: dict[str, Any] = {f.name: f.default for f in fields(HardConfig)}
     out: dict[str, Any] = {}
     _name, _sep, rest = spec.partition(":")
     for item in filter(None, rest.split(",")):
