@@ -24,6 +24,11 @@ def play_game(
     """Play a single deal or a whole game with one player per seat; returns the game."""
     game = Game(seed, n_deals, [p.name for p in players], autosave=autosave, extra=extra,
                 rules=rules)
+    return play_out(game, players)
+
+
+def play_out(game: Game, players: Sequence[Player]) -> Game:
+    """Play ``game`` to its end with one player per seat; returns the game."""
     while True:
         legal = game.legal()
         if not legal:

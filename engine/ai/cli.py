@@ -24,7 +24,7 @@ from ..game import Game
 from ..players import Player, decision_seed, level_names, make_player
 from ..rng import mix64
 from ..ruleset import Ruleset, ruleset
-from ..simulate import play_turn
+from ..simulate import play_out
 from ..state import DISCARD, Command
 from ..view import SeatView
 from . import pool
@@ -128,10 +128,9 @@ def make_level(
         p = HardPlayer(
             ms or budget_ms or HARD_MS, parallel=parallel,
             rounds=r if r is not None else (None if work is not None else rounds),
-            work_ms=work, overrides=opts,
+            work_ms=work, overrides=opts, oracle=oracle,
         )
         p.name = level
-        p.oracle = oracle  # type: ignore[attr-defined]
         return p
     return make_player(level)
 
@@ -204,13 +203,9 @@ def play_pair(
         players = [pa if is_a else pb for is_a in where]
         game = Game(gs, 1, [p.name for p in players], rules=rules)
         for p in (pa, pb):
-            if getattr(p.inner, "oracle", False):
-                p.inner.truth = lambda g=game: (g.state.hands, g.state.discard)  # type: ignore[attr-defined]
-        while True:  # as simulate.play_game
-            legal = game.legal()
-            if not legal:
-                break
-            play_turn(game, players[game.state.turn], legal)
+            if isinstance(p.inner, HardPlayer) and p.inner.oracle:
+                p.inner.truth = lambda g=game: (g.state.hands, g.state.discard)
+        play_out(game, players)
         results.append(game.state.scores[0])
         dealt = game.events[0]
         deals.append(getattr(dealt, "hands", None))

@@ -351,6 +351,7 @@ class HardPlayer:
         config: HardConfig | None = None,
         work_ms: float | None = None,
         overrides: dict[str, Any] | None = None,
+        oracle: bool = False,
     ) -> None:
         self.budget_ms = budget_ms
         self.parallel = parallel
@@ -359,8 +360,10 @@ class HardPlayer:
         self.work_ms = work_ms
         #: settings changed from the game's ``HardConfig`` (tuning matches)
         self.overrides = dict(overrides or {})
-        #: test-only oracle: if set, returns the true (hands, discard), and the
-        #: search samples only the true deal (sees all hands)
+        #: test-only oracle (tuning matches): the match sets ``truth``, which
+        #: returns the true (hands, discard), and the search samples only the
+        #: true deal (sees all hands)
+        self.oracle = oracle
         self.truth: Callable[[], tuple[Sequence[int], int]] | None = None
         #: rounds completed by the last decision (for tests and benchmarks)
         self.last_rounds = 0
