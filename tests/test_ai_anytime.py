@@ -294,3 +294,31 @@ def test_tuning_variants_of_hard_and_the_oracle() -> None:
     kn = with_truth(known_of(g.view(st.turn)), (st.hands, st.discard))
     hands, discard = sample(kn, _random.Random(1), True)
     assert tuple(hands) == st.hands and discard == st.discard
+
+
+@pytest.mark.parametrize(
+    ("level", "says"),
+    [
+        ("hard:rounds=1,oracle=1", "oracle=1 only works in 'tarocchi tournament'"),
+        ("hard:rounds=x", "'x' is not a number"),
+        ("hard:exact_round=1/a", "'1/a' is not a number"),
+        ("hard:view_playouts=maybe", "is 1 or 0 (yes or no), not 'maybe'"),
+        ("hard:bogus=1", "unknown hard setting 'bogus'"),
+    ],
+)
+def test_bench_refuses_bad_tuning_levels_with_a_message(level: str, says: str) -> None:
+    """``bench ai`` cannot hand a seat the true deal, so it refuses ``oracle=1``
+    instead of timing a plain hard seat under that name; a bad value names the
+    setting instead of a traceback."""
+    from game.cli import main
+
+    with pytest.raises(SystemExit) as err:
+        main(["bench", "ai", "--level", level, "--decisions", "1"])
+    assert says in str(err.value.code)
+
+
+def test_yes_and_no_spellings_of_a_tuning_flag() -> None:
+    from engine.ai.cli import parse_hard_spec
+
+    for word, value in (("yes", True), ("On", True), ("1", True), ("no", False), ("0", False)):
+        assert parse_hard_spec(f"hard:view_playouts={word}") == {"view_playouts": value}

@@ -72,6 +72,18 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
     b.set_defaults(func=cmd_bench_ai)
 
 
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def _flag(key: str, val: str, spec: str) -> bool:
+    """A yes/no setting's value (1/true/yes/on or 0/false/no/off)."""
+    if val.lower() in _TRUE:
+        return True
+    if val.lower() in _FALSE:
+        return False
+    raise SystemExit(f"setting {key!r} in {spec!r} is 1 or 0 (yes or no), not {val!r}")
+
+
 def parse_hard_spec(spec: str) -> dict[str, Any]:
     """Settings of a tuning variant of the hard level, ``hard:key=value,...``:
     ``rounds``, ``ms``, ``work`` (fixed rounds, deadline, counted work a
@@ -88,23 +100,26 @@ def parse_hard_spec(spec: str) -> dict[str, Any]:
         key, eq, val = item.partition("=")
         if not eq:
             raise SystemExit(f"bad setting {item!r} in {spec!r} (want key=value)")
+        if key == "oracle" or isinstance(types.get(key), bool):
+            out[key] = _flag(key, val, spec)
+            continue
         if key in ("rounds", "ms"):
-            out[key] = int(val)
+            kind: Any = int
         elif key == "work":
-            out[key] = float(val)
-        elif key == "oracle":
-            out[key] = val not in ("0", "false", "no")
+            kind = float
         elif key in types:
-            d = types[key]
-            if isinstance(d, bool):
-                out[key] = val not in ("0", "false", "no")
-            elif isinstance(d, tuple):
-                kind = type(d[0]) if d else float
-                out[key] = tuple(kind(x) for x in val.split("/"))
-            else:
-                out[key] = type(d)(val)
+            kind = type(types[key])
         else:
             raise SystemExit(f"unknown hard setting {key!r} in {spec!r}")
+        try:
+            if kind is tuple:
+                d = types[key]
+                part = type(d[0]) if d else float
+                out[key] = tuple(part(x) for x in val.split("/"))
+            else:
+                out[key] = kind(val)
+        except ValueError:
+            raise SystemExit(f"setting {key!r} in {spec!r}: {val!r} is not a number") from None
     return out
 
 
@@ -135,9 +150,15 @@ def make_level(
     return make_player(level)
 
 
-def _check_level(name: str) -> None:
+def _check_level(name: str, oracle_ok: bool = True) -> None:
+    """Refuse an unknown level; ``oracle_ok`` False refuses ``oracle=1``, which
+    only a tournament can honour (it hands the seat the true deal)."""
     if name.startswith("hard:"):
-        parse_hard_spec(name)
+        if parse_hard_spec(name).get("oracle") and not oracle_ok:
+            raise SystemExit(
+                f"{name!r}: oracle=1 only works in 'tarocchi tournament', which hands "
+                "the seat the true deal; here it would play as plain hard"
+            )
         return
     if name not in level_names():
         raise SystemExit(f"unknown level {name!r}; choose from {', '.join(level_names())}")
@@ -381,7 +402,7 @@ def bench_positions(
 
 
 def cmd_bench_ai(args: argparse.Namespace) -> int:
-    _check_level(args.level)
+    _check_level(args.level, oracle_ok=False)
     player = make_level(args.level, args.budget_ms, parallel=True, rounds=args.budget_rounds)
     pool.warm()
     positions = bench_positions(args.decisions, args.seed, ruleset(args.variant))
