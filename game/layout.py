@@ -136,6 +136,61 @@ def _south_places(n: int, face_up: bool, raised: frozenset[int]) -> list[Place]:
     return out
 
 
+#: Where an open side hand (the theatre, watch mode) lies, in table coordinates:
+#: left, bottom, right, top of the West seat's block; East's is its mirror image.
+#: Left and right: from the table's edge to short of the theatre's tricks panel
+#: (its left edge, 212 on the screen, is table x 175 through the theatre's 0.92
+#: zoom); bottom: over the seat's plate (top 223); top: under Scarto's West pile
+#: and its outline (bottom 558), Piedicavallo's team points and East's note of the
+#: trumps discarded (567).
+OPEN_SIDE_BOX = (6.0, 228.0, 168.0, 552.0)
+#: an open side card shows at least this much of its top (the corner index, rank
+#: and sign, is 23 px tall at OPEN_SCALE) and the columns are at most
+#: OPEN_COL_GAP apart, at most OPEN_STEP_MAX between rows
+OPEN_STEP_MIN = 32
+OPEN_STEP_MAX = 44
+OPEN_COL_GAP = 6
+
+
+def open_side_grid(n: int) -> tuple[int, int, float, float]:
+    """The grid of an open side hand of ``n`` cards: (columns, cards per column,
+    step between columns, step between rows).
+
+    The fewest columns that leave each card at least ``OPEN_STEP_MIN`` of its top in
+    view: up to 7 cards are one column, up to 14 two, Piedicavallo's 15 to 17 three,
+    Scarto's 25 to 28 four.  Columns overlap only as much as the box needs (two columns lie
+    side by side), so each card shows its top-left corner, the index, whole."""
+    w, h = card_size(OPEN_SCALE)
+    left, bottom, right, top = OPEN_SIDE_BOX
+    room_x, room_y = right - left - w, top - bottom - h
+    cols = 1
+    while (per := -(-n // cols)) > 1 and room_y / (per - 1) < OPEN_STEP_MIN:
+        cols += 1
+    dx = min(w + OPEN_COL_GAP, room_x / (cols - 1)) if cols > 1 else 0.0
+    dy = min(OPEN_STEP_MAX, room_y / (per - 1)) if per > 1 else 0.0
+    return cols, per, dx, dy
+
+
+def _open_side_places(where: int, n: int) -> list[Place]:
+    """An open side hand: columns left to right, each top to bottom; a card covers the
+    bottom of the one above it and a column the right part of the one before, so every
+    card keeps its top-left corner (the index) in view.  West's block starts at the
+    table's left edge, East's ends at its right edge; both are centred on the box's
+    height."""
+    cols, per, dx, dy = open_side_grid(n)
+    w, _h = card_size(OPEN_SCALE)
+    left, bottom, right, top = OPEN_SIDE_BOX
+    if where == RIGHT:
+        x0 = WIDTH - left - w / 2 - dx * (cols - 1)
+    else:
+        x0 = left + w / 2
+    y0 = (bottom + top) / 2 + dy * (per - 1) / 2
+    return [
+        Place(round(x0 + dx * (i // per)), round(y0 - dy * (i % per)), 0.0, OPEN_SCALE, True, 100 + i)
+        for i in range(n)
+    ]
+
+
 def hidden_step(rules_hand: int) -> int:
     """The step between the backs of a hidden hand: a 25-card hand closes up."""
     return 20 if rules_hand <= 17 else 10
@@ -146,7 +201,8 @@ def hand_places(where: int, n: int, face_up: bool, raised: frozenset[int] = froz
     """Places of the n cards of the hand at ``where``, left to right as it is shown.
 
     The bottom hand (the viewer's) fans wide and large; the others are compact
-    rows of smaller cards, right and left turned sideways.  ``raised`` holds
+    rows of smaller cards, right and left turned sideways (shown open, right and
+    left lie in columns: :func:`_open_side_places`).  ``raised`` holds
     indexes lifted by ``RAISE`` (the viewer's legal cards); ``full`` is the size
     of a hand as dealt (15 or 25), where a hidden hand is anchored.
     """
@@ -167,22 +223,9 @@ def hand_places(where: int, n: int, face_up: bool, raised: frozenset[int] = froz
         for i in range(n):
             out.append(Place(x0 + step * i, NORTH_Y, 180.0 if not face_up else 0.0, scale, face_up, 100 + i))
         return out
-    x = WIDTH - SIDE_X if where == RIGHT else SIDE_X
     if face_up:
-        # Shown open (watch mode, replays): columns of at most 9, left to right,
-        # so every corner index stays in view and a long hand does not run into
-        # the seat's label; at the right edge extra columns grow leftwards.
-        cols = -(-n // 9)
-        per = -(-n // cols)
-        if where == RIGHT:
-            x0 = min(x - 26, WIDTH - 40 - 40 * (cols - 1))
-        else:
-            x0 = x - 12
-        y0 = round(SIDE_Y + step * (per - 1) / 2)
-        return [
-            Place(x0 + 40 * (i // per), y0 - step * (i % per), 0.0, scale, True, 100 + i)
-            for i in range(n)
-        ]
+        return _open_side_places(where, n)
+    x = WIDTH - SIDE_X if where == RIGHT else SIDE_X
     y0 = round(SIDE_Y + step * (m - 1) / 2)
     angle = 90.0 if where == RIGHT else -90.0
     return [Place(x, y0 - step * i, angle, scale, False, 100 + i) for i in range(n)]

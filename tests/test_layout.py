@@ -89,3 +89,93 @@ def test_hidden_side_hands_of_25_stay_between_the_labels_and_the_piles() -> None
         top, bottom = max(ys) + 27, min(ys) - 27  # sideways: 54 px tall
         assert bottom > geo.label_pos[where][1] + 8  # the seat's label under it
         assert top < HEIGHT - 130 - 31  # the piles above it (West's under the buttons)
+
+
+# --- the side hands shown open (the theatre, watch mode) ------------------------------
+
+
+def _rect(p) -> tuple[float, float, float, float]:
+    """left, bottom, right, top of an unturned card."""
+    w, h = layout.card_size(p.scale)
+    return p.x - w / 2, p.y - h / 2, p.x + w / 2, p.y + h / 2
+
+
+def _meet(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _index_corner(p) -> tuple[float, float, float, float]:
+    """The card's top-left index (rank and sign), measured on the art itself."""
+    from art.generate import INDEX_BOX, SIGN_CENTRE, SIGN_R, H, W
+
+    left, _bottom, _right, top = _rect(p)
+    w, h = layout.card_size(p.scale)
+    return left, top - h * (SIGN_CENTRE[1] + SIGN_R) / H, left + w * INDEX_BOX[2] / W, top
+
+
+# Piedicavallo's hands run to 17 (the dealer's, before the discard); Scarto's to 28.
+OPEN_SIZES = [(4, n) for n in range(1, 18)] + [(3, n) for n in range(1, 29)]
+
+
+@pytest.mark.parametrize("where", [layout.LEFT, layout.RIGHT])
+@pytest.mark.parametrize(("n_seats", "n"), OPEN_SIZES)
+def test_an_open_side_hand_shows_every_index_and_keeps_to_its_side(where: int, n_seats: int, n: int) -> None:
+    places = layout.hand_places(where, n, True)
+    assert len(places) == n and len({(p.x, p.y) for p in places}) == n  # no two cards coincide
+    assert all(p.face_up and p.angle == 0 for p in places)
+    for i, p in enumerate(places):
+        left, bottom, right, top = _rect(p)
+        assert 0 <= left and right <= WIDTH and 0 <= bottom and top <= HEIGHT  # on the table
+        corner = _index_corner(p)
+        over = [q for q in places if q.z > p.z and _meet(_rect(q), corner)]
+        assert not over, (n, i)  # nothing covers the card's index
+        # every card also takes its click on its index
+        cx, cy = (corner[0] + corner[2]) / 2, (corner[1] + corner[3]) / 2
+        assert topmost(places, cx, cy) == i
+    rects = [_rect(p) for p in places]
+    # the seat's name plate under the hand, the piles, the trick and the other hands clear of it
+    plate = layout.plate_rect(n_seats, where, open_hands=True)
+    pw, ph = layout.card_size(PILE_SCALE)
+    piles = [(x - ph / 2 - 8, y - pw / 2 - 8, x + ph / 2 + 8, y + pw / 2 + 8)  # turned, with the outline
+             for x, y in layout.geometry(n_seats).pile_pos]
+    others = [_rect(p) for k in (15, 17, 25, 28) for p in layout.hand_places(layout.BOTTOM, k, True)]
+    others += [_rect(p) for p in layout.hand_places(layout.TOP, 17, True)]
+    others += [_rect(layout.trick_place(w, 0, True)) for w in range(4)]
+    cx, cy, rx, _ry = layout.RING
+    for r in rects:
+        assert not _meet(r, plate) and r[1] > plate[3]
+        assert not any(_meet(r, b) for b in piles + others)
+        assert r[2] < cx - rx or r[0] > cx + rx  # outside the ring round the trick
+    # clear of the texts: the team points (West's side) and the note of the trumps
+    # discarded (East's), both of them about 14 px tall round their middle
+    geo = layout.geometry(n_seats)
+    top = max(r[3] for r in rects)
+    if where == layout.LEFT:
+        assert all(top < y - 10 for _x, y in geo.score_pos if _x < 200)
+    else:
+        assert all(top < y - 10 for x, y in geo.trump_note_pos if x > WIDTH / 2 and y > HEIGHT / 2)
+
+
+def test_open_side_hands_mirror_each_other_and_long_hands_use_more_columns() -> None:
+    for n in (15, 17, 25, 28):
+        west, east = layout.hand_places(layout.LEFT, n, True), layout.hand_places(layout.RIGHT, n, True)
+        assert [p.y for p in west] == [p.y for p in east]
+        assert abs((min(p.x for p in west) + max(p.x for p in east)) - WIDTH) <= 1
+    cols = {n: len({p.x for p in layout.hand_places(layout.LEFT, n, True)}) for n in (5, 10, 15, 17, 25, 28)}
+    assert cols == {5: 1, 10: 2, 15: 3, 17: 3, 25: 4, 28: 4}
+    # each shows more of its cards than the old columns of 9 with a 26 px step did
+    for n in (15, 17, 25, 28):
+        _c, _per, dx, dy = layout.open_side_grid(n)
+        assert dy >= 32 and dx >= 30
+
+
+def test_the_live_tables_hidden_side_hands_are_unchanged() -> None:
+    """Only the open hands moved: the backs of the live table lie where they did."""
+    from game.constants import SMALL_SCALE
+
+    for full, step in ((15, 20), (25, 10)):
+        for where, x, angle in ((layout.LEFT, 64, -90.0), (layout.RIGHT, WIDTH - 64, 90.0)):
+            y0 = round(398 + step * (full - 1) / 2)
+            want = [layout.Place(x, y0 - step * i, angle, SMALL_SCALE, False, 100 + i) for i in range(full)]
+            assert layout.hand_places(where, full, False, full=full) == want
+            assert layout.hand_places(where, 5, False, full=full) == want[:5]

@@ -27,9 +27,10 @@ def _region(place, layout, const) -> tuple:
         return ("deck",)
     if math.dist((x, y), layout.CENTRE) < 170 and place.scale != const.SMALL_SCALE:
         return ("trick",)
-    if abs(x - layout.SIDE_X) < 40:
+    left, _bottom, right, _top = layout.OPEN_SIDE_BOX  # West's open hand; East's is its mirror
+    if left <= x <= right:
         return ("hand", 3)
-    if abs(x - (layout.WIDTH - layout.SIDE_X)) < 40:
+    if layout.WIDTH - right <= x <= layout.WIDTH - left:
         return ("hand", 1)
     if y >= layout.NORTH_Y - 10:
         return ("hand", 2)
@@ -278,3 +279,60 @@ def test_replay_browser_lists_and_opens(window, home: Path) -> None:
     browser.open_selected()
     assert isinstance(window.current_view, MessageView)
     assert "variant" in window.current_view.text.text
+
+
+def _scarto_replay(tmp_path: Path, dealer: int):
+    """A one-deal Scarto replay whose dealer is ``dealer`` (a side seat holds 28 cards)."""
+    from engine.players import RandomPlayer
+    from engine.replay import read_replay, write_replay
+    from engine.simulate import play_game
+    from engine.state import first_dealer
+    from engine.variants import SCARTO
+
+    seed = next(s for s in range(1, 500) if first_dealer(s, SCARTO) == dealer)
+    g = play_game(seed, [RandomPlayer()] * 3, 1, rules=SCARTO)
+    path = tmp_path / f"scarto-{dealer}.jsonl"
+    write_replay(path, g.header, list(g.log))
+    return read_replay(path)
+
+
+@pytest.mark.parametrize("game", ["piedicavallo", "scarto-east", "scarto-west"])
+def test_open_side_hands_stay_clear_of_the_theatres_panels(window, tmp_path: Path, game: str) -> None:
+    """Seen through the theatre's camera, every open card of East's and West's hands
+    lies on the screen above the seek bar's strip, off the tricks panel and the review's
+    panel, and shows its index: at every position of the first tricks (the longest hands:
+    Piedicavallo's dealer holds 17, Scarto's 28 while laying three aside)."""
+    from engine.cards import mask_cards
+    from engine.replay import read_replay
+    from game import layout
+    from game.review_view import PANEL_BOX
+    from game.theatre import STRIP, TRICKS_PANEL, ViewerView
+
+    rp = (read_replay(GOLDEN / "match-seed-7.jsonl") if game == "piedicavallo"
+          else _scarto_replay(tmp_path, {"scarto-east": 1, "scarto-west": 2}[game]))
+    n_seats = rp.rules.n_seats
+    view = ViewerView(window, rp, face_up=True)
+    window.show_view(view)
+
+    def box(lbwh):
+        left, bottom, w, h = lbwh
+        return left, bottom, left + w, bottom + h
+
+    panels = [box(TRICKS_PANEL), box(PANEL_BOX)]
+    sides = [seat for seat in range(n_seats) if layout.spot(n_seats, seat) in (layout.LEFT, layout.RIGHT)]
+    longest = 0
+    for p in range(1, 3 * n_seats + 4):
+        view.seek(p)
+        hands = rp.states[p].hands
+        cards = {c for seat in sides for c in mask_cards(hands[seat])}
+        side = [s for s in view.table.sprites if s.key[0] == "card" and s.key[1] in cards]
+        assert len(side) == len(cards) and all(s.face_up and s.visible for s in side)
+        longest = max([longest] + [hands[seat].bit_count() for seat in sides])
+        for s in side:
+            w, h = layout.card_size(s.place.scale)
+            left, bottom, right, top = view._to_screen((s.place.x - w / 2, s.place.y - h / 2,
+                                                        s.place.x + w / 2, s.place.y + h / 2))
+            assert 0 <= left and right <= layout.WIDTH and STRIP <= bottom and top <= layout.HEIGHT
+            for pl, pb, pr, pt in panels:
+                assert right < pl or left > pr or top < pb or bottom > pt, (p, s.key, (pl, pb, pr, pt))
+    assert longest == (17 if n_seats == 4 else 28)
