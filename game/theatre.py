@@ -46,6 +46,7 @@ TRICK_LINES = 15  # the last 15 tricks of the deal (Scarto has 25)
 STRIP = 56  # the table is drawn slightly smaller, above a strip for the bar and status
 TABLE_ZOOM = 0.92
 TRICKS_PANEL = (212, 250, 220, 290)  # the tricks list: left, bottom, width, height (logical)
+PLACEHOLDER_INK = (190, 196, 182)  # the tricks list's "No tricks yet": quieter than a trick's line
 MARK_COLOURS = {"deal": GOLD, "discard": (120, 190, 255), "trick": (230, 230, 230), "score": RED}
 PAUSE_AFTER = 0.25  # seconds between events at speed 1 (after the event's animation)
 
@@ -98,6 +99,9 @@ class ViewerView(BaseView):
         # (a multiline Text is laid out whole, several ms on llvmpipe).
         self.trick_lines = [arcade.Text("", left + 10, bottom + ph - 34 - 17 * i, INK, 10, font_name=FONT,
                                         anchor_y="center") for i in range(TRICK_LINES)]
+        # Until the first trick is taken the list says so (an empty panel looks broken).
+        self.no_tricks = arcade.Text("", left + 10, bottom + ph - 34, PLACEHOLDER_INK, 10, font_name=FONT,
+                                     anchor_y="center")
         # The table is drawn a little smaller and higher, leaving the bottom strip free.
         self.table_camera = arcade.Camera2D(
             projection=self.camera.projection,
@@ -236,6 +240,9 @@ class ViewerView(BaseView):
                         f"{seat_letter(self.rules, winners[k])}")
             if line.text != text:
                 line.text = text
+        placeholder = "" if st.tricks else _("No tricks yet")
+        if self.no_tricks.text != placeholder:
+            self.no_tricks.text = placeholder
         score = _("Tricks this deal")
         if st.scores:
             rules = self.rules
@@ -314,14 +321,14 @@ class ViewerView(BaseView):
         """The damage items of what :meth:`draw_side` draws (the tricks list here)."""
         x, y, w, h = self._panel_box()
         items = [damage.rect_item("tricks-panel", h, (x - 1, y - 1, x + w + 1, y + h + 1))]
-        items.extend(damage.text_item(t) for t in (self.score_text, *self.trick_lines))
+        items.extend(damage.text_item(t) for t in (self.score_text, self.no_tricks, *self.trick_lines))
         return items
 
     def draw_side(self) -> None:
         """What is drawn over the table beside the trick: the tricks of the deal."""
         draw_panel(self._panel_box(), "status", radius=8)
         self.score_text.draw()
-        for line in self.trick_lines:
+        for line in (self.no_tricks, *self.trick_lines):
             if line.text:
                 line.draw()
 

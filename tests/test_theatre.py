@@ -336,3 +336,45 @@ def test_open_side_hands_stay_clear_of_the_theatres_panels(window, tmp_path: Pat
             for pl, pb, pr, pt in panels:
                 assert right < pl or left > pr or top < pb or bottom > pt, (p, s.key, (pl, pb, pr, pt))
     assert longest == (17 if n_seats == 4 else 28)
+
+
+@pytest.mark.parametrize(("lang", "want"), [("en", "No tricks yet"), ("fr", "Aucun pli pour l'instant"),
+                                            ("it", "Nessuna presa per ora")])
+def test_the_tricks_list_says_no_tricks_yet_until_the_first_trick(window, lang: str, want: str) -> None:
+    """An empty list looks broken: until a trick of the deal is taken the panel says so
+    (in the player's language), from the first trick on it lists the tricks instead,
+    and at the next deal it says so again."""
+    from engine.replay import read_replay
+    from engine.state import Dealt, TrickTaken
+    from game import i18n
+    from game.theatre import TRICKS_PANEL, ViewerView, render_position
+
+    rp = read_replay(GOLDEN / "match-seed-7.jsonl")
+    kinds = [type(e) for e in rp.events]
+    first = kinds.index(TrickTaken) + 1  # the position just after the first trick
+    second_deal = [i for i, k in enumerate(kinds) if k is Dealt][1] + 1
+    left, bottom, _w, ph = TRICKS_PANEL
+
+    def light_pixels(img, line: int) -> int:  # text pixels on a line of the list (image: top-left origin)
+        y = round(720 - (bottom + ph - 34 - 17 * line))
+        return sum(1 for x in range(left + 8, left + 200) for yy in range(y - 6, y + 6)
+                   if min(img.getpixel((x, yy))[:3]) > 150)
+
+    i18n.set_language(lang)
+    try:
+        view = ViewerView(window, rp, face_up=True)
+        window.show_view(view)
+        for p in (0, 1, 2, first - 1, second_deal):
+            view.seek(p)
+            view.on_draw()
+            assert view.no_tricks.text == want, p
+            assert not any(t.text for t in view.trick_lines), p
+        view.seek(first)
+        view.on_draw()
+        assert view.no_tricks.text == "" and view.trick_lines[0].text.startswith(" 1. ")
+        # on the screen: the placeholder's line is drawn, in the panel, where the first trick goes
+        start, after = render_position(window, rp, 2, "", True), render_position(window, rp, first, "", True)
+        assert light_pixels(start, 0) > 20 and light_pixels(start, 1) == 0
+        assert light_pixels(after, 0) > 20 and light_pixels(after, 1) == 0
+    finally:
+        i18n.set_language("en")
