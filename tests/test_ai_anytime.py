@@ -27,6 +27,7 @@ from engine.ai.anytime import (
     root_classes,
     search_play,
 )
+from engine.ai.fast import kernel
 from engine.ai.players import (
     EasyPlayer,
     HardPlayer,
@@ -35,7 +36,7 @@ from engine.ai.players import (
     ranked_discards,
     rounds_for_ms,
 )
-from engine.ai.search import exact_values
+from engine.ai.search import exact_values, play_values, play_values_tail
 from engine.ai.solver import OutOfTime, Solver
 from engine.ai.worlds import known_of, sample
 from engine.game import Game
@@ -206,6 +207,47 @@ def test_equivalent_cards_are_worth_the_same(variant: str) -> None:
                 assert len(set(exact_values(kn, h, d, g))) == 1, g
                 checked += 1
     assert checked
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_exact_tail_is_the_solver_after_the_policy(variant: str) -> None:
+    """A playout with an exact tail: where the tail covers all that is left after
+    the searching seat's card closes the trick, it is the solver's exact value;
+    where it covers nothing, the plain playout; in between, the policy's play of
+    the early tricks then the solver's (the leader's best card for its side)."""
+    rules = ruleset(variant)
+    n = rules.n_seats
+    k = kernel(rules)
+    exact = tails = 0
+    for view, _idx in _views(variant, 5, every=2):
+        if view.phase != PLAY:
+            continue
+        kn = known_of(view)
+        cands = [c for c in range(rules.pack.n_cards) if view.legal_mask() >> c & 1]
+        h, d = sample(kn, random.Random(3))
+        in_hand = view.hand.bit_count()
+        assert play_values_tail(kn, h, d, cands, 0) == play_values(kn, h, d, cands)
+        if len(view.trick) == n - 1 and in_hand <= 5:
+            assert play_values_tail(kn, h, d, cands, in_hand) == exact_values(kn, h, d, cands)
+            exact += 1
+        elif in_hand > 4:
+            # the policy's first tricks, then the solver from where it stopped
+            got = play_values_tail(kn, h, d, cands[:1], 3)
+            hands = list(h)
+            at: list[int] = []
+            pts, won = k.finish(hands, kn.leader, list(kn.trick), list(kn.pts), list(kn.won),
+                                k.policy, cands[0], 3, at)
+            assert len(at) == 1 and all(x.bit_count() == 3 for x in hands)
+            extra = rules.pack.mask_points(d) + rules.discard_adjust if kn.dealer_side == kn.side else 0
+            sv = Solver(rules, kn.side)
+            mine = won[kn.side]
+            want = sv.lead_value(hands, at[0], pts[kn.side] + extra, mine, sum(won) - mine)
+            lead_vals = sv.root_values(hands, at[0], (), pts[kn.side] + extra, mine,
+                                       sum(won) - mine, hands[at[0]])
+            best = max if rules.side[at[0]] == kn.side else min
+            assert got == [want] == [best(lead_vals.values())]
+            tails += 1
+    assert exact and tails
 
 
 def test_plan_exact_follows_the_budget() -> None:

@@ -44,6 +44,7 @@ from .search import (
     exact_values,
     likelihood_matches,
     play_values,
+    play_values_tail,
     play_values_view,
 )
 from .solver import OutOfTime
@@ -162,6 +163,9 @@ class HardConfig:
     prune_every: int = 0
     prune_z: float = 3.0
     prune_margin: float = 0.5
+    #: playouts end when the hands are down to this many cards, the rest solved
+    #: exactly (0: played out to the end)
+    exact_tail: int = 0
     #: weight deals by the policy's agreement with the others' plays (ratio per play)
     inference: float = 1.3
     #: deals drawn per deal kept (the best explained ones are kept)
@@ -207,6 +211,7 @@ def play_round(
     oversample: int,
     lam: float,
     view: bool,
+    tail: int,
     meter: Meter,
 ) -> tuple[list[float], list[Row]] | None:
     """Round ``r`` of a card decision: ``n`` deals (the best explained of
@@ -255,6 +260,13 @@ def play_round(
                     rows.append(exact_values(kn, h, d, cands, meter.deadline, limit, nodes))
                 finally:
                     meter.used += NODE_WORK * nodes[0]
+            elif tail and left > tail * kn.rules.n_seats:
+                limit = (meter.work - meter.used) / NODE_WORK
+                nodes[0] = 0
+                try:
+                    rows.append(play_values_tail(kn, h, d, cands, tail, meter.deadline, limit, nodes))
+                finally:
+                    meter.used += NODE_WORK * nodes[0] + CARD_WORK * (left - tail * kn.rules.n_seats) * len(cands)
             elif view:
                 rows.append(play_values_view(kn, h, d, cands))
                 meter.used += VIEW_CARD_WORK * left * len(cands)
@@ -557,6 +569,7 @@ class PlaySearch:
         return play_round, (
             self.kn, self.history, cands, self.seed, r, n, bool(kind),
             self.inference, self.cfg.oversample, self.lam, self.cfg.view_playouts,
+            self.cfg.exact_tail,
         )
 
     def fold(self, r: int, result: tuple[list[float], list[Row]]) -> None:

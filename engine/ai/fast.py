@@ -295,11 +295,16 @@ def kernel(rules: Ruleset) -> Kernel:
         won: list[int],
         pol: Policy = policy,
         first: int = -1,
+        stop: int = 0,
+        at: list[int] | None = None,
     ) -> tuple[list[int], list[int]]:
         """Play the deal out with ``pol`` for every seat, open-handed, the seat to
         play playing ``first`` if given; ``hands``, ``trick``, ``pts`` and ``won``
         are consumed.  Returns each side's points so far (its Matto counted when
-        played; the ruleset's trick terms included) and its tricks."""
+        played; the ruleset's trick terms included) and its tricks.  With
+        ``stop``, the play ends at the first trick boundary (after ``first``)
+        where the leader holds ``stop`` cards or fewer, the leader appended to
+        ``at`` (``hands`` then holds the cards left)."""
         n = len(trick)
         led = NO_SUIT
         for c in trick:
@@ -308,8 +313,13 @@ def kernel(rules: Ruleset) -> Kernel:
                 break
         seat = (leader + n) % n_seats
         while True:
-            if n == 0 and not hands[seat]:
-                return pts, won
+            if n == 0:
+                if not hands[seat]:
+                    return pts, won
+                if stop and first < 0 and hands[seat].bit_count() <= stop:
+                    assert at is not None
+                    at.append(seat)
+                    return pts, won
             while n < n_seats:
                 hand = hands[seat]
                 if first >= 0:

@@ -81,6 +81,46 @@ def exact_values(
     return [vals[c] for c in cands]
 
 
+def play_values_tail(
+    kn: Known,
+    hands: list[int],
+    discard: int,
+    cands: list[int],
+    tail: int,
+    deadline: float = math.inf,
+    node_limit: float = math.inf,
+    nodes: list[int] | None = None,
+) -> list[int]:
+    """As :func:`play_values`, but the policy plays only until the hands are down
+    to ``tail`` cards; the rest is solved exactly, open-handed (the leader's best
+    card for its side).  Raises :class:`~engine.ai.solver.OutOfTime` as
+    :func:`exact_values` does; the solver's nodes are added to ``nodes[0]``."""
+    rules = kn.rules
+    k = kernel(rules)
+    me = kn.side
+    dpts = rules.pack.mask_points(discard)
+    extra = dpts + rules.discard_adjust if kn.dealer_side == me else 0
+    finish = k.finish
+    final = k.final_points
+    policy = k.policy
+    solver = Solver(rules, me, deadline, node_limit)
+    out = []
+    try:
+        for c in cands:
+            h = list(hands)
+            at: list[int] = []
+            pts, won = finish(h, kn.leader, list(kn.trick), list(kn.pts), list(kn.won), policy, c, tail, at)
+            if not at:
+                out.append(final(pts, won, kn.dealer_side, dpts)[me])
+                continue
+            mine = won[me]
+            out.append(solver.lead_value(h, at[0], pts[me] + extra, mine, sum(won) - mine))
+    finally:
+        if nodes is not None:
+            nodes[0] += solver.nodes
+    return out
+
+
 def evaluate_worlds(
     kn: Known, cands: list[int], worlds: list[World], exact: bool
 ) -> list[list[int]]:

@@ -144,6 +144,15 @@ class Solver:
             prev, prev_v = c, v
         return out
 
+    def lead_value(
+        self, hands: list[int], leader: int, acc: int, mine_won: int, others_won: int
+    ) -> int:
+        """The side ``me``'s exact final points from a trick boundary, ``leader``
+        to lead (the arguments as for :meth:`root_values`)."""
+        return self._boundary(
+            list(hands), leader, acc, mine_won > 0, others_won > 0, -1, self.total + 1
+        )
+
     def _child(
         self,
         hands: list[int],
