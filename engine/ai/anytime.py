@@ -180,7 +180,7 @@ class HardConfig:
 
 
 HARD_CONFIGS: dict[str, HardConfig] = {
-    "piedicavallo": HardConfig(discard_halve_every=3),
+    "piedicavallo": HardConfig(discard_halve_every=3, exact_tail=3),
     "scarto": HardConfig(
         exact_round=(0, 1, 8, 8, 6, 4, 2, 1),
         exact_cost_ms=(0, 0.05, 0.1, 0.3, 0.8, 2, 8, 30),
