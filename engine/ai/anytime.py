@@ -43,6 +43,7 @@ from .search import (
     discard_values,
     exact_values,
     likelihood_matches,
+    likelihood_mix,
     play_values,
     play_values_tail,
     play_values_view,
@@ -168,6 +169,10 @@ class HardConfig:
     exact_tail: int = 0
     #: weight deals by the policy's agreement with the others' plays (ratio per play)
     inference: float = 1.3
+    #: when above 0, weight them instead by the plays' likelihood under a player who
+    #: plays the policy's card but for a random legal card this often (see
+    #: :func:`~engine.ai.search.likelihood_mix`)
+    infer_mix: float = 0.0
     #: deals drawn per deal kept (the best explained ones are kept)
     oversample: int = 2
     #: how much likelier a hidden discard is per card point it holds (log scale)
@@ -212,6 +217,7 @@ def play_round(
     lam: float,
     view: bool,
     tail: int,
+    mix: float,
     meter: Meter,
 ) -> tuple[list[float], list[Row]] | None:
     """Round ``r`` of a card decision: ``n`` deals (the best explained of
@@ -231,15 +237,18 @@ def play_round(
         if infer:
             lr = math.log(inference)
             seen = PLAY_SEEN_WORK * sum(len(t) for _l, t in history)
-            scored = []
+            scored: list[tuple[float, int]] = []
             for i, (h, _d) in enumerate(drawn):
                 if over():
                     return None
-                scored.append((likelihood_matches(kn, history, h), i))
+                if mix > 0:
+                    scored.append((likelihood_mix(kn, history, h, mix), i))
+                else:
+                    scored.append((likelihood_matches(kn, history, h) * lr, i))
                 meter.used += seen
             scored.sort(key=lambda t: (-t[0], t[1]))
             worlds = [drawn[i] for _m, i in scored[:n]]
-            logw = [m * lr for m, _i in scored[:n]]
+            logw = [m for m, _i in scored[:n]]
         else:
             worlds = drawn
             logw = [0.0] * n
@@ -569,7 +578,7 @@ class PlaySearch:
         return play_round, (
             self.kn, self.history, cands, self.seed, r, n, bool(kind),
             self.inference, self.cfg.oversample, self.lam, self.cfg.view_playouts,
-            self.cfg.exact_tail,
+            self.cfg.exact_tail, self.cfg.infer_mix,
         )
 
     def fold(self, r: int, result: tuple[list[float], list[Row]]) -> None:

@@ -129,12 +129,12 @@ def evaluate_worlds(
     return [f(kn, h, d, cands) for h, d in worlds]
 
 
-def likelihood_matches(
+def policy_plays(
     kn: Known, history: tuple[tuple[int, tuple[int, ...]], ...], hands: list[int]
-) -> int:
-    """How many of the other seats' past plays this deal agree with the policy, had
-    the hidden cards been ``hands`` (the inference model: plays are mostly the
-    policy's).  Plays with a single legal card do not count."""
+) -> list[tuple[int, bool]]:
+    """The other seats' past plays as the policy would judge them, had the hidden
+    cards been ``hands``: for each play with more than one legal card, how many
+    legal cards there were and whether the play was the policy's card."""
     rules = kn.rules
     n = rules.n_seats
     matto = rules.pack.matto
@@ -147,7 +147,7 @@ def likelihood_matches(
     for leader, cards in tricks:
         for i, c in enumerate(cards):
             played_hands[(leader + i) % n] |= 1 << c
-    matches = 0
+    out: list[tuple[int, bool]] = []
     me = kn.seat
     for leader, cards in tricks:
         trick: list[int] = []
@@ -161,11 +161,41 @@ def likelihood_matches(
                         led = suit[x]
                         break
                 legal = legal_mask(h, led)
-                if legal & (legal - 1) and policy(played_hands, s, leader, trick, legal) == c:
-                    matches += 1
+                if legal & (legal - 1):
+                    out.append((legal.bit_count(), policy(played_hands, s, leader, trick, legal) == c))
             played_hands[s] = h & ~(1 << c)
             trick.append(c)
-    return matches
+    return out
+
+
+def likelihood_matches(
+    kn: Known, history: tuple[tuple[int, tuple[int, ...]], ...], hands: list[int]
+) -> int:
+    """How many of the other seats' past plays this deal agree with the policy, had
+    the hidden cards been ``hands`` (the inference model: plays are mostly the
+    policy's).  Plays with a single legal card do not count."""
+    return sum(1 for _n, hit in policy_plays(kn, history, hands) if hit)
+
+
+def likelihood_mix(
+    kn: Known, history: tuple[tuple[int, tuple[int, ...]], ...], hands: list[int], eps: float
+) -> float:
+    """The log-likelihood of the other seats' past plays in this deal under a model
+    player who plays the policy's card with probability ``1 - eps`` and any legal
+    card at random otherwise: a play that agrees with the policy counts for more
+    the more legal cards it was chosen from."""
+    hit = [0.0] * 80
+    miss = [0.0] * 80
+    total = 0.0
+    for n, ok in policy_plays(kn, history, hands):
+        if ok:
+            x = hit[n] or math.log(eps / n + 1 - eps)
+            hit[n] = x
+        else:
+            x = miss[n] or math.log(eps / n)
+            miss[n] = x
+        total += x
+    return total
 
 
 def discard_values(kn: Known, discards: list[int], worlds: list[World]) -> list[list[int]]:

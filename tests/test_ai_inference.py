@@ -1,0 +1,94 @@
+"""The hard level's inference models: how likely a deal of the hidden cards makes
+the other seats' seen plays (``engine.ai.search``)."""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+
+import pytest
+
+from engine.ai.fast import kernel
+from engine.ai.players import EasyPlayer
+from engine.ai.search import likelihood_matches, likelihood_mix, policy_plays
+from engine.ai.worlds import Known, known_of, sample
+from engine.game import Game
+from engine.ruleset import ruleset
+from engine.state import PLAY, Play
+from engine.view import SeatView
+
+VARIANTS = ["piedicavallo", "scarto"]
+History = tuple[tuple[int, tuple[int, ...]], ...]
+
+
+def _open_policy_game(variant: str, seed: int, seat: int) -> list[tuple[SeatView, list[int]]]:
+    """Seat ``seat``'s views along a deal where every seat plays the rules of thumb
+    open-handed (so the true deal explains every play), with the true hands."""
+    rules = ruleset(variant)
+    game = Game(seed, 1, rules=rules)
+    easy = EasyPlayer(slip=0.0)
+    policy = kernel(rules).policy
+    out: list[tuple[SeatView, list[int]]] = []
+    while True:
+        legal = game.legal()
+        if not legal:
+            return out
+        st = game.state
+        view = game.view(st.turn)
+        if st.phase != PLAY:
+            game.submit(easy.choose(view, legal, game.cursor))
+            continue
+        if st.turn == seat and view.history:
+            out.append((game.view(seat), list(st.hands)))
+        card = policy(list(st.hands), st.turn, view.leader, list(view.trick), view.legal_mask())
+        game.submit(Play(st.turn, card))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_mix_is_the_log_likelihood_of_a_policy_player_who_slips(variant: str) -> None:
+    """Each judged play counts log(1 - eps + eps/n) when it is the policy's card and
+    log(eps/n) when not (n legal cards); the matches model counts the hits."""
+    views = _open_policy_game(variant, 5, 1)[::3]
+    assert views
+    rand = random.Random(2)
+    for view, _true in views:
+        kn = known_of(view)
+        for _ in range(4):
+            h, _d = sample(kn, rand, True)
+            plays = policy_plays(kn, view.history, h)
+            assert all(n >= 2 for n, _ok in plays)
+            assert likelihood_matches(kn, view.history, h) == sum(ok for _n, ok in plays)
+            for eps in (0.1, 0.5):
+                want = sum(math.log(eps / n + (1 - eps) * ok) for n, ok in plays)
+                assert likelihood_mix(kn, view.history, h, eps) == pytest.approx(want)
+
+
+def _score(model: str, kn: Known, history: History, hands: list[int]) -> float:
+    if model == "matches":
+        return float(likelihood_matches(kn, history, hands))
+    return likelihood_mix(kn, history, hands, 0.3)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_true_deal_explains_policy_plays_better_than_sampled_deals(variant: str) -> None:
+    """Where the others played the policy, the true deal agrees with every judged
+    play, and both models score it well above the average sampled deal; the
+    mixture, which weighs a hit by how many cards it was chosen from, more so."""
+    rand = random.Random(9)
+    z: dict[str, list[float]] = {"matches": [], "mix": []}
+    for seed in (11, 12):
+        for view, true in _open_policy_game(variant, seed, 0):
+            kn = known_of(view)
+            plays = policy_plays(kn, view.history, true)
+            assert all(ok for _n, ok in plays)
+            deals = [sample(kn, rand, True)[0] for _ in range(40)]
+            for name in z:
+                scores = [_score(name, kn, view.history, h) for h in deals]
+                sd = statistics.pstdev(scores)
+                if sd:
+                    t = _score(name, kn, view.history, true)
+                    z[name].append((t - statistics.mean(scores)) / sd)
+    assert len(z["mix"]) >= 10
+    assert statistics.mean(z["matches"]) > 0.5
+    assert statistics.mean(z["mix"]) > statistics.mean(z["matches"])
