@@ -92,3 +92,26 @@ def test_the_true_deal_explains_policy_plays_better_than_sampled_deals(variant: 
     assert len(z["mix"]) >= 10
     assert statistics.mean(z["matches"]) > 0.5
     assert statistics.mean(z["mix"]) > statistics.mean(z["matches"])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_temperature_scales_the_mixtures_weights_and_keeps_the_deals(variant: str) -> None:
+    """infer_temp multiplies each kept deal's log-likelihood and changes nothing
+    else: the same deals are kept (the ranking is the same) and valued the same."""
+    from engine.ai.anytime import Meter, play_round
+
+    view, _true = _open_policy_game(variant, 7, 2)[4]
+    kn = known_of(view)
+    mask = view.legal_mask()
+    cands = [c for c in range(kn.rules.pack.n_cards) if mask >> c & 1]
+    out = []
+    for temp in (1.0, 0.25):
+        got = play_round(
+            kn, view.history, cands, 3, 0, 6, False, 1.3, 2, 0.0, False, 0, 0.3, temp, Meter()
+        )
+        assert got is not None
+        out.append(got)
+    (w1, rows1), (w2, rows2) = out
+    assert rows1 == rows2
+    assert len(w1) == 6 and len(set(w1)) > 1
+    assert w2 == pytest.approx([0.25 * w for w in w1])

@@ -173,6 +173,9 @@ class HardConfig:
     #: plays the policy's card but for a random legal card this often (see
     #: :func:`~engine.ai.search.likelihood_mix`)
     infer_mix: float = 0.0
+    #: and scale those log-likelihoods by this (below 1 flattens the weights, so a
+    #: few well-explained deals do not carry the whole average)
+    infer_temp: float = 1.0
     #: deals drawn per deal kept (the best explained ones are kept)
     oversample: int = 2
     #: how much likelier a hidden discard is per card point it holds (log scale)
@@ -218,6 +221,7 @@ def play_round(
     view: bool,
     tail: int,
     mix: float,
+    temp: float,
     meter: Meter,
 ) -> tuple[list[float], list[Row]] | None:
     """Round ``r`` of a card decision: ``n`` deals (the best explained of
@@ -242,7 +246,7 @@ def play_round(
                 if over():
                     return None
                 if mix > 0:
-                    scored.append((likelihood_mix(kn, history, h, mix), i))
+                    scored.append((temp * likelihood_mix(kn, history, h, mix), i))
                 else:
                     scored.append((likelihood_matches(kn, history, h) * lr, i))
                 meter.used += seen
@@ -578,7 +582,7 @@ class PlaySearch:
         return play_round, (
             self.kn, self.history, cands, self.seed, r, n, bool(kind),
             self.inference, self.cfg.oversample, self.lam, self.cfg.view_playouts,
-            self.cfg.exact_tail, self.cfg.infer_mix,
+            self.cfg.exact_tail, self.cfg.infer_mix, self.cfg.infer_temp,
         )
 
     def fold(self, r: int, result: tuple[list[float], list[Row]]) -> None:
