@@ -98,7 +98,7 @@ def test_the_true_deal_explains_policy_plays_better_than_sampled_deals(variant: 
 def test_the_temperature_scales_the_mixtures_weights_and_keeps_the_deals(variant: str) -> None:
     """infer_temp multiplies each kept deal's log-likelihood and changes nothing
     else: the same deals are kept (the ranking is the same) and valued the same."""
-    from engine.ai.anytime import Meter, play_round
+    from engine.ai.anytime import HardConfig, Meter, play_round
 
     view, _true = _open_policy_game(variant, 7, 2)[4]
     kn = known_of(view)
@@ -106,9 +106,8 @@ def test_the_temperature_scales_the_mixtures_weights_and_keeps_the_deals(variant
     cands = [c for c in range(kn.rules.pack.n_cards) if mask >> c & 1]
     out = []
     for temp in (1.0, 0.25):
-        got = play_round(
-            kn, view.history, cands, 3, 0, 6, False, 1.3, 2, 0.0, False, 0, 0.3, temp, Meter()
-        )
+        cfg = HardConfig(oversample=2, infer_mix=0.3, infer_temp=temp)
+        got = play_round(kn, view.history, cands, 3, 0, 6, False, 1.3, 0.0, cfg, Meter())
         assert got is not None
         out.append(got)
     (w1, rows1), (w2, rows2) = out

@@ -38,7 +38,7 @@ from ..ruleset import Ruleset
 from ..state import DISCARD
 from ..view import SeatView
 from . import pool
-from .fast import kernel
+from .fast import kernel, lookahead_policy
 from .search import (
     discard_values,
     exact_values,
@@ -176,6 +176,9 @@ class HardConfig:
     #: and scale those log-likelihoods by this (below 1 flattens the weights, so a
     #: few well-explained deals do not carry the whole average)
     infer_temp: float = 1.0
+    #: when above 0, the playouts' leads are chosen by playing the trick out, the
+    #: cards spent weighted by this (see :func:`~engine.ai.fast.lookahead_policy`)
+    lead_lookahead: float = 0.0
     #: deals drawn per deal kept (the best explained ones are kept)
     oversample: int = 2
     #: how much likelier a hidden discard is per card point it holds (log scale)
@@ -220,12 +223,8 @@ def play_round(
     n: int,
     exact: bool,
     inference: float,
-    oversample: int,
     lam: float,
-    view: bool,
-    tail: int,
-    mix: float,
-    temp: float,
+    cfg: HardConfig,
     meter: Meter,
 ) -> tuple[list[float], list[Row]] | None:
     """Round ``r`` of a card decision: ``n`` deals (the best explained of
@@ -234,6 +233,11 @@ def play_round(
     spent (the deadline passed)."""
     rand = random.Random(mix64(seed, r, 0x5EA2C4))
     over = meter.over
+    oversample, view, tail = cfg.oversample, cfg.view_playouts, cfg.exact_tail
+    mix, temp = cfg.infer_mix, cfg.infer_temp
+    policy, spent = (
+        lookahead_policy(kn.rules, cfg.lead_lookahead) if cfg.lead_lookahead else (None, [0])
+    )
     try:
         infer = inference > 1 and bool(history)
         drawn: list[tuple[list[int], int]] = []
@@ -280,16 +284,21 @@ def play_round(
             elif tail and left > tail * kn.rules.n_seats:
                 limit = (meter.work - meter.used) / NODE_WORK
                 nodes[0] = 0
+                s0 = spent[0]
                 try:
-                    rows.append(play_values_tail(kn, h, d, cands, tail, meter.deadline, limit, nodes))
+                    rows.append(
+                        play_values_tail(kn, h, d, cands, tail, meter.deadline, limit, nodes, policy)
+                    )
                 finally:
-                    meter.used += NODE_WORK * nodes[0] + CARD_WORK * (left - tail * kn.rules.n_seats) * len(cands)
+                    plays = (left - tail * kn.rules.n_seats) * len(cands) + spent[0] - s0
+                    meter.used += NODE_WORK * nodes[0] + CARD_WORK * plays
             elif view:
                 rows.append(play_values_view(kn, h, d, cands))
                 meter.used += VIEW_CARD_WORK * left * len(cands)
             else:
-                rows.append(play_values(kn, h, d, cands))
-                meter.used += CARD_WORK * left * len(cands)
+                s0 = spent[0]
+                rows.append(play_values(kn, h, d, cands, policy))
+                meter.used += CARD_WORK * (left * len(cands) + spent[0] - s0)
         return logw, rows
     except OutOfTime:
         return None
@@ -585,8 +594,7 @@ class PlaySearch:
             self.planned += n
         return play_round, (
             self.kn, self.history, cands, self.seed, r, n, bool(kind),
-            self.inference, self.cfg.oversample, self.lam, self.cfg.view_playouts,
-            self.cfg.exact_tail, self.cfg.infer_mix, self.cfg.infer_temp,
+            self.inference, self.lam, self.cfg,
         )
 
     def fold(self, r: int, result: tuple[list[float], list[Row]]) -> None:

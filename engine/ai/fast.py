@@ -431,3 +431,84 @@ def kernel(rules: Ruleset) -> Kernel:
     assert not surrender or n_sides == 2
     del total
     return Kernel(rules, KEEP, policy, finish, final_points, trick_winner, finish_view)
+
+
+@cache
+def lookahead_policy(rules: Ruleset, weight: float) -> tuple[Policy, list[int]]:
+    """The rules of thumb, but a lead chosen by playing the trick out: each
+    candidate lead (one of a run of equal cards) is answered by the rules of
+    thumb of the seats after it, and scored for the leader's side as the trick's
+    points, won or lost, less ``weight`` times the keeping value (see
+    :func:`keep_values`) of the cards its side spent, plus as much for the
+    opponents'.  Second, third and last hand play as :attr:`Kernel.policy`.
+
+    Returns the policy and a one-element counter of the extra cards it played
+    (for a caller that meters its work; it only grows)."""
+    k = kernel(rules)
+    p = rules.pack
+    pol = k.policy
+    trick_winner = k.trick_winner
+    POINTS = p.points
+    SUIT = p.suit
+    HIGHER = p.higher
+    MATTO = p.matto
+    KEEP = k.keep
+    side = rules.side
+    n_seats = rules.n_seats
+    legal_mask = rules.legal_mask
+    trick_adj = rules.trick_adjust
+    matto_adj = rules.matto_trick_adjust
+    spent = [0]
+
+    def policy(hands: Sequence[int], seat: int, leader: int, trick: Sequence[int], legal: int) -> int:
+        if trick or not legal & (legal - 1):
+            return pol(hands, seat, leader, trick, legal)
+        me = side[seat]
+        alive = 0
+        for h in hands:
+            alive |= h
+        best_c = -1
+        best_v = -1e18
+        prev = -1
+        played = 0
+        m = legal
+        while m:
+            low = m & -m
+            m ^= low
+            c = low.bit_length() - 1
+            if (
+                prev >= 0
+                and SUIT[prev] == SUIT[c]
+                and POINTS[prev] == POINTS[c]
+                and not HIGHER[prev] & ~HIGHER[c] & ~low & alive
+            ):
+                prev = c  # no card in play between them: the same lead
+                continue
+            prev = c
+            hs = list(hands)
+            hs[seat] &= ~low
+            t = [c]
+            led = NO_SUIT if c == MATTO else SUIT[c]
+            s = (seat + 1) % n_seats
+            for _ in range(n_seats - 1):
+                x = pol(hs, s, seat, t, legal_mask(hs[s], led))
+                hs[s] &= ~(1 << x)
+                t.append(x)
+                if led == NO_SUIT and x != MATTO:
+                    led = SUIT[x]
+                s = (s + 1) % n_seats
+            played += n_seats - 1
+            tp = trick_adj
+            for x in t:
+                tp += matto_adj if x == MATTO else POINTS[x]
+            v = float(tp if side[(seat + trick_winner(t)) % n_seats] == me else -tp)
+            i = seat
+            for x in t:
+                v += -weight * KEEP[x] if side[i] == me else weight * KEEP[x]
+                i = (i + 1) % n_seats
+            if v > best_v:
+                best_v, best_c = v, c
+        spent[0] += played
+        return best_c
+
+    return policy, spent

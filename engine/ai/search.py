@@ -12,21 +12,24 @@ from __future__ import annotations
 import math
 
 from ..cards import NO_SUIT
-from .fast import kernel
+from .fast import Policy, kernel
 from .solver import Solver
 from .worlds import Known
 
 World = tuple[list[int], int]  # hands, discard
 
 
-def play_values(kn: Known, hands: list[int], discard: int, cands: list[int]) -> list[int]:
-    """Each candidate's value in one deal, the rest played out by the policy."""
+def play_values(
+    kn: Known, hands: list[int], discard: int, cands: list[int], policy: Policy | None = None
+) -> list[int]:
+    """Each candidate's value in one deal, the rest played out by ``policy``
+    (the rules of thumb unless given)."""
     k = kernel(kn.rules)
     me = kn.side
     dpts = kn.rules.pack.mask_points(discard)
     finish = k.finish
     final = k.final_points
-    policy = k.policy
+    policy = policy or k.policy
     out = []
     for c in cands:
         pts, won = finish(list(hands), kn.leader, list(kn.trick), list(kn.pts), list(kn.won), policy, c)
@@ -90,6 +93,7 @@ def play_values_tail(
     deadline: float = math.inf,
     node_limit: float = math.inf,
     nodes: list[int] | None = None,
+    policy: Policy | None = None,
 ) -> list[int]:
     """As :func:`play_values`, but the policy plays only until the hands are down
     to ``tail`` cards; the rest is solved exactly, open-handed (the leader's best
@@ -102,7 +106,7 @@ def play_values_tail(
     extra = dpts + rules.discard_adjust if kn.dealer_side == me else 0
     finish = k.finish
     final = k.final_points
-    policy = k.policy
+    policy = policy or k.policy
     solver = Solver(rules, me, deadline, node_limit)
     out = []
     try:
