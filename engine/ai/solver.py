@@ -200,7 +200,10 @@ class Solver:
         alpha: int,
         beta: int,
     ) -> int:
-        if not hands[leader]:
+        h = hands[leader]
+        if not h & (h - 1):
+            if h:  # one card each: the last trick plays itself
+                acc, f0, f1 = self._last(hands, leader, acc, f0, f1)
             if self.surrender:
                 if not f0:
                     return 0
@@ -253,6 +256,38 @@ class Solver:
             lo = hi = v - acc
         tt[key] = (lo, hi)
         return v
+
+    def _last(
+        self, hands: list[int], leader: int, acc: int, f0: bool, f1: bool
+    ) -> tuple[int, bool, bool]:
+        """The last trick, each hand down to one card: the side's points and
+        the two sides' trick flags after it (as ``_child`` would count them)."""
+        side = self.side
+        me = self.me
+        matto = self.matto
+        led = NO_SUIT
+        bk = -1
+        ws = leader
+        tp = self.trick_adj
+        seat = leader
+        for _ in range(self.n):
+            c = hands[seat].bit_length() - 1
+            if c == matto:
+                if side[seat] == me:
+                    acc += self.matto_pts
+                tp += self.matto_adj
+            else:
+                s = self.suit[c]
+                if led == NO_SUIT:
+                    led = s
+                key = self.strength[c] if s == led or s == TRUMP_SUIT else -1
+                if key > bk:
+                    bk, ws = key, seat
+                tp += self.points[c]
+            seat = (seat + 1) % self.n
+        if side[ws] == me:
+            return acc + tp, True, f1
+        return acc, f0, True
 
     def _play(
         self,
