@@ -179,6 +179,11 @@ class HardConfig:
     #: when above 0, the playouts' leads are chosen by playing the trick out, the
     #: cards spent weighted by this (see :func:`~engine.ai.fast.lookahead_policy`)
     lead_lookahead: float = 0.0
+    #: when above 0, the playouts lead to a partner's sure ruff first, valued this
+    #: plus ``ruff_lead_points`` a point of the card led (see
+    #: :meth:`~engine.ai.fast.Kernel.policy_variant`)
+    ruff_lead: int = 0
+    ruff_lead_points: int = 8
     #: deals drawn per deal kept (the best explained ones are kept)
     oversample: int = 2
     #: how much likelier a hidden discard is per card point it holds (log scale)
@@ -238,6 +243,8 @@ def play_round(
     policy, spent = (
         lookahead_policy(kn.rules, cfg.lead_lookahead) if cfg.lead_lookahead else (None, [0])
     )
+    if policy is None and cfg.ruff_lead:
+        policy = kernel(kn.rules).policy_variant(cfg.ruff_lead, cfg.ruff_lead_points)
     try:
         infer = inference > 1 and bool(history)
         drawn: list[tuple[list[int], int]] = []

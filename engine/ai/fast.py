@@ -53,6 +53,8 @@ class Kernel:
     final_points: Callable[[list[int], list[int], int, int], list[int]]
     trick_winner: Callable[[Sequence[int]], int]
     finish_view: Callable[..., tuple[list[int], list[int]]]
+    #: the policy with a partner's-ruff lead: ``policy_variant(ruff_lead, ruff_points)``
+    policy_variant: Callable[[int, int], Policy]
 
 
 @cache
@@ -128,164 +130,195 @@ def kernel(rules: Ruleset) -> Kernel:
         for seat in range(n_seats)
     )
 
-    def policy(hands: Sequence[int], seat: int, leader: int, trick: Sequence[int], legal: int) -> int:
-        """The card the rules of thumb play from ``legal`` (a non-empty mask).
+    def make_policy(ruff_lead: int = 0, ruff_points: int = 0) -> Policy:
+        """The rules of thumb; with ``ruff_lead`` above 0, a lead that the partner
+        (void in its suit) can surely take with a trump is valued ``ruff_lead``
+        plus ``ruff_points`` a point of the card led, less its rank (the
+        partner's ruff collects the trick; feed it the points)."""
 
-        Whether an opponent still to play can beat a card is worked out once
-        per suit from the union of their cards (see ``can_beat``): those of the
-        suit from the seats that hold it, the trumps of those void in it."""
-        if not legal & (legal - 1):
-            return legal.bit_length() - 1
-        n = len(trick)
-        my_side = side[seat]
-        opp_seats = later_opps[seat][n]
-        partner_later = partner_later_t[seat][n]
-        nonm = legal & ~MATTO_MASK
-        has_matto = legal & MATTO_MASK
-        if not nonm:
-            return MATTO
+        def policy(hands: Sequence[int], seat: int, leader: int, trick: Sequence[int], legal: int) -> int:
+            """The card the rules of thumb play from ``legal`` (a non-empty mask).
 
-        # Current state of the trick.
-        led = NO_SUIT
-        best = -1
-        best_key = -1
-        winner = -1
-        tp = 0
-        i = 0
-        for c in trick:
-            if c != MATTO:
-                tp += POINTS[c]
-                s = SUIT[c]
-                if led == NO_SUIT:
-                    led = s
-                key = STRENGTH[c] if s == led or s == TRUMP_SUIT else -1
-                if key > best_key:
-                    best_key, best, winner = key, c, (leader + i) % n_seats
-            i += 1
+            Whether an opponent still to play can beat a card is worked out once
+            per suit from the union of their cards (see ``can_beat``): those of the
+            suit from the seats that hold it, the trumps of those void in it."""
+            if not legal & (legal - 1):
+                return legal.bit_length() - 1
+            n = len(trick)
+            my_side = side[seat]
+            opp_seats = later_opps[seat][n]
+            partner_later = partner_later_t[seat][n]
+            nonm = legal & ~MATTO_MASK
+            has_matto = legal & MATTO_MASK
+            if not nonm:
+                return MATTO
 
-        if led == NO_SUIT:  # leading (or after a led Matto)
-            partner = hands[partner_of[seat]] if partner_later else 0
-            opp_trumps = 0
-            for t in opp_seats:
-                opp_trumps |= hands[t] & TRUMP_MASK
-            my_trumps = (hands[seat] & TRUMP_MASK).bit_count()
-            best_c = -1
-            best_v = -(10**9)
-            cur = -2  # the suit the two masks below are for (cards come suit by suit)
-            follow = 0
-            ruffed = 0
-            m = nonm
-            while m:
-                low = m & -m
-                m ^= low
-                c = low.bit_length() - 1
-                s = SUIT[c]
-                if s != cur:
-                    cur = s
-                    if s == TRUMP_SUIT:
-                        follow = opp_trumps
-                        ruffed = 0
+            # Current state of the trick.
+            led = NO_SUIT
+            best = -1
+            best_key = -1
+            winner = -1
+            tp = 0
+            i = 0
+            for c in trick:
+                if c != MATTO:
+                    tp += POINTS[c]
+                    s = SUIT[c]
+                    if led == NO_SUIT:
+                        led = s
+                    key = STRENGTH[c] if s == led or s == TRUMP_SUIT else -1
+                    if key > best_key:
+                        best_key, best, winner = key, c, (leader + i) % n_seats
+                i += 1
+
+            if led == NO_SUIT:  # leading (or after a led Matto)
+                partner = hands[partner_of[seat]] if partner_later else 0
+                opp_trumps = 0
+                for t in opp_seats:
+                    opp_trumps |= hands[t] & TRUMP_MASK
+                my_trumps = (hands[seat] & TRUMP_MASK).bit_count()
+                best_c = -1
+                best_v = -(10**9)
+                cur = -2  # the suit the masks below are for (cards come suit by suit)
+                follow = 0
+                ruffed = 0
+                pruff = 0
+                m = nonm
+                while m:
+                    low = m & -m
+                    m ^= low
+                    c = low.bit_length() - 1
+                    s = SUIT[c]
+                    if s != cur:
+                        cur = s
+                        pruff = 0
+                        if s == TRUMP_SUIT:
+                            follow = opp_trumps
+                            ruffed = 0
+                        else:
+                            follow = 0
+                            ruffed = 0
+                            sm = SUIT_MASK[s]
+                            for t in opp_seats:
+                                h = hands[t]
+                                f = h & sm
+                                if f:
+                                    follow |= f
+                                else:
+                                    ruffed |= h & TRUMP_MASK
+                            if ruff_lead and partner and not partner & sm:
+                                # The partner ruffs, higher than any opponent can.
+                                pruff = partner & TRUMP_MASK
+                                if pruff and ruffed & HIGHER[pruff.bit_length() - 1]:
+                                    pruff = 0
+                    if not ruffed and not follow & HIGHER[c]:  # sure to win the trick
+                        if s == TRUMP_SUIT:
+                            v = 60 + 3 * my_trumps - KEEP[c] // 4 if opp_trumps else 5 - KEEP[c]
+                        else:
+                            v = 80 + 4 * POINTS[c]
+                    elif pruff:
+                        v = ruff_lead + ruff_points * POINTS[c] - RANK[c]
                     else:
-                        follow = 0
-                        ruffed = 0
-                        sm = SUIT_MASK[s]
-                        for t in opp_seats:
-                            h = hands[t]
-                            f = h & sm
-                            if f:
-                                follow |= f
-                            else:
-                                ruffed |= h & TRUMP_MASK
-                if not ruffed and not follow & HIGHER[c]:  # sure to win the trick
-                    if s == TRUMP_SUIT:
-                        v = 60 + 3 * my_trumps - KEEP[c] // 4 if opp_trumps else 5 - KEEP[c]
-                    else:
-                        v = 80 + 4 * POINTS[c]
-                else:
-                    v = -6 * POINTS[c] - RANK[c]
-                    if s == TRUMP_SUIT:
-                        v -= 8 + KEEP[c]
-                    elif partner and can_beat(c, s, partner):
-                        v += 10
-                if v > best_v:
-                    best_v, best_c = v, c
-            return best_c
-
-        # What the opponents still to play hold that could beat a card: their
-        # cards of the led suit (trumps, if trumps were led), and the trumps of
-        # those void in it.
-        follow = 0
-        ruffed = 0
-        if led == TRUMP_SUIT:
-            for t in opp_seats:
-                follow |= hands[t] & TRUMP_MASK
-        else:
-            sm = SUIT_MASK[led]
-            for t in opp_seats:
-                h = hands[t]
-                f = h & sm
-                if f:
-                    follow |= f
-                else:
-                    ruffed |= h & TRUMP_MASK
-        if best < NT:  # a trump: only a higher trump beats it
-            safe = not (follow if led == TRUMP_SUIT else ruffed) & HIGHER[best]
-        else:
-            safe = not ruffed and not follow & HIGHER[best]
-        partner_winning = side[winner] == my_side
-        if partner_winning and safe:
-            # Feed: the most points for the least strength given up.
-            best_c = -1
-            best_v = -(10**9)
-            m = nonm
-            while m:
-                low = m & -m
-                m ^= low
-                c = low.bit_length() - 1
-                v = 8 * POINTS[c] - KEEP[c]
-                if v > best_v:
-                    best_v, best_c = v, c
-            return best_c
-
-        # Can we take it surely?
-        best_c = -1
-        best_v = -(10**9)
-        m = nonm
-        while m:
-            low = m & -m
-            m ^= low
-            c = low.bit_length() - 1
-            s = SUIT[c]
-            key = STRENGTH[c] if s == led or s == TRUMP_SUIT else -1
-            if key <= best_key:
-                continue
-            if c < NT:
-                if (follow if led == TRUMP_SUIT else ruffed) & HIGHER[c]:
-                    continue
-            elif ruffed or follow & HIGHER[c]:
-                continue
-            v = 4 * POINTS[c] - KEEP[c]
-            if v > best_v:
-                best_v, best_c = v, c
-        if best_c >= 0:
-            # Overtaking an unsure partner is worth it when there is something to save.
-            if not partner_winning or tp + POINTS[best_c] >= 4 or KEEP[best_c] <= 6:
+                        v = -6 * POINTS[c] - RANK[c]
+                        if s == TRUMP_SUIT:
+                            v -= 8 + KEEP[c]
+                        elif partner and not (ruff_lead and ruffed) and can_beat(c, s, partner):
+                            v += 10  # (with the ruff lead: not if an opponent ruffs)
+                    if v > best_v:
+                        best_v, best_c = v, c
                 return best_c
 
-        # Lose (or let the partner win) as cheaply as possible.
-        best_c = -1
-        best_v = 10**9
-        m = nonm
-        while m:
-            low = m & -m
-            m ^= low
-            c = low.bit_length() - 1
-            v = 8 * POINTS[c] + KEEP[c]
-            if v < best_v:
-                best_v, best_c = v, c
-        if has_matto and POINTS[best_c] >= 3 and not (partner_winning and partner_later):
-            return MATTO
-        return best_c
+            # What the opponents still to play hold that could beat a card: their
+            # cards of the led suit (trumps, if trumps were led), and the trumps of
+            # those void in it.
+            follow = 0
+            ruffed = 0
+            if led == TRUMP_SUIT:
+                for t in opp_seats:
+                    follow |= hands[t] & TRUMP_MASK
+            else:
+                sm = SUIT_MASK[led]
+                for t in opp_seats:
+                    h = hands[t]
+                    f = h & sm
+                    if f:
+                        follow |= f
+                    else:
+                        ruffed |= h & TRUMP_MASK
+            if best < NT:  # a trump: only a higher trump beats it
+                safe = not (follow if led == TRUMP_SUIT else ruffed) & HIGHER[best]
+            else:
+                safe = not ruffed and not follow & HIGHER[best]
+            partner_winning = side[winner] == my_side
+            if partner_winning and safe:
+                # Feed: the most points for the least strength given up.
+                best_c = -1
+                best_v = -(10**9)
+                m = nonm
+                while m:
+                    low = m & -m
+                    m ^= low
+                    c = low.bit_length() - 1
+                    v = 8 * POINTS[c] - KEEP[c]
+                    if v > best_v:
+                        best_v, best_c = v, c
+                return best_c
+
+            # Can we take it surely?
+            best_c = -1
+            best_v = -(10**9)
+            m = nonm
+            while m:
+                low = m & -m
+                m ^= low
+                c = low.bit_length() - 1
+                s = SUIT[c]
+                key = STRENGTH[c] if s == led or s == TRUMP_SUIT else -1
+                if key <= best_key:
+                    continue
+                if c < NT:
+                    if (follow if led == TRUMP_SUIT else ruffed) & HIGHER[c]:
+                        continue
+                elif ruffed or follow & HIGHER[c]:
+                    continue
+                v = 4 * POINTS[c] - KEEP[c]
+                if v > best_v:
+                    best_v, best_c = v, c
+            if best_c >= 0:
+                # Overtaking an unsure partner is worth it when there is something to save.
+                if not partner_winning or tp + POINTS[best_c] >= 4 or KEEP[best_c] <= 6:
+                    return best_c
+
+            # Lose (or let the partner win) as cheaply as possible.
+            best_c = -1
+            best_v = 10**9
+            m = nonm
+            while m:
+                low = m & -m
+                m ^= low
+                c = low.bit_length() - 1
+                v = 8 * POINTS[c] + KEEP[c]
+                if v < best_v:
+                    best_v, best_c = v, c
+            if has_matto and POINTS[best_c] >= 3 and not (partner_winning and partner_later):
+                return MATTO
+            return best_c
+
+        return policy
+
+    policy = make_policy()
+    variants: dict[tuple[int, int], Policy] = {}
+
+    def policy_variant(ruff_lead: int, ruff_points: int) -> Policy:
+        """The rules of thumb with the partner's-ruff lead (see ``make_policy``),
+        built once per setting; ``policy`` itself when ``ruff_lead`` is 0."""
+        if not ruff_lead:
+            return policy
+        key = (ruff_lead, ruff_points)
+        got = variants.get(key)
+        if got is None:
+            got = variants[key] = make_policy(ruff_lead, ruff_points)
+        return got
 
     def finish(
         hands: list[int],
@@ -430,7 +463,9 @@ def kernel(rules: Ruleset) -> Kernel:
     assert n_sides == len(set(side))
     assert not surrender or n_sides == 2
     del total
-    return Kernel(rules, KEEP, policy, finish, final_points, trick_winner, finish_view)
+    return Kernel(
+        rules, KEEP, policy, finish, final_points, trick_winner, finish_view, policy_variant
+    )
 
 
 @cache
