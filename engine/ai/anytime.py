@@ -198,8 +198,11 @@ class HardConfig:
 HARD_CONFIGS: dict[str, HardConfig] = {
     # infer_mix/infer_temp: duplicate screens against the match count at equal
     # counted work (work=250, 60 deal pairs): seeds 7, 10, 13 +2.00, +0.05, +2.18
+    # ruff_lead: duplicate screens against the default without it, work=250, 60
+    # deal pairs each: seeds 7, 10, 13, 16 +0.40, +2.90, +0.80, +2.48 (pooled
+    # +1.64 [+0.43, +2.86])
     "piedicavallo": HardConfig(
-        discard_halve_every=3, exact_tail=3, infer_mix=0.3, infer_temp=0.15
+        discard_halve_every=3, exact_tail=3, infer_mix=0.3, infer_temp=0.15, ruff_lead=70
     ),
     "scarto": HardConfig(
         exact_round=(0, 1, 8, 8, 6, 4, 2, 1),
