@@ -9,14 +9,10 @@ import statistics
 
 import pytest
 
-from engine.ai.fast import kernel
-from engine.ai.players import EasyPlayer
 from engine.ai.search import likelihood_matches, likelihood_mix, policy_plays
 from engine.ai.worlds import Known, known_of, sample
-from engine.game import Game
-from engine.ruleset import ruleset
-from engine.state import PLAY, Play
 from engine.view import SeatView
+from tests.policy_games import policy_positions
 
 VARIANTS = ["piedicavallo", "scarto"]
 History = tuple[tuple[int, tuple[int, ...]], ...]
@@ -25,24 +21,11 @@ History = tuple[tuple[int, tuple[int, ...]], ...]
 def _open_policy_game(variant: str, seed: int, seat: int) -> list[tuple[SeatView, list[int]]]:
     """Seat ``seat``'s views along a deal where every seat plays the rules of thumb
     open-handed (so the true deal explains every play), with the true hands."""
-    rules = ruleset(variant)
-    game = Game(seed, 1, rules=rules)
-    easy = EasyPlayer(slip=0.0)
-    policy = kernel(rules).policy
-    out: list[tuple[SeatView, list[int]]] = []
-    while True:
-        legal = game.legal()
-        if not legal:
-            return out
-        st = game.state
-        view = game.view(st.turn)
-        if st.phase != PLAY:
-            game.submit(easy.choose(view, legal, game.cursor))
-            continue
-        if st.turn == seat and view.history:
-            out.append((game.view(seat), list(st.hands)))
-        card = policy(list(st.hands), st.turn, view.leader, list(view.trick), view.legal_mask())
-        game.submit(Play(st.turn, card))
+    return [
+        (view, hands)
+        for view, hands, _d in policy_positions(variant, [seed])
+        if view.seat == seat and view.history
+    ]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -8,12 +8,10 @@ import statistics
 import pytest
 
 from engine.ai.fast import kernel, lookahead_policy
-from engine.ai.players import EasyPlayer
 from engine.ai.search import exact_values
 from engine.ai.worlds import known_of
-from engine.game import Game
 from engine.ruleset import ruleset
-from engine.state import PLAY, Play
+from tests.policy_games import policy_positions
 
 VARIANTS = ["piedicavallo", "scarto"]
 
@@ -21,24 +19,9 @@ VARIANTS = ["piedicavallo", "scarto"]
 def _leads(variant: str, seeds: range, most: int, least: int):  # type: ignore[no-untyped-def]
     """Positions of deals played by the rules of thumb open-handed: (view, true
     hands, true discard) wherever a seat is to play with between ``least`` and ``most`` cards."""
-    rules = ruleset(variant)
-    policy = kernel(rules).policy
-    easy = EasyPlayer(slip=0.0)
-    for seed in seeds:
-        game = Game(seed, 1, rules=rules)
-        while True:
-            legal = game.legal()
-            if not legal:
-                break
-            st = game.state
-            view = game.view(st.turn)
-            if st.phase != PLAY:
-                game.submit(easy.choose(view, legal, game.cursor))
-                continue
-            if least <= view.hand.bit_count() <= most:
-                yield view, list(st.hands), st.discard
-            card = policy(list(st.hands), st.turn, view.leader, list(view.trick), view.legal_mask())
-            game.submit(Play(st.turn, card))
+    for view, hands, discard in policy_positions(variant, seeds):
+        if least <= view.hand.bit_count() <= most:
+            yield view, hands, discard
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
