@@ -16,10 +16,11 @@ from engine.view import SeatView
 
 
 def policy_positions(
-    variant: str, seeds: Iterable[int]
+    variant: str, seeds: Iterable[int], least: int = 0, most: int = 99
 ) -> Iterator[tuple[SeatView, list[int], int]]:
-    """At every card to play of one deal per seed: the view of the seat to play,
-    the true hands and the true discard."""
+    """At every card to play of one deal per seed, where the seat to play holds
+    between ``least`` and ``most`` cards: its view, the true hands and the true
+    discard."""
     rules = ruleset(variant)
     policy = kernel(rules).policy
     easy = EasyPlayer(slip=0.0)
@@ -34,6 +35,7 @@ def policy_positions(
             if st.phase != PLAY:
                 game.submit(easy.choose(view, legal, game.cursor))
                 continue
-            yield view, list(st.hands), st.discard
+            if least <= view.hand.bit_count() <= most:
+                yield view, list(st.hands), st.discard
             card = policy(list(st.hands), st.turn, view.leader, list(view.trick), view.legal_mask())
             game.submit(Play(st.turn, card))

@@ -16,21 +16,13 @@ from tests.policy_games import policy_positions
 VARIANTS = ["piedicavallo", "scarto"]
 
 
-def _leads(variant: str, seeds: range, most: int, least: int):  # type: ignore[no-untyped-def]
-    """Positions of deals played by the rules of thumb open-handed: (view, true
-    hands, true discard) wherever a seat is to play with between ``least`` and ``most`` cards."""
-    for view, hands, discard in policy_positions(variant, seeds):
-        if least <= view.hand.bit_count() <= most:
-            yield view, hands, discard
-
-
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_following_is_the_rules_of_thumb_and_every_card_is_legal(variant: str) -> None:
     rules = ruleset(variant)
     base = kernel(rules).policy
     look, spent = lookahead_policy(rules, 0.2)
     leads = 0
-    for view, hands, _d in _leads(variant, range(3), 99, 1):
+    for view, hands, _d in policy_positions(variant, range(3), 1, 99):
         legal = view.legal_mask()
         before = spent[0]
         c = look(hands, view.seat, view.leader, list(view.trick), legal)
@@ -55,7 +47,7 @@ def test_the_lookahead_leads_lose_fewer_points_than_the_rules_of_thumb(variant: 
     base = kernel(rules).policy
     look, _spent = lookahead_policy(rules, 0.2)
     regret = {"base": [], "look": []}  # type: dict[str, list[int]]
-    for view, hands, discard in _leads(variant, range(100, 160), 5, 4):
+    for view, hands, discard in policy_positions(variant, range(100, 160), 4, 5):
         legal = view.legal_mask()
         if view.trick or not legal & (legal - 1):
             continue
@@ -75,7 +67,7 @@ def test_a_round_meters_the_lookaheads_extra_cards() -> None:
     from engine.ai.anytime import HardConfig, Meter, play_round
 
     view, _hands, _d = next(
-        v for v in _leads("piedicavallo", range(5, 6), 12, 12) if not v[0].trick
+        v for v in policy_positions("piedicavallo", range(5, 6), 12, 12) if not v[0].trick
     )
     kn = known_of(view)
     legal = view.legal_mask()

@@ -8,7 +8,7 @@ import pytest
 
 from engine.ai.fast import kernel
 from engine.ruleset import ruleset
-from tests.test_ai_lookahead import _leads
+from tests.policy_games import policy_positions
 
 
 def _mask(rules, *codes: str) -> int:  # type: ignore[no-untyped-def]
@@ -73,7 +73,7 @@ def test_following_is_the_rules_of_thumb_and_every_card_is_legal(variant: str) -
     k = kernel(rules)
     ruff = k.policy_variant(70, 8)
     changed = 0
-    for view, hands, _d in _leads(variant, range(6), 99, 1):
+    for view, hands, _d in policy_positions(variant, range(6), 1, 99):
         legal = view.legal_mask()
         args = (hands, view.seat, view.leader, list(view.trick), legal)
         c = ruff(*args)
