@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from .cards import Card
 from .state import State, trick_winners
+from .view import SeatView
 
 #: kinds of :class:`Group`
 TRICK, MATTO_TRICK, DISCARD, MATTO = "trick", "matto_trick", "discard", "matto"
@@ -110,3 +111,29 @@ def breakdown(state: State) -> tuple[SideScore, ...]:
     if got != engine_points:  # pragma: no cover - the two are one model
         raise AssertionError(f"breakdown {got} disagrees with the ruleset's score {engine_points}")
     return tuple(out)
+
+
+def view_breakdown(view: SeatView) -> tuple[SideScore, ...]:
+    """:func:`breakdown` from one seat's view at the end of a deal (every trick
+    taken): a client that holds only its seat's view builds the same sheet.  The
+    discard is then known to every seat by elimination (the only cards in no
+    pile and no hand), so nothing hidden is needed."""
+    rules = view.rules
+    if view.trick_no != rules.n_tricks:
+        raise ValueError("a deal's breakdown is known once its last trick is taken")
+    state = State(
+        seed=0,
+        n_deals=view.n_deals,
+        phase=view.phase,
+        deal_no=view.deal_no,
+        dealer=view.dealer,
+        discard=view.discard | view.unseen,
+        discard_trumps=view.discard_trumps,
+        leader=view.leader,
+        trick_no=view.trick_no,
+        piles=view.piles,
+        tricks_won=view.tricks_won,
+        tricks=view.history,
+        rules=rules,
+    )
+    return breakdown(state)

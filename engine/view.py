@@ -16,7 +16,23 @@ from typing import NamedTuple
 
 from .cards import TRUMP_SUIT, Card
 from .ruleset import Ruleset
-from .state import DISCARD, PLAY, Command, Dealt, Discarded, DiscardList, Event, State, plays_list
+from .state import (
+    DEAL,
+    DISCARD,
+    OVER,
+    PLAY,
+    CardPlayed,
+    Command,
+    DealScored,
+    Dealt,
+    Discarded,
+    DiscardList,
+    Event,
+    State,
+    TrickTaken,
+    new_game,
+    plays_list,
+)
 
 
 class SeatView(NamedTuple):
@@ -111,10 +127,16 @@ def seat_seed(game_seed: int, seat: int) -> int:
     return int.from_bytes(digest, "little") >> 1
 
 
+#: the "seat" of a spectator: no hand, no private seed, only what is public
+SPECTATOR = -1
+
+
 def seat_view(state: State, seat: int) -> SeatView:
-    """The view of ``state`` from ``seat``."""
+    """The view of ``state`` from ``seat`` (:data:`SPECTATOR`: the public view)."""
     hs = state.hands
     rules = state.rules
+    if seat == SPECTATOR:
+        return _public_view(state)
     dealer = seat == state.dealer
     return SeatView(
         seat=seat,
@@ -151,3 +173,111 @@ def seat_event(event: Event, seat: int, rules: Ruleset) -> Event:
     if type(event) is Discarded and seat != event.seat:
         return Discarded(event.seat, 0, event.trumps if rules.announces_discard_trumps else -1)
     return event
+
+
+def _public_view(state: State) -> SeatView:
+    """What anyone watching may know: no hand, no discard, no stock, no seed."""
+    v = seat_view(state, state.dealer if state.dealer >= 0 else 0)
+    return v._replace(
+        seat=SPECTATOR,
+        seed=0,
+        hand=0,
+        discard=0,
+        stock=0,
+        discard_trumps=state.discard_trumps if state.rules.announces_discard_trumps else -1,
+    )
+
+
+def initial_view(seed: int, n_deals: int, rules: Ruleset, seat: int) -> SeatView:
+    """A seat's view of the empty table before the first deal (``seed`` is the
+    game's seed; only its one-way :func:`seat_seed` goes in the view)."""
+    v = seat_view(new_game(seed, n_deals, rules), seat)
+    return v._replace(seed=0) if seat == SPECTATOR else v
+
+
+def _put(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
+    return (*t[:i], v, *t[i + 1 :])
+
+
+def advance(view: SeatView, event: Event) -> SeatView:
+    """The view after ``event`` as its seat saw it (:func:`seat_event`).
+
+    The fold of the seat's events from :func:`initial_view` equals
+    :func:`seat_view` of the state after the same events (a test checks it at
+    every step of random games): a client that receives only its seat's events
+    rebuilds exactly what that seat may know, and nothing else.  Trusts its
+    input, like :func:`engine.state.apply`."""
+    rules = view.rules
+    seat = view.seat
+    if type(event) is CardPlayed:
+        s, card = event.seat, event.card
+        bit = 1 << card
+        piles = view.piles
+        if card == rules.pack.matto:
+            side = rules.side[s]
+            piles = _put(piles, side, piles[side] | bit)
+        trick = (*view.trick, card)
+        return view._replace(
+            hand=view.hand & ~bit if s == seat else view.hand,
+            hand_sizes=_put(view.hand_sizes, s, view.hand_sizes[s] - 1),
+            played=_put(view.played, s, view.played[s] | bit),
+            piles=piles,
+            trick=trick,
+            turn=rules.next[s] if len(trick) < rules.n_seats else -1,
+        )
+    if type(event) is TrickTaken:
+        side = rules.side[event.winner]
+        matto = rules.pack.matto
+        taken = 0
+        for c in event.cards:
+            if c != matto:
+                taken |= 1 << c
+        return view._replace(
+            trick=(),
+            trick_no=view.trick_no + 1,
+            leader=event.winner,
+            turn=event.winner if view.trick_no + 1 < rules.n_tricks else -1,
+            piles=_put(view.piles, side, view.piles[side] | taken),
+            tricks_won=_put(view.tricks_won, side, view.tricks_won[side] + 1),
+            history=(*view.history, (view.leader, event.cards)),
+        )
+    if type(event) is Discarded:
+        own = event.seat == seat
+        return view._replace(
+            hand=view.hand & ~event.cards if own else view.hand,
+            hand_sizes=_put(view.hand_sizes, event.seat,
+                            view.hand_sizes[event.seat] - rules.discard_cards),
+            discard=event.cards if own else 0,
+            discard_trumps=event.trumps,
+            phase=PLAY,
+            turn=view.leader,
+        )
+    if type(event) is DealScored:
+        scores = (*view.scores, event.points)
+        return view._replace(
+            scores=scores, phase=OVER if len(scores) >= view.n_deals else DEAL, turn=-1
+        )
+    if type(event) is Dealt:
+        d = event.dealer
+        sizes = tuple(rules.dealt_cards(s, d) + (rules.stock_cards if s == d else 0)
+                      for s in range(rules.n_seats))
+        mine = event.hands[seat] if 0 <= seat < rules.n_seats else 0
+        return view._replace(
+            phase=DISCARD,
+            deal_no=view.deal_no + 1,
+            dealer=d,
+            hand=mine | (event.stock if seat == d else 0),
+            hand_sizes=sizes,
+            stock=event.stock if seat == d else 0,
+            discard=0,
+            discard_trumps=-1,
+            turn=d,
+            leader=rules.next[d],
+            trick=(),
+            trick_no=0,
+            piles=(0,) * rules.n_sides,
+            tricks_won=(0,) * rules.n_sides,
+            played=(0,) * rules.n_seats,
+            history=(),
+        )
+    raise TypeError(f"not an event: {event!r}")
