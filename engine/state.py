@@ -498,11 +498,13 @@ def due_event(state: State) -> Event | None:
 
 def trick_winners(state: State) -> tuple[int, ...]:
     """The seat that took each trick of the current deal so far."""
-    rules = state.rules
-    out = []
-    for leader, cards in state.tricks:
-        out.append((leader + rules.trick_winner_index(cards)) % rules.n_seats)
-    return tuple(out)
+    return trick_winners_of(state.rules, state.tricks)
+
+
+def trick_winners_of(rules: Ruleset, tricks: Sequence[tuple[int, tuple[Card, ...]]]) -> tuple[int, ...]:
+    """The seat that took each of ``tricks`` ((leader, cards) in play order): what
+    every seat sees, so a seat's view (its ``history``) answers it too."""
+    return tuple((leader + rules.trick_winner_index(cards)) % rules.n_seats for leader, cards in tricks)
 
 
 def hand_sizes(state: State) -> tuple[int, ...]:
@@ -513,5 +515,5 @@ __all__ += [
     "DEAL", "DISCARD", "PLAY", "OVER", "PHASE_NAMES", "Discard", "Play", "Command", "Dealt",
     "Discarded", "CardPlayed", "TrickTaken", "DealScored", "Event", "State", "new_game",
     "first_dealer", "next_deal", "legal_commands", "decide", "apply", "replay", "is_decision",
-    "expected_trick", "deal_points", "due_event", "trick_winners", "command_text",
+    "expected_trick", "deal_points", "due_event", "trick_winners", "trick_winners_of", "command_text",
 ]

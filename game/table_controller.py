@@ -13,14 +13,20 @@ face down in the middle, the dealer takes it and lays three aside, S4), ``play``
 (tricks), ``scoring`` (the deal's points, then the result; the score sheet in
 a game of several deals).
 
-The loop, :meth:`TableController.update`: when the view's animations are done,
-take the next event the display has not shown yet (``shown`` runs behind
-``game.cursor``) and hand it to the view as the viewer's seat sees it
-(:func:`engine.view.seat_event`, positions from :func:`game.position.seen_by`);
-when the display has caught up, either wait for the human's input or hand the
-seat's view to its AI player in the AI process, and pick the answer up on a
-later frame (the engine's :func:`engine.simulate.play_turn` checks it and
-submits it).
+The controller holds a *session* (:mod:`game.table_session`), never a game: a
+local one (the engine's ``Game`` on this machine, its autosave, practice undo)
+or a remote one (a seat at a table held by a Tarocchi server).  Either way it
+gets the events as the viewer's seat saw them and the viewer's view after each,
+and sends commands; it never reads an engine ``State``.
+
+The loop, :meth:`TableController.update`: take in what the session heard; when
+the view's animations are done, take the next event the display has not shown
+yet (``shown`` runs behind ``session.cursor``) and hand it to the view (positions
+from the viewer's views, :meth:`game.position.Position.of`); when the display
+has caught up, either wait for the human's input, or (a local session) hand the
+AI seat's own view to its AI player in the AI process and pick the answer up on
+a later frame (the engine checks it and submits it), or (a remote session) wait
+for the server's next events.
 """
 
 from __future__ import annotations
@@ -36,8 +42,7 @@ from typing import Any, Protocol
 from engine.cards import mask_cards
 from engine.errors import Refusal
 from engine.game import Game
-from engine.scoring import breakdown
-from engine.simulate import play_turn
+from engine.scoring import view_breakdown
 from engine.state import (
     DISCARD,
     OVER,
@@ -51,13 +56,14 @@ from engine.state import (
     IllegalMove,
     Play,
     TrickTaken,
-    trick_winners,
+    trick_winners_of,
 )
-from engine.view import SeatView, seat_event
+from engine.view import SeatView
 
 from . import layout, paths, score_sheet
 from .constants import SPEEDS, T_AI_MIN, T_ANNOUNCE
-from .position import Position, seen_by
+from .position import Position
+from .table_session import Answer, LocalSession, Notice, TableSession
 from .words import Msg, msg
 
 #: how long the stock lies in the middle before the dealer takes it (speed 1)
@@ -90,18 +96,6 @@ class Presenter(Protocol):
     def show_hints(self, hints: dict[int, float]) -> None: ...
 
     def play_sound(self, name: str) -> None: ...
-
-
-class Answer:
-    """A player whose choice is already made (the AI's, worked out in the AI
-    process): :func:`engine.simulate.play_turn` asks it, checks and submits."""
-
-    def __init__(self, name: str, command: Any) -> None:
-        self.name = name
-        self.command = command
-
-    def choose(self, view: SeatView, legal: Any, event_index: int) -> Any:
-        return self.command
 
 
 class InlineExecutor:
@@ -141,8 +135,8 @@ def extends(masks, chosen: int) -> bool:
     return any(m & chosen == chosen for m in masks)
 
 
-def resume_point(game: Game, resumed: bool = True) -> tuple[int, int | None]:
-    """Where a table opened on ``game`` starts: ``(shown, sheet)``.
+def resume_point(game: Game | TableSession, resumed: bool = True) -> tuple[int, int | None]:
+    """Where a table opened on ``game`` (or a session) starts: ``(shown, sheet)``.
 
     A new game (``resumed`` False) is shown from the start, its deal animated.  A
     game resumed (after a kill, or left for the menu) is put on the table at
@@ -151,23 +145,27 @@ def resume_point(game: Game, resumed: bool = True) -> tuple[int, int | None]:
     deal came after it (the game was left on that deal's score sheet): the
     sheet shows again, then the next deal is dealt; otherwise None."""
     n = game.cursor
-    events = game.events
+    event = game.event if not isinstance(game, Game) else game.events.__getitem__
     if not resumed or n == 0:
         return 0, None
     last = n - 1
-    if isinstance(events[last], Dealt) and last >= 1 and isinstance(events[last - 1], DealScored):
+    if isinstance(event(last), Dealt) and last >= 1 and isinstance(event(last - 1), DealScored):
         return last, last - 1
-    if isinstance(events[last], DealScored):
+    if isinstance(event(last), DealScored):
         return n, last
     return n, None
 
 
 class TableController:
-    """One game at the table; ``viewer`` is the seat shown at the bottom (South)."""
+    """One game at the table; ``viewer`` is the seat shown at the bottom (South).
+
+    ``game``: a :class:`~game.table_session.TableSession`, or an engine ``Game``
+    (wrapped in a :class:`~game.table_session.LocalSession` for ``viewer``,
+    ``human_seats`` and ``practice``)."""
 
     def __init__(
         self,
-        game: Game,
+        game: Game | TableSession,
         players: dict,
         out: Presenter,
         *,
@@ -184,13 +182,16 @@ class TableController:
         hint_fn=None,
         resumed: bool = False,
     ) -> None:
-        self.game = game
+        if isinstance(game, Game):
+            game = LocalSession(game, viewer=viewer, human_seats=frozenset(human_seats),
+                                practice=practice)
+        self.session: TableSession = game
         self.rules = game.rules
-        self.players = players  # seat -> Player for the AI seats
+        self.players = players  # seat -> Player for the AI seats (a local session)
         self.out = out
-        self.human_seats = frozenset(human_seats)
-        self.viewer = viewer
-        self.practice = practice
+        self.human_seats = game.human_seats
+        self.viewer = game.viewer
+        self.practice = game.can_rewind
         self.settings = settings
         self.auto_continue = auto_continue  # autoplay: no clicks needed anywhere
         self.on_scene = on_scene
@@ -211,14 +212,14 @@ class TableController:
         self.hint_future = None
         self.hints: dict[int, float] = {}
         self.generation = 0
-        self.shown = 0  # events already shown (index into game.states)
+        self.shown = 0  # events already shown (index into the session's events)
         self._queued: list[tuple[Step, str, Msg | None]] = []  # steps after the one shown
         self.scene = ""
         self.waiting = ""  # "", "trick" (click to continue), "scoring"
         self.trick_winner = -1  # while waiting for a click after a trick
         self.selected: list[int] = []  # discard picks
         self.key_cursor = -1  # keyboard card cursor in the viewer's hand
-        self.prompt_for = -1  # game.cursor of the decision the prompt was built for
+        self.prompt_for = -1  # session.cursor of the decision the prompt was built for
         self.legal_cards: frozenset[int] = frozenset()
         self.status: Msg | None = None
         self.tone = "info"  # "info", "prompt" (gold), "error" (red)
@@ -228,18 +229,25 @@ class TableController:
         self.page = "score"  # of the end of a deal: "score", "tricks" (the review), "piles"
         self.finished = False
         self.replay_path: Path | None = None
+        self.notice: Notice | None = None  # the last word from a remote session (presence...)
         self._start(resumed)
+
+    @property
+    def game(self) -> Game | None:
+        """The engine game of a local session (for the code that started it, and
+        tests); None online.  The controller itself never reads it."""
+        return getattr(self.session, "game", None)
 
     def _start(self, resumed: bool) -> None:
         """Lay the table out where the game stands (:func:`resume_point`)."""
-        shown, sheet_at = resume_point(self.game, resumed)
+        shown, sheet_at = resume_point(self.session, resumed)
         self.shown = shown
-        st = self.game.states[shown]
+        v = self.session.view_at(shown)
         if shown:
-            self._enter({DISCARD: self.discard_scene, PLAY: "play"}.get(st.phase, "deal"))
+            self._enter({DISCARD: self.discard_scene, PLAY: "play"}.get(v.phase, "deal"))
         self.out.lay(self.position(shown), frozenset(), frozenset(), False)
         if sheet_at is not None:
-            event = self.game.events[sheet_at]
+            event = self.session.event(sheet_at)
             assert isinstance(event, DealScored)
             self._open_scoring(sheet_at, event, sound=False)
 
@@ -253,11 +261,10 @@ class TableController:
     def position(self, i: int | None = None) -> Position:
         """The position after the first ``i`` events (default: the game's), as the
         viewer's seat sees it."""
-        st = self.game.state if i is None else self.game.states[i]
-        return seen_by(st, (self.viewer,))
+        return Position.of([self.session.view_at(self.session.cursor if i is None else i)])
 
     def view(self) -> SeatView:
-        return self.game.view(self.viewer)
+        return self.session.view_at(self.session.cursor)
 
     def hand_order(self) -> list[int]:
         """The viewer's hand as it is laid out, left to right."""
@@ -274,6 +281,8 @@ class TableController:
         if self.banner is not None and self.clock > self.banner_until:
             self.banner = None
         self._poll_hint()
+        for notice in self.session.poll():
+            self._hear(notice)
         if self.out.busy or self.waiting:
             return
         if self._queued:
@@ -283,18 +292,31 @@ class TableController:
                 self._set_status(status)
             self.out.show(step)
             return
-        if self.shown < self.game.cursor:
+        if self.shown < self.session.cursor:
             self._show_next()
             return
-        if self.shown > self.game.cursor:  # undo moved the game back: lay it out again
+        if self.shown > self.session.cursor:  # undo moved the game back: lay it out again
             self.resync()
             return
         self._act()
 
+    def _hear(self, notice: Notice) -> None:
+        """What a remote session heard besides events: a refusal of the last
+        command (the prompt comes back), a seat gone or back, the connection."""
+        if notice.kind in ("refused", "error"):
+            v = self.view()
+            if v.turn in self.human_seats and v.phase in (DISCARD, PLAY):
+                self._prompt()  # the cards light up again, under the reason
+            if notice.refusal is not None:
+                self._refuse(notice.refusal)
+            else:
+                self._set_status(msg("engine", text=notice.text), "error")
+        else:
+            self.notice = notice
+
     def _show_next(self) -> None:
         i = self.shown
-        g = self.game
-        event = g.events[i]
+        event = self.session.event(i)  # as the viewer's seat saw it
         if isinstance(event, TrickTaken) and not self.auto_advance and not self.auto_continue \
                 and self.human_seats and self.waiting != "trick-go":
             self.waiting = "trick"
@@ -305,7 +327,7 @@ class TableController:
         self.trick_winner = -1
         self.shown = i + 1
         before, after = self.position(i), self.position(i + 1)
-        seen = seat_event(event, self.viewer, self.rules)
+        seen = event
         if isinstance(event, Dealt):
             self._enter("deal")
             self._set_status(msg("deal", dealer=event.dealer, cutter=self.rules.cutter(event.dealer)))
@@ -343,41 +365,43 @@ class TableController:
         self.tone = tone
 
     def _act(self) -> None:
-        state = self.game.state
-        if state.phase == OVER or not self.game.legal():
+        v = self.view()
+        if v.phase == OVER:
             if not self.finished:
                 self._finish()
             return
-        if state.phase == DISCARD:
-            self._enter(self.discard_scene)
-        elif state.phase == PLAY:
-            self._enter("play")
-        seat = state.turn
+        if v.phase not in (DISCARD, PLAY) or v.turn < 0:
+            return  # between a deal's score and the next deal, from a server
+        self._enter(self.discard_scene if v.phase == DISCARD else "play")
+        seat = v.turn
         if seat in self.human_seats:
-            if self.prompt_for != self.game.cursor:
+            if self.prompt_for != self.session.cursor:
                 self._prompt()
             return
-        self._run_ai(seat)
+        if isinstance(self.session, LocalSession):
+            self._run_ai(self.session, seat)
+        elif self.status is None or self.status.key != "thinking":
+            self._set_status(msg("thinking", seat=seat))  # a person or an AI on the server
 
     # --- AI in the AI process --------------------------------------------------------
 
-    def _run_ai(self, seat: int) -> None:
+    def _run_ai(self, session: LocalSession, seat: int) -> None:
         if self.pending is None:
             if self.prompt_for != -1:
                 self._clear_prompt()
             player = self.players[seat]
-            view = self.game.view(seat)  # the seat's own view, never the State
+            view = session.ai_view(seat)  # the seat's own view, never the State
             legal = view.legal()
             if not getattr(self.executor, "in_process", True):
                 # the search shares this process's GIL: switch threads often so a
                 # frame never waits the default 5 ms to get it back
                 sys.setswitchinterval(min(sys.getswitchinterval(), 0.0005))
-            fut = self.executor.submit(player.choose, view, legal, self.game.cursor)
-            self.pending = (fut, self.game.cursor, self.generation, self.clock)
+            fut = self.executor.submit(player.choose, view, legal, session.cursor)
+            self.pending = (fut, session.cursor, self.generation, self.clock)
             self._set_status(msg("thinking", seat=seat))
             return
         fut, cursor, gen, started = self.pending
-        if gen != self.generation or cursor != self.game.cursor:
+        if gen != self.generation or cursor != session.cursor:
             self.pending = None
             return
         if not fut.done() or self.clock - started < T_AI_MIN / self.speed:
@@ -385,14 +409,14 @@ class TableController:
         self.pending = None
         player = self.players[seat]
         self._set_status(None)
-        play_turn(self.game, Answer(player.name, fut.result()))  # checked, then submitted
+        session.ai_answer(seat, player.name, fut.result())  # checked, then submitted
 
     # --- the human's decisions -----------------------------------------------------------
 
     def _prompt(self) -> None:
         """Light up what the viewer may do now: legal cards raised, the others dimmed."""
         view = self.view()
-        self.prompt_for = self.game.cursor
+        self.prompt_for = self.session.cursor
         self.selected = []
         self.hints = {}
         self.out.show_hints({})
@@ -416,9 +440,10 @@ class TableController:
         self.out.show_hints({})
 
     def can_act(self) -> bool:
+        cursor = self.session.cursor
         return (not self.out.busy and not self.waiting and not self._queued
-                and self.shown == self.game.cursor and self.game.state.turn in self.human_seats
-                and self.prompt_for == self.game.cursor)
+                and self.shown == cursor and self.view().turn in self.human_seats
+                and self.prompt_for == cursor)
 
     def click_card(self, card: int) -> bool:
         """The viewer chooses ``card``; an illegal choice only says which rule forbids it."""
@@ -496,17 +521,17 @@ class TableController:
     @property
     def confirm_ready(self) -> bool:
         """The dealer has picked a whole discard: the confirm button shows."""
-        return (self.prompt_for == self.game.cursor and self.game.state.phase == DISCARD
+        return (self.prompt_for == self.session.cursor and self.view().phase == DISCARD
                 and len(self.selected) == self.rules.discard_cards)
 
     def confirm_discard(self) -> None:
         if not self.confirm_ready or not self.can_act():
             return
-        self._submit(Discard(self.game.state.turn, tuple(sorted(self.selected))))
+        self._submit(Discard(self.view().turn, tuple(sorted(self.selected))))
 
     def _submit(self, cmd) -> None:
         try:
-            self.game.submit(cmd)
+            self.session.submit(cmd)
         except IllegalMove as exc:  # the engine has the last word
             if exc.refusal is not None:
                 self._refuse(exc.refusal)
@@ -550,18 +575,20 @@ class TableController:
     @property
     def can_undo(self) -> bool:
         """Practice: there is a decision of the viewer's to go back to."""
-        return self.practice and not self.finished and self.game.undo_target(self.viewer) is not None
+        return (self.practice and not self.finished and isinstance(self.session, LocalSession)
+                and self.session.undo_target() is not None)
 
     @property
     def can_redo(self) -> bool:
         """Practice: something undone can be played again."""
-        return self.practice and not self.finished and self.game.redo_target(self.viewer) is not None
+        return (self.practice and not self.finished and isinstance(self.session, LocalSession)
+                and self.session.redo_target() is not None)
 
     def undo(self) -> bool:
         """Back to the viewer's previous decision; says so when there is none."""
         if not self.practice:
             return False
-        if self.can_undo and self.game.undo(self.viewer):
+        if self.can_undo and isinstance(self.session, LocalSession) and self.session.undo():
             self.resync()
             return True
         self._say_nothing("nothing_to_undo")
@@ -571,7 +598,7 @@ class TableController:
         """Forward again over what was undone; says so when nothing was."""
         if not self.practice:
             return False
-        if self.can_redo and self.game.redo(self.viewer):
+        if self.can_redo and isinstance(self.session, LocalSession) and self.session.redo():
             self.resync()
             return True
         self._say_nothing("nothing_to_redo")
@@ -590,13 +617,13 @@ class TableController:
         self.waiting = ""
         self.sheet = None
         self.banner = None
-        self.shown = self.game.cursor
+        self.shown = self.session.cursor
         self.prompt_for = -1
         self.selected = []
         self.hints = {}
         self.out.show_hints({})
-        st = self.game.state
-        self.scene = {DISCARD: self.discard_scene, PLAY: "play"}.get(st.phase, self.scene)
+        v = self.view()
+        self.scene = {DISCARD: self.discard_scene, PLAY: "play"}.get(v.phase, self.scene)
         self.out.lay(self.position(), frozenset(), frozenset(), False)
         self._set_status(None)
 
@@ -608,15 +635,16 @@ class TableController:
         if not (self.hints_available and self.can_act()) or self.hint_future:
             return
         view = self.view()
-        self.hint_future = (self.executor.submit(self.hint_fn, view, 400, self.game.cursor),
-                            self.game.cursor, self.generation)
+        cursor = self.session.cursor
+        self.hint_future = (self.executor.submit(self.hint_fn, view, 400, cursor), cursor,
+                            self.generation)
         self._set_status(msg("thinking_hint"), "prompt")
 
     def _poll_hint(self) -> None:
         if not self.hint_future:
             return
         fut, cursor, gen = self.hint_future
-        if gen != self.generation or cursor != self.game.cursor:
+        if gen != self.generation or cursor != self.session.cursor:
             self.hint_future = None
             return
         if not fut.done():
@@ -682,7 +710,7 @@ class TableController:
     def review_path(self) -> Path | None:
         """The file the deal just scored is in: the replay once the game is filed,
         the autosave while a match goes on."""
-        return self.replay_path if self.finished else self.game.autosave_path
+        return self.replay_path if self.finished else self.session.autosave_path
 
     def choose(self, choice: str) -> None:
         """One of :attr:`end_choices`."""
@@ -730,7 +758,7 @@ class TableController:
         self.generation += 1
         self._cancel_ai()  # the AI service is the application's and outlives this table
         if not self.finished:
-            self.game.close()  # the autosave stays: the menu offers to resume
+            self.session.close()  # a local autosave stays: the menu offers to resume
 
     # --- scoring ----------------------------------------------------------------------
 
@@ -740,24 +768,22 @@ class TableController:
         face down for all but its dealer)."""
         self._enter("scoring")
         self.waiting = "scoring"
-        before = self.game.states[i]
-        st = self.game.states[i + 1]
+        before = self.session.view_at(i)  # the viewer's view after the last trick
+        after = self.session.view_at(i + 1)
         rules = self.rules
-        self.sheet = score_sheet.build(rules, breakdown(before), event.points, st.scores, st.n_deals,
-                                       before.dealer, self.you, tricks=before.tricks,
-                                       winners=trick_winners(before), number=self._deal_number())
+        self.sheet = score_sheet.build(rules, view_breakdown(before), event.points, after.scores,
+                                       after.n_deals, before.dealer, self.you, tricks=before.history,
+                                       winners=trick_winners_of(rules, before.history),
+                                       number=self._deal_number())
         side = self.sheet.viewer_side
         if sound:
             self.out.play_sound("deal_won" if side in self.sheet.outcome.winners else "deal_lost")
-        if len(st.scores) >= st.n_deals:
+        if len(after.scores) >= after.n_deals:
             self._finish()
 
     def _deal_number(self) -> int | None:
-        """The game's seed where it is a deal number one can type back (practice)."""
-        from .session import DEAL_NUMBERS
-
-        seed = self.game.header.seed
-        return seed if 0 < seed < DEAL_NUMBERS else None
+        """The game's deal number where one can type it back (a local game)."""
+        return self.session.deal_number
 
     def _finish(self) -> None:
         """The game is over: keep it as a replay; the autosave is no longer needed."""
@@ -771,12 +797,11 @@ class TableController:
             self.out.play_sound("match_won")
 
     def _archive(self) -> Path | None:
-        """The archive step: the finished game's autosave filed as a replay
-        (``session.archive_finished``: archived and cleared in one step)."""
-        from . import session
-
+        """The archive step: the finished game filed as a replay (a local game's
+        autosave is archived and cleared in one step; an online game's log is
+        written from the server's events)."""
         try:
-            return session.archive_finished(self.game)
+            return self.session.archive()
         except (OSError, paths.DataFolderError) as exc:  # filed at the next start
             print(f"tarocchi: the finished game stays in the autosave for now: {exc}", file=sys.stderr)
             return None

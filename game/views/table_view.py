@@ -14,6 +14,7 @@ from __future__ import annotations
 import arcade
 from arcade import easing
 
+from engine.game import Game
 from engine.scoring import DISCARD, MATTO, MATTO_TRICK, TRICK
 
 from .. import damage, layout, textures
@@ -31,6 +32,7 @@ from ..i18n import N_, _, ngettext
 from ..score_sheet import ScoreSheet
 from ..table import SUBTITLE_INK, TableScene, set_colour
 from ..table_controller import Step, TableController, find_hint
+from ..table_session import LocalSession
 from ..ui import BaseView, Button, Pill, button_bounds, panel_picture
 from ..words import Msg, Words, card_list, msg
 
@@ -66,10 +68,14 @@ class TableView(BaseView):
         self.sound = sound
         self.settings = settings
         self.auto_continue = auto_continue
+        if isinstance(game, Game):  # a game on this machine; else a session (online)
+            game = LocalSession(game, viewer=viewer, human_seats=frozenset(human_seats),
+                                practice=practice)
+        viewer, human_seats = game.viewer, game.human_seats
         rules = game.rules
         you = viewer if viewer in human_seats else None
         self.words = Words(rules, you)
-        subs = [_(p) if p != "human" else "" for p in game.header.players]
+        subs = [_(p) if p != "human" else "" for p in game.players]
         self.table = TableScene(rules, self.words.names(), sound, subs, words=self.words)
         self.table.speed = settings.speed if settings else 1.0
         self.hint_texts: list[arcade.Text] = []
@@ -106,7 +112,12 @@ class TableView(BaseView):
 
     @property
     def game(self):
+        """The engine game of a local table (tests, tools); None online."""
         return self.ctl.game
+
+    @property
+    def session(self):
+        return self.ctl.session
 
     @property
     def finished(self) -> bool:
@@ -571,7 +582,7 @@ class TableView(BaseView):
     def _key_cursor_box(self) -> tuple[float, float, float, float] | None:
         """The keyboard cursor's outline (left, bottom, width, height), if it shows."""
         ctl = self.ctl
-        if ctl.key_cursor < 0 or ctl.prompt_for != ctl.game.cursor:
+        if ctl.key_cursor < 0 or ctl.prompt_for != ctl.session.cursor:
             return None
         cards = ctl.hand_order()
         if not 0 <= ctl.key_cursor < len(cards):
