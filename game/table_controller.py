@@ -146,8 +146,11 @@ def resume_point(game: Game | TableSession, resumed: bool = True) -> tuple[int, 
     sheet shows again, then the next deal is dealt; otherwise None."""
     n = game.cursor
     event = game.event if not isinstance(game, Game) else game.events.__getitem__
-    if not resumed or n == 0:
+    first = 0 if isinstance(game, Game) else game.first  # a late join knows no earlier event
+    if not resumed and first == 0 or n == 0:
         return 0, None
+    if n - 2 < first:
+        return n, None
     last = n - 1
     if isinstance(event(last), Dealt) and last >= 1 and isinstance(event(last - 1), DealScored):
         return last, last - 1
@@ -303,7 +306,9 @@ class TableController:
     def _hear(self, notice: Notice) -> None:
         """What a remote session heard besides events: a refusal of the last
         command (the prompt comes back), a seat gone or back, the connection."""
-        if notice.kind in ("refused", "error"):
+        if notice.kind == "resync":  # a snapshot: the table laid out at once
+            self.resync()
+        elif notice.kind in ("refused", "error"):
             v = self.view()
             if v.turn in self.human_seats and v.phase in (DISCARD, PLAY):
                 self._prompt()  # the cards light up again, under the reason

@@ -71,6 +71,7 @@ class TableSession(Protocol):
     local_ai: bool  # the table asks the AI seats itself (local) or waits for them (remote)
     can_rewind: bool  # practice: undo and redo
     online: bool
+    first: int  # the first event known here (a seat that joined a game under way: > 0)
 
     @property
     def players(self) -> tuple[str, ...]: ...  # per seat: "human" or an AI level
@@ -105,6 +106,7 @@ class LocalSession:
 
     local_ai = True
     online = False
+    first = 0
 
     def __init__(self, game: Game, *, viewer: int = 0, human_seats: frozenset[int] = frozenset({0}),
                  practice: bool = False) -> None:

@@ -29,6 +29,7 @@ from tests.test_table_controller import Recorder, act
 SESSION_API = frozenset({
     "rules", "viewer", "human_seats", "local_ai", "can_rewind", "online", "players", "cursor",
     "event", "view_at", "poll", "submit", "archive", "close", "autosave_path", "deal_number",
+    "first",
 })
 
 
@@ -40,6 +41,7 @@ class SeatOnlySession:
     online = True
     autosave_path = None
     deal_number = None
+    first = 0
 
     def __init__(self, variant: str, seed: int, n_deals: int, viewer: int = 0) -> None:
         rules = ruleset(variant)
@@ -117,6 +119,10 @@ def drive(ctl: TableController, sess: SeatOnlySession, limit: int = 200_000) -> 
         elif ctl.can_act():
             before = sess.cursor
             act(ctl)
+            for _ in range(3):  # a remote answer comes with the next frames
+                if sess.cursor > before:
+                    break
+                ctl.update(1 / 60)
             assert sess.cursor > before, ctl.status
         ctl.update(1 / 60)
     raise AssertionError("the game did not end")
