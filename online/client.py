@@ -1,0 +1,444 @@
+"""The websocket client of a seat (no arcade): used by the bot, the tests, the
+bench, and the table's remote session.
+
+:class:`SeatClient` (asyncio) connects, says hello, creates or joins a table,
+keeps its seat token and the last seq it saw, and folds its seat's events into
+its :class:`~engine.view.SeatView` (``engine.view.advance``), checking that the
+seq numbers have no gap (a gap: it asks the server to resume from its last
+seq).  When the connection drops it reconnects by itself (backoff doubling up to
+``max_backoff`` seconds), resumes its seat with token + last seq, and sends again
+every command not yet acknowledged, with the same id (the server applies an id
+once).
+
+:class:`ThreadedClient` runs a SeatClient on its own loop on a daemon thread and
+gives a GUI a synchronous API:
+
+* ``connect(url, name)``; ``create(variant, deals, seats, settings) -> (code, host_token)``;
+  ``join(code, seat)`` (``seat=None``: watch) -> the ``seated``/``watching`` message;
+  ``resume(code, token, last_seq)``; ``start()``, ``set_seat(seat, level)``,
+  ``takeover(seat)`` (host only);
+* ``send_command(cmd) -> id`` (an :class:`engine.state.Command`, or
+  ``{"play": "SK"}`` / ``{"discard": [...]}``), never blocks;
+* ``poll() -> list[dict]``: every message received since the last poll, in
+  arrival order, never blocks.  Each is the server's message (PROTOCOL.md) as a
+  dict, already applied: ``event``, ``snapshot``, ``seated`` and ``watching``
+  messages carry two extra keys, ``"seat_view"`` (the :class:`SeatView` right
+  after that message) and, for ``event``, ``"engine_event"`` (the
+  :class:`engine.state.Event` as this seat saw it).  Synthetic messages:
+  ``{"type": "connection", "state": "lost" | "back"}`` and
+  ``{"type": "connection", "state": "closed", "reason": ...}`` when it gives up;
+* ``view`` (the latest SeatView, or None), ``last_seq``, ``seat``, ``code``,
+  ``token``, ``host_token``, ``pending`` (ids not yet acknowledged); ``close()``.
+
+An ``error`` message answering a command has that command's ``id``; an illegal
+move's error carries the engine's refusal as data (``rule``, ``reason``,
+``cards``, ``suit``, ``count``, ``seat``), the same refusals the table words.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import queue
+import secrets
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from engine.ruleset import Ruleset, ruleset
+from engine.state import Command
+from engine.view import SPECTATOR, SeatView, advance
+
+from .protocol import (
+    CLIENT_MAX_FRAME,
+    PROTOCOL_VERSION,
+    command_to_json,
+    encode,
+    event_from_wire,
+    view_from_json,
+)
+
+
+class ClientError(Exception):
+    """The server refused a request (``msg`` is its error message) or did not answer."""
+
+    def __init__(self, text: str, msg: dict[str, Any] | None = None) -> None:
+        super().__init__(text)
+        self.msg = msg or {}
+        self.code = self.msg.get("code", "")
+
+
+class SeatClient:
+    """One seat's connection (asyncio).  ``on_message(msg)`` is called for every
+    message after it was applied (and the synthetic ``connection`` ones);
+    ``record``: keep every raw frame received, in ``frames``."""
+
+    def __init__(self, url: str, name: str = "", *, reconnect: bool = True,
+                 max_backoff: float = 2.0, max_attempts: int = 200,
+                 on_message: Callable[[dict[str, Any]], None] | None = None,
+                 record: bool = False) -> None:
+        self.url = url
+        self.name = name
+        self.reconnect = reconnect
+        self.max_backoff = max_backoff
+        self.max_attempts = max_attempts
+        self.on_message = on_message
+        self.record = record
+        self.frames: list[str] = []
+        self.ws: ClientConnection | None = None
+        self.code: str | None = None
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.host_token: str | None = None
+        self.view: SeatView | None = None
+        self.rules: Ruleset | None = None
+        self.last_seq = 0
+        self.pending: dict[str, dict[str, Any]] = {}  # id -> command json, not yet acknowledged
+        self.acked: dict[str, int] = {}
+        self.lobby: dict[str, Any] | None = None
+        self.over: dict[str, Any] | None = None
+        self.closed = False
+        self.connected = asyncio.Event()
+        self.reconnects = 0
+        self._ids = itertools.count(1)
+        self._tag = secrets.token_hex(3)
+        self._waiters: list[tuple[frozenset[str], asyncio.Future[dict[str, Any]]]] = []
+        self._reader: asyncio.Task[None] | None = None
+        self._resyncing = False
+
+    # --- connecting ------------------------------------------------------------------
+
+    async def connect(self, timeout: float = 10.0) -> None:
+        await self._open(timeout)
+        self._reader = asyncio.get_running_loop().create_task(self._run())
+
+    async def _open(self, timeout: float) -> None:
+        self.ws = await asyncio.wait_for(
+            connect(self.url, max_size=CLIENT_MAX_FRAME, compression=None, open_timeout=timeout,
+                    ping_interval=20, ping_timeout=20),
+            timeout)
+        await self.ws.send(encode({"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.name[:32] or "player"}))
+        reply = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        if self.record:
+            self.frames.append(encode(reply))
+        if reply.get("type") != "welcome":
+            raise ClientError(f"the server refused hello: {reply.get('text')}", reply)
+        self.connected.set()
+
+    async def _run(self) -> None:
+        attempt = 0
+        while not self.closed:
+            ws = self.ws
+            assert ws is not None
+            try:
+                async for raw in ws:
+                    attempt = 0
+                    self._handle(raw if isinstance(raw, str) else raw.decode())
+            except ConnectionClosed:
+                pass
+            self.connected.clear()
+            if self.closed:
+                break
+            self._deliver({"type": "connection", "state": "lost"})
+            if not self.reconnect:
+                self._fail_waiters("the connection was lost")
+                self._deliver({"type": "connection", "state": "closed", "reason": "lost"})
+                return
+            backoff = 0.05
+            while not self.closed:
+                attempt += 1
+                if attempt > self.max_attempts:
+                    self._fail_waiters("the server cannot be reached")
+                    self._deliver({"type": "connection", "state": "closed",
+                                   "reason": "the server cannot be reached"})
+                    self.closed = True
+                    return
+                await asyncio.sleep(backoff)
+                backoff = min(self.max_backoff, backoff * 2)
+                try:
+                    await self._open(5.0)
+                except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError, ClientError,
+                        json.JSONDecodeError):
+                    continue
+                self.reconnects += 1
+                await self._rejoin()
+                self._deliver({"type": "connection", "state": "back"})
+                break
+
+    async def _rejoin(self) -> None:
+        """After a reconnect: the seat back (token + last seq), then the commands
+        never acknowledged, with their ids."""
+        if self.code is None:
+            return
+        if self.token is not None:
+            await self._send({"type": "resume", "code": self.code, "token": self.token,
+                              "last_seq": self.last_seq})
+            for cid, cmd in list(self.pending.items()):
+                await self._send({"type": "command", "id": cid, "command": cmd})
+        elif self.seat == SPECTATOR:
+            await self._send({"type": "join", "code": self.code, "seat": None, "name": self.name})
+
+    async def _send(self, msg: dict[str, Any]) -> None:
+        if self.ws is None:
+            return
+        with contextlib.suppress(ConnectionClosed):
+            await self.ws.send(encode(msg))
+
+    async def close(self) -> None:
+        self.closed = True
+        if self.ws is not None:
+            await self.ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self._reader, 5)
+        self._fail_waiters("the client was closed")
+
+    # --- requests --------------------------------------------------------------------
+
+    async def _request(self, msg: dict[str, Any], answers: set[str], timeout: float = 10.0
+                       ) -> dict[str, Any]:
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiters.append((frozenset(answers | {"error"}), fut))
+        await self._send(msg)
+        try:
+            reply = await asyncio.wait_for(fut, timeout)
+        except TimeoutError:
+            raise ClientError(f"no answer to {msg['type']}") from None
+        if reply.get("type") == "error":
+            raise ClientError(f"{reply.get('code')}: {reply.get('text')}", reply)
+        return reply
+
+    async def create(self, variant: str = "piedicavallo", deals: int | None = None,
+                     seats: list[str] | None = None, settings: dict[str, Any] | None = None
+                     ) -> tuple[str, str]:
+        """A new table (this client is its host); returns (code, host token)."""
+        rules = ruleset(variant)
+        msg: dict[str, Any] = {"type": "create", "variant": variant,
+                               "deals": deals or rules.full_game,
+                               "seats": seats or ["human"] * rules.n_seats}
+        if settings:
+            msg["settings"] = settings
+        reply = await self._request(msg, {"created"})
+        self.host_token = reply["host_token"]
+        self.code = reply["code"]
+        return reply["code"], reply["host_token"]
+
+    async def join(self, code: str, seat: int | None = None) -> dict[str, Any]:
+        """Take ``seat`` (None: watch); the reply is ``seated`` or ``watching``."""
+        reply = await self._request({"type": "join", "code": code, "seat": seat, "name": self.name},
+                                    {"seated", "watching"})
+        return reply
+
+    async def resume(self, code: str, token: str, last_seq: int = 0) -> dict[str, Any]:
+        self.code, self.token = code, token
+        return await self._request({"type": "resume", "code": code, "token": token,
+                                    "last_seq": last_seq}, {"resumed"})
+
+    async def host(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """A host command (``start``, ``set_seat``, ``takeover``); the reply is the lobby."""
+        if self.code is None or self.host_token is None:
+            raise ClientError("this client hosts no table")
+        msg = {"type": kind, "code": self.code, "host_token": self.host_token, **fields}
+        return await self._request(msg, {"lobby"})
+
+    def new_id(self) -> str:
+        return f"{self._tag}-{next(self._ids)}"
+
+    async def send_command(self, cmd: Command | dict[str, Any], cid: str | None = None) -> str:
+        """Send a command; returns its id (its ``ack`` or ``error`` carries it).  Kept
+        until acknowledged and sent again after a reconnect."""
+        if isinstance(cmd, dict):
+            body = cmd
+        else:
+            assert self.rules is not None
+            body = command_to_json(cmd, self.rules)
+        cid = cid or self.new_id()
+        self.pending[cid] = body
+        await self._send({"type": "command", "id": cid, "command": body})
+        return cid
+
+    # --- receiving ---------------------------------------------------------------------
+
+    def _deliver(self, msg: dict[str, Any]) -> None:
+        for types, fut in list(self._waiters):
+            if msg.get("type") in types and not fut.done():
+                if msg.get("type") == "error" and msg.get("id") is not None:
+                    continue  # a command's error: not an answer to a request
+                fut.set_result(msg)
+                self._waiters.remove((types, fut))
+                break
+        if self.on_message is not None:
+            self.on_message(msg)
+
+    def _fail_waiters(self, why: str) -> None:
+        for _, fut in self._waiters:
+            if not fut.done():
+                fut.set_result({"type": "error", "code": "closed", "text": why})
+        self._waiters.clear()
+
+    def _set_view(self, snap: dict[str, Any]) -> None:
+        self.view = view_from_json(snap["view"])
+        self.rules = self.view.rules
+        self.last_seq = int(snap["seq"])
+
+    def _handle(self, raw: str) -> None:
+        if self.record:
+            self.frames.append(raw)
+        msg = json.loads(raw)
+        kind = msg.get("type")
+        if kind == "event":
+            seq = msg["seq"]
+            if self.view is None or seq <= self.last_seq:
+                return  # already folded (sent again after a resume)
+            if seq != self.last_seq + 1:
+                self._resync()
+                return
+            assert self.rules is not None
+            e = event_from_wire(msg["event"], self.rules)
+            self.view = advance(self.view, e)
+            self.last_seq = seq
+            msg["engine_event"] = e
+            msg["seat_view"] = self.view
+        elif kind == "snapshot":
+            self._set_view(msg)
+            self._resyncing = False
+            msg["seat_view"] = self.view
+        elif kind in ("seated", "watching"):
+            self.code = msg["code"]
+            self.seat = msg.get("seat", SPECTATOR)
+            if kind == "seated":
+                self.token = msg["token"]
+            self._set_view(msg["snapshot"])
+            msg["seat_view"] = self.view
+        elif kind == "resumed":
+            self.seat = msg["seat"]
+            self._resyncing = False
+        elif kind == "ack":
+            self.pending.pop(msg["id"], None)
+            self.acked[msg["id"]] = msg["seq"]
+        elif kind == "error" and msg.get("id") is not None:
+            self.pending.pop(msg["id"], None)
+        elif kind == "lobby":
+            self.lobby = msg
+        elif kind == "game_over":
+            self.over = msg
+        self._deliver(msg)
+
+    def _resync(self) -> None:
+        """A gap in the seq numbers: ask for what is missing (once at a time)."""
+        if self._resyncing or self.code is None:
+            return
+        self._resyncing = True
+        loop = asyncio.get_running_loop()
+        if self.token is not None:
+            loop.create_task(self._send({"type": "resume", "code": self.code, "token": self.token,
+                                         "last_seq": self.last_seq}))
+
+    async def drop(self) -> None:
+        """Cut the connection as a network failure would (tests): it reconnects."""
+        if self.ws is not None:
+            self.ws.transport.abort()  # no close handshake
+
+
+class ThreadedClient:
+    """A :class:`SeatClient` on its own asyncio loop on a daemon thread, with a
+    synchronous API for a GUI (see the module's docstring)."""
+
+    def __init__(self, *, reconnect: bool = True, max_backoff: float = 2.0) -> None:
+        self._q: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="tarocchi-client",
+                                        daemon=True)
+        self._thread.start()
+        self._reconnect = reconnect
+        self._max_backoff = max_backoff
+        self.client: SeatClient | None = None
+
+    def _call(self, coro: Any, timeout: float = 15.0) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
+
+    def connect(self, url: str, name: str = "", timeout: float = 10.0) -> None:
+        self.client = SeatClient(url, name, reconnect=self._reconnect,
+                                 max_backoff=self._max_backoff, on_message=self._q.put)
+        self._call(self.client.connect(timeout), timeout + 5)
+
+    def _c(self) -> SeatClient:
+        if self.client is None:
+            raise ClientError("not connected: call connect(url, name) first")
+        return self.client
+
+    def create(self, variant: str = "piedicavallo", deals: int | None = None,
+               seats: list[str] | None = None, settings: dict[str, Any] | None = None
+               ) -> tuple[str, str]:
+        c = self._c()
+        code, host_token = self._call(c.create(variant, deals, seats, settings))
+        return code, host_token
+
+    def join(self, code: str, seat: int | None = None) -> dict[str, Any]:
+        return dict(self._call(self._c().join(code, seat)))
+
+    def resume(self, code: str, token: str, last_seq: int = 0) -> dict[str, Any]:
+        return dict(self._call(self._c().resume(code, token, last_seq)))
+
+    def start(self) -> dict[str, Any]:
+        return dict(self._call(self._c().host("start")))
+
+    def set_seat(self, seat: int, level: str) -> dict[str, Any]:
+        return dict(self._call(self._c().host("set_seat", seat=seat, level=level)))
+
+    def takeover(self, seat: int, level: str | None = None) -> dict[str, Any]:
+        return dict(self._call(self._c().host("takeover", seat=seat, level=level)))
+
+    def send_command(self, cmd: Command | dict[str, Any]) -> str:
+        c = self._c()
+        cid = c.new_id()
+        asyncio.run_coroutine_threadsafe(c.send_command(cmd, cid), self._loop)
+        return cid
+
+    def poll(self) -> list[dict[str, Any]]:
+        out = []
+        while True:
+            try:
+                out.append(self._q.get_nowait())
+            except queue.Empty:
+                return out
+
+    @property
+    def view(self) -> SeatView | None:
+        return self.client.view if self.client else None
+
+    @property
+    def last_seq(self) -> int:
+        return self.client.last_seq if self.client else 0
+
+    @property
+    def seat(self) -> int | None:
+        return self.client.seat if self.client else None
+
+    @property
+    def code(self) -> str | None:
+        return self.client.code if self.client else None
+
+    @property
+    def token(self) -> str | None:
+        return self.client.token if self.client else None
+
+    @property
+    def host_token(self) -> str | None:
+        return self.client.host_token if self.client else None
+
+    @property
+    def pending(self) -> list[str]:
+        return list(self.client.pending) if self.client else []
+
+    def close(self) -> None:
+        if self.client is not None:
+            with contextlib.suppress(Exception):
+                self._call(self.client.close(), 10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)

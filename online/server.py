@@ -1,0 +1,355 @@
+"""``tarocchi serve``: the websocket server that holds the tables (PROTOCOL.md).
+
+One asyncio process on ``websockets``.  A connection says hello (protocol
+version checked), then creates a table, joins one by code (a seat, or as a
+spectator), or resumes its seat with its token.  It acts only for its own seat.
+Every bad input (bad JSON, an unknown type, a frame over :data:`MAX_FRAME`,
+an unknown code, a forged or stale token, a command for another seat, an
+illegal move) gets an ``error`` to that client alone and changes no log; a
+flood (token bucket per connection) gets an error and the connection is closed
+with 1008.
+
+Per-message compression is off: our messages are a few hundred bytes, where
+deflate saves little on the wire and costs CPU on every send (four different
+texts a move), and keeping a compression context per connection costs memory
+(2,000 connections).
+
+:func:`start_background` runs a server in a daemon thread with its own loop (the
+table's "host a game on this machine", and the tests).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from engine.view import SPECTATOR
+
+from .protocol import (
+    HARD_MAX_FRAME,
+    PROTOCOL_VERSION,
+    ProtocolError,
+    decode_client,
+    encode,
+)
+from .sqlite_store import SqliteStore
+from .tables import AiRunner, Hub, Table
+
+log = logging.getLogger("tarocchi.online")
+
+SERVER_NAME = "tarocchi/0.1"
+#: messages a connection may send: a burst of RATE_BURST, then RATE_PER_S a second
+RATE_PER_S = 20.0
+RATE_BURST = 40.0
+#: texts queued for a connection that does not read: past this it is dropped
+MAX_QUEUE = 2000
+
+
+def default_data_dir() -> Path:
+    """The user data folder's ``server/`` (``TAROCCHI_HOME`` overrides the data folder)."""
+    env = os.environ.get("TAROCCHI_HOME")
+    if env:
+        base = Path(env)
+    else:
+        import platformdirs
+
+        base = Path(platformdirs.user_data_dir("tarocchi", appauthor=False))
+    return base / "server"
+
+
+class Bucket:
+    """A token bucket: ``take()`` is False when the connection sends too fast."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.level = burst
+        self.t = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.t) * self.rate)
+        self.t = now
+        if self.level < 1:
+            return False
+        self.level -= 1
+        return True
+
+
+class Peer:
+    """One connection: its seat at one table, and a queue its writer task empties
+    (a table's fan-out never waits for a slow reader)."""
+
+    def __init__(self, ws: ServerConnection, rate: float, burst: float) -> None:
+        self.ws = ws
+        self.seat = SPECTATOR
+        self.table: Table | None = None
+        self.hello = False
+        self.host_of: set[str] = set()
+        self.bucket = Bucket(rate, burst)
+        self.q: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closing = False
+
+    def send(self, text: str) -> None:
+        if self.closing:
+            return
+        if self.q.qsize() >= MAX_QUEUE:
+            self.closing = True
+            self.q.put_nowait(None)
+            return
+        self.q.put_nowait(text)
+
+    async def writer(self) -> None:
+        while True:
+            text = await self.q.get()
+            if text is None:
+                await self.ws.close(1008, "too slow: messages piled up")
+                return
+            await self.ws.send(text)
+
+    async def flush(self, timeout: float = 2.0) -> None:
+        t0 = time.monotonic()
+        while not self.q.empty() and time.monotonic() - t0 < timeout:
+            await asyncio.sleep(0.005)
+
+
+class TarocchiServer:
+    def __init__(self, data_dir: str | os.PathLike[str], *, rate: float = RATE_PER_S,
+                 burst: float = RATE_BURST, ai_workers: int = 1, synchronous: str = "FULL") -> None:
+        self.data_dir = Path(data_dir)
+        self.rate, self.burst = rate, burst
+        self.ai_workers = ai_workers
+        self.synchronous = synchronous
+        self.hub: Hub | None = None
+        self.server: Server | None = None
+        self.connections = 0
+
+    async def start(self, host: str = "127.0.0.1", port: int = 8765) -> int:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        store = SqliteStore(self.data_dir / "tarocchi.sqlite3", synchronous=self.synchronous)
+        self.hub = Hub(store, self.data_dir, AiRunner(self.ai_workers))
+        await self.hub.load()
+        self.server = await serve(
+            self.handler, host, port, max_size=HARD_MAX_FRAME, compression=None,
+            ping_interval=20, ping_timeout=20, max_queue=64,
+        )
+        sock = next(iter(self.server.sockets))
+        return int(sock.getsockname()[1])
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+        if self.hub is not None:
+            self.hub.close()
+            await self.hub.store.close()
+
+    # --- one connection ------------------------------------------------------------
+
+    async def handler(self, ws: ServerConnection) -> None:
+        peer = Peer(ws, self.rate, self.burst)
+        writer = asyncio.get_running_loop().create_task(peer.writer())
+        self.connections += 1
+        try:
+            async for raw in ws:
+                if not peer.bucket.take():
+                    peer.send(encode(ProtocolError(
+                        "rate_limited", "too many messages: the connection is closed").message()))
+                    await peer.flush()
+                    await ws.close(1008, "rate limit")
+                    break
+                msg_id = None
+                try:
+                    msg = decode_client(raw)
+                    msg_id = msg.get("id")
+                    await self.dispatch(peer, msg)
+                except ProtocolError as exc:
+                    peer.send(encode(exc.message(msg_id)))
+                    if exc.code == "protocol_version":
+                        await peer.flush()
+                        await ws.close(1002, "protocol version")
+                        break
+        except ConnectionClosed:
+            pass
+        finally:
+            self.connections -= 1
+            if peer.table is not None:
+                peer.table.detach(peer)
+            await peer.flush(0.5)
+            writer.cancel()
+
+    async def dispatch(self, peer: Peer, msg: dict[str, Any]) -> None:
+        hub = self.hub
+        assert hub is not None
+        kind = msg["type"]
+        if kind == "ping":
+            peer.send(encode({"type": "pong", "t": msg.get("t")}))
+            return
+        if kind == "hello":
+            if msg["protocol"] != PROTOCOL_VERSION:
+                raise ProtocolError(
+                    "protocol_version",
+                    f"this server speaks protocol {PROTOCOL_VERSION}, not {msg['protocol']}",
+                    protocol=PROTOCOL_VERSION)
+            peer.hello = True
+            peer.send(encode({"type": "welcome", "protocol": PROTOCOL_VERSION,
+                              "server": SERVER_NAME}))
+            return
+        if not peer.hello:
+            raise ProtocolError("no_hello", "say hello first (with the protocol version)")
+        if kind == "create":
+            table, host_token = await hub.create(msg["variant"], msg["deals"], msg["seats"],
+                                                 msg["settings"])
+            peer.host_of.add(table.code)
+            peer.send(encode({"type": "created", "code": table.code, "host_token": host_token}))
+            peer.send(encode(table.lobby()))
+            return
+        if kind in ("join", "resume"):
+            if peer.table is not None:
+                raise ProtocolError("already_joined", f"this connection is at table {peer.table.code}")
+            table = hub.get(msg["code"])
+            if kind == "join":
+                await table.join(peer, msg["seat"], msg["name"], host=table.code in peer.host_of)
+            else:
+                await table.resume(peer, msg["token"], msg["last_seq"])
+            peer.table = table
+            return
+        if kind == "command":
+            table_or_none = peer.table
+            if table_or_none is None or peer.seat < 0:
+                raise ProtocolError("not_seated", "join a seat before sending commands")
+            if msg["seat"] is not None and msg["seat"] != peer.seat:
+                raise ProtocolError("not_your_seat",
+                                    f"this connection plays seat {peer.seat}, not seat {msg['seat']}")
+            seq = await table_or_none.command(peer.seat, msg["command"], msg["id"])
+            peer.send(encode({"type": "ack", "id": msg["id"], "seq": seq}))
+            return
+        # the host's lobby commands
+        table = hub.get(msg["code"])
+        table.check_host(msg["host_token"])
+        if kind == "set_seat":
+            await table.set_seat(msg["seat"], msg["level"])
+        elif kind == "start":
+            await table.start()
+        elif kind == "takeover":
+            await table.takeover(msg["seat"], msg["level"])
+        if peer.table is not table:
+            peer.send(encode(table.lobby()))
+
+
+# --- running it ------------------------------------------------------------------------
+
+
+@dataclass
+class ServerHandle:
+    """A server running on a daemon thread: ``url``, ``port``, ``stop()``."""
+
+    url: str
+    port: int
+    data_dir: Path
+    _loop: asyncio.AbstractEventLoop
+    _thread: threading.Thread
+    _stop: asyncio.Event
+    server: TarocchiServer
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._stop.set)
+            self._thread.join(timeout)
+
+
+def start_background(data_dir: str | os.PathLike[str], host: str = "127.0.0.1", port: int = 0,
+                     **options: Any) -> ServerHandle:
+    """Start a server in a daemon thread with its own event loop; returns once it
+    listens (``port=0``: a free port, see ``handle.port``)."""
+    ready = threading.Event()
+    box: dict[str, Any] = {}
+
+    async def main() -> None:
+        srv = TarocchiServer(data_dir, **options)
+        stop = asyncio.Event()
+        try:
+            box["port"] = await srv.start(host, port)
+        except BaseException as exc:
+            box["error"] = exc
+            ready.set()
+            raise
+        box.update(loop=asyncio.get_running_loop(), stop=stop, server=srv)
+        ready.set()
+        await stop.wait()
+        await srv.stop()
+
+    def run() -> None:
+        with contextlib.suppress(Exception):
+            asyncio.run(main())
+
+    th = threading.Thread(target=run, name="tarocchi-server", daemon=True)
+    th.start()
+    ready.wait(30)
+    if "error" in box:
+        raise box["error"]
+    if "port" not in box:
+        raise RuntimeError("the server did not start")
+    p = box["port"]
+    return ServerHandle(f"ws://{host}:{p}", p, Path(data_dir), box["loop"], th, box["stop"],
+                        box["server"])
+
+
+async def _serve_forever(data_dir: Path, host: str, port: int, **options: Any) -> None:
+    srv = TarocchiServer(data_dir, **options)
+    actual = await srv.start(host, port)
+    print(f"ws://{host}:{actual}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await srv.stop()
+
+
+def add_serve_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: a free one)")
+    p.add_argument("--data", default=None, metavar="DIR",
+                   help="the server's data folder (default: the user data folder's server/)")
+    p.add_argument("--rate", type=float, default=RATE_PER_S, metavar="R",
+                   help=f"messages a second a connection may send (default {RATE_PER_S:g})")
+    p.add_argument("--ai-workers", type=int, default=1, metavar="K",
+                   help="AI processes (default 1)")
+    p.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL",
+                   help="SQLite durability: FULL survives a power cut (default), NORMAL a killed process")
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    data = Path(args.data) if args.data else default_data_dir()
+    try:
+        asyncio.run(_serve_forever(data, args.host, args.port, rate=args.rate,
+                                   burst=max(RATE_BURST, 2 * args.rate),
+                                   ai_workers=args.ai_workers, synchronous=args.synchronous))
+    except OSError as exc:
+        print(f"tarocchi serve: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m online.server", description="the Tarocchi server")
+    add_serve_arguments(p)
+    return cmd_serve(p.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

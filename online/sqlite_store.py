@@ -1,0 +1,237 @@
+"""The SQLite store: one file in the server's data folder, WAL mode, committed on
+a writer thread with group commit.
+
+The event loop never waits for the disk: a call puts its change on the writer's
+queue and awaits a future.  The writer takes everything queued (up to
+``GROUP_MAX`` changes), runs each in a savepoint (one refused change, say a
+duplicate seq, does not spoil the others), commits them in one transaction
+(``synchronous=FULL`` by default: one fsync for the whole group), and only then
+resolves the futures, so a table sends an event only after its commit returned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .store import SeqConflict, TableRecord
+
+GROUP_MAX = 512
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id INTEGER PRIMARY KEY,
+    code TEXT NOT NULL UNIQUE,
+    variant TEXT NOT NULL,
+    deals INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    seats TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    host_hash TEXT NOT NULL,
+    status TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    seq INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tokens (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS commands (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    cmd_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat, cmd_id)
+) WITHOUT ROWID;
+"""
+
+_Op = tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any] | None, asyncio.AbstractEventLoop | None]
+
+
+class SqliteStore:
+    """:class:`online.store.Store` on SQLite (``path``: the database file)."""
+
+    def __init__(self, path: str | os.PathLike[str], *, synchronous: str = "FULL") -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA synchronous={synchronous}")
+        self._db.executescript(SCHEMA)
+        self._q: queue.SimpleQueue[_Op | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._writer, name="store-writer", daemon=True)
+        self._thread.start()
+        self.commits = 0  # transactions committed (for the bench)
+
+    # --- the writer thread --------------------------------------------------------
+
+    def _writer(self) -> None:
+        db = self._db
+        while True:
+            first = self._q.get()
+            if first is None:
+                return
+            ops = [first]
+            stop = False
+            while len(ops) < GROUP_MAX:
+                try:
+                    op = self._q.get_nowait()
+                except queue.Empty:
+                    break
+                if op is None:
+                    stop = True
+                    break
+                ops.append(op)
+            results: list[tuple[bool, Any]] = []
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                for fn, _, _ in ops:
+                    db.execute("SAVEPOINT op")
+                    try:
+                        results.append((True, fn(db)))
+                        db.execute("RELEASE op")
+                    except Exception as exc:  # refused: this change only
+                        db.execute("ROLLBACK TO op")
+                        db.execute("RELEASE op")
+                        results.append((False, exc))
+                db.execute("COMMIT")
+                self.commits += 1
+            except Exception as exc:  # the commit failed: every change of the group
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                results = [(False, exc)] * len(ops)
+            for (ok, value), (_, fut, loop) in zip(results, ops, strict=True):
+                if fut is not None and loop is not None:
+                    loop.call_soon_threadsafe(_settle, fut, ok, value)
+            if stop:
+                return
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
+        self._q.put((fn, fut, loop))
+        return await fut
+
+    # --- the Store interface ----------------------------------------------------------
+
+    async def create_table(self, rec: TableRecord) -> int:
+        def op(db: sqlite3.Connection) -> int:
+            cur = db.execute(
+                "INSERT INTO tables (code, variant, deals, seed, seats, settings, host_hash, status)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (rec.code, rec.variant, rec.deals, str(rec.seed), json.dumps(rec.seats),
+                 json.dumps(rec.settings), rec.host_hash, rec.status),
+            )
+            return int(cur.lastrowid or 0)
+
+        rec.id = int(await self._run(op))
+        return rec.id
+
+    async def update_table(self, table_id: int, *, seats: list[dict[str, Any]] | None = None,
+                           status: str | None = None) -> None:
+        seats_json = json.dumps(seats) if seats is not None else None
+
+        def op(db: sqlite3.Connection) -> None:
+            if seats_json is not None:
+                db.execute("UPDATE tables SET seats = ? WHERE id = ?", (seats_json, table_id))
+            if status is not None:
+                db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+
+        await self._run(op)
+
+    async def set_token(self, table_id: int, seat: int, token_hash: str) -> None:
+        def op(db: sqlite3.Connection) -> None:
+            db.execute("INSERT OR REPLACE INTO tokens (table_id, seat, hash) VALUES (?, ?, ?)",
+                       (table_id, seat, token_hash))
+
+        await self._run(op)
+
+    async def append(self, table_id: int, first_seq: int, events: list[str],
+                     command: tuple[int, str] | None = None, status: str | None = None) -> None:
+        rows = [(table_id, first_seq + i, e) for i, e in enumerate(events)]
+
+        def op(db: sqlite3.Connection) -> None:
+            try:
+                db.executemany("INSERT INTO events (table_id, seq, event) VALUES (?, ?, ?)", rows)
+                if command is not None:
+                    db.execute(
+                        "INSERT INTO commands (table_id, seat, cmd_id, seq) VALUES (?, ?, ?, ?)",
+                        (table_id, command[0], command[1], first_seq + len(events) - 1),
+                    )
+            except sqlite3.IntegrityError as exc:
+                raise SeqConflict(f"table {table_id}: seq {first_seq} is taken ({exc})") from None
+            if status is not None:
+                db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+
+        await self._run(op)
+
+    async def load(self) -> list[TableRecord]:
+        def op(db: sqlite3.Connection) -> list[TableRecord]:
+            recs: dict[int, TableRecord] = {}
+            for row in db.execute(
+                "SELECT id, code, variant, deals, seed, seats, settings, host_hash, status"
+                " FROM tables ORDER BY id"
+            ):
+                recs[row[0]] = TableRecord(
+                    id=row[0], code=row[1], variant=row[2], deals=row[3], seed=int(row[4]),
+                    seats=json.loads(row[5]), settings=json.loads(row[6]), host_hash=row[7],
+                    status=row[8],
+                )
+            for tid, seq, ev in db.execute("SELECT table_id, seq, event FROM events ORDER BY table_id, seq"):
+                r = recs[tid]
+                if seq != len(r.events) + 1:
+                    raise RuntimeError(f"table {tid}: the log jumps to seq {seq}")
+                r.events.append(ev)
+            for tid, seat, h in db.execute("SELECT table_id, seat, hash FROM tokens"):
+                recs[tid].tokens[seat] = h
+            for tid, seat, cid, seq in db.execute("SELECT table_id, seat, cmd_id, seq FROM commands"):
+                recs[tid].commands[(seat, cid)] = seq
+            return list(recs.values())
+
+        result: list[TableRecord] = await self._run(op)
+        return result
+
+    async def close(self) -> None:
+        self._q.put(None)
+        await asyncio.get_running_loop().run_in_executor(None, self._thread.join, 10)
+        self._db.close()
+
+    # --- reading outside the server (tests, tools) ---------------------------------
+
+    def events_of(self, code: str) -> list[str]:
+        """The stored events of a table (a fresh connection: safe from any thread)."""
+        return read_events(self.path, code)
+
+
+def read_events(path: str | os.PathLike[str], code: str) -> list[str]:
+    db = sqlite3.connect(path)
+    try:
+        return [e for (e,) in db.execute(
+            "SELECT e.event FROM events e JOIN tables t ON t.id = e.table_id"
+            " WHERE t.code = ? ORDER BY e.seq", (code,))]
+    finally:
+        db.close()
+
+
+def _settle(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if fut.done():
+        return
+    if ok:
+        fut.set_result(value)
+    else:
+        fut.set_exception(value)

@@ -1,0 +1,70 @@
+"""The server's durable store: the interface the tables write through.
+
+Small and async on purpose (a PostgreSQL store will implement it too, issue 31):
+each call returns once its change is durable, and never blocks the event loop
+(the SQLite store commits on its own writer thread).  Events are stored whole
+(the replay format's JSON, every hand), one row per event keyed by (table, seq);
+a second append of the same seq is refused (:class:`SeqConflict`).  Seat tokens
+are stored as hashes, never as the tokens themselves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class SeqConflict(Exception):
+    """An append whose sequence numbers are already in the log (nothing written)."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class TableRecord:
+    """One table as stored.  ``seed`` is the game's secret seed: it never leaves the
+    server before the game is over.  ``events`` are JSON texts, seq 1 first."""
+
+    code: str
+    variant: str
+    deals: int
+    seed: int
+    seats: list[dict[str, Any]]
+    settings: dict[str, Any]
+    host_hash: str
+    status: str = "lobby"  # lobby, playing, over
+    id: int = 0
+    events: list[str] = field(default_factory=list)
+    tokens: dict[int, str] = field(default_factory=dict)  # seat -> token hash
+    commands: dict[tuple[int, str], int] = field(default_factory=dict)  # (seat, id) -> seq
+
+
+class Store(Protocol):
+    async def create_table(self, rec: TableRecord) -> int:
+        """Store a new table; returns its id."""
+        ...
+
+    async def update_table(
+        self, table_id: int, *, seats: list[dict[str, Any]] | None = None,
+        status: str | None = None,
+    ) -> None: ...
+
+    async def set_token(self, table_id: int, seat: int, token_hash: str) -> None: ...
+
+    async def append(
+        self, table_id: int, first_seq: int, events: list[str],
+        command: tuple[int, str] | None = None, status: str | None = None,
+    ) -> None:
+        """Append events ``first_seq, first_seq + 1, ...`` in one transaction, with the
+        command id that caused them (seat, id; for de-duplication) and the table's new
+        status; raises :class:`SeqConflict` if a seq is taken."""
+        ...
+
+    async def load(self) -> list[TableRecord]:
+        """Every table with its events, tokens and command ids (at start-up)."""
+        ...
+
+    async def close(self) -> None: ...

@@ -1,0 +1,602 @@
+"""The tables: one table is one sequential actor (an ``asyncio.Lock``).
+
+Every change of a table happens under its lock, in this order: decide with the
+engine (``engine.state.decide``, the one judge), add the events due without a
+decision (a trick's result, a deal's score, the next deal), **commit them to
+the store**, and only then apply them and fan them out: each connection gets
+each event as its seat sees it (``engine.view.seat_event``), numbered with its
+seq (the event's 1-based position in the table's log, the same for every seat).
+
+AI seats are played on the server, in a process pool, from the seat's view
+only (``make_player(level).choose(view, legal, event_index)`` with event_index =
+the seq the view is at); their command goes through ``decide`` like anyone's.
+The server's turn clock plays for a person whose time is up (the fallback
+level), and an AI can take a dropped person's seat (after a time, or when the
+host says so); the person gets the seat back when they come back.
+
+A table is rebuilt from its stored log at start-up, so a killed server goes on
+where its log ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import secrets
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from pathlib import Path
+from typing import Any, Protocol
+
+from engine.cards import mask_cards
+from engine.errors import IllegalMove
+from engine.files import MAX_NAME_CHARS
+from engine.players import level_names, make_player
+from engine.replay import Header, event_from_json, event_to_json, write_replay
+from engine.ruleset import Ruleset, ruleset
+from engine.state import (
+    OVER,
+    Command,
+    DealScored,
+    Event,
+    State,
+    apply,
+    decide,
+    due_event,
+    legal_commands,
+    new_game,
+)
+from engine.view import SPECTATOR, SeatView, seat_event, seat_view
+
+from .protocol import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    RESUME_EVENTS_MAX,
+    ProtocolError,
+    command_from_json,
+    encode,
+    event_json,
+    view_to_json,
+)
+from .store import Store, TableRecord, token_hash
+
+log = logging.getLogger("tarocchi.online")
+
+MAX_SPECTATORS = 16
+MAX_CONNS_PER_SEAT = 4
+
+
+class Conn(Protocol):
+    """What a table needs of a connection: its seat and a send that never blocks
+    (the server queues the text for the connection's writer)."""
+
+    seat: int
+
+    def send(self, text: str) -> None: ...
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+# --- AI in worker processes -----------------------------------------------------------
+
+
+def _worker_init(parent: int) -> None:
+    from engine.files import die_with_parent
+
+    die_with_parent(parent)
+    os.environ["TAROCCHI_AI_PARALLEL"] = "0"  # one process a decision: the pool is the parallelism
+
+
+def choose(level: str, view: SeatView, event_index: int) -> Command:
+    """One AI decision from a seat's view (run in a worker process)."""
+    try:
+        from engine.ai.pool import set_parallel
+
+        set_parallel(False)
+    except ImportError:
+        pass
+    return make_player(level).choose(view, view.legal(), event_index)
+
+
+class AiRunner:
+    """The server's AI processes (made on first use); ``inline`` levels (random)
+    are so cheap that they run on the loop's default thread pool instead."""
+
+    def __init__(self, workers: int = 1, inline: frozenset[str] = frozenset({"random"})) -> None:
+        self.workers = workers
+        self.inline = inline
+        self._pool: Executor | None = None
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            import multiprocessing
+
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_init, initargs=(os.getpid(),),
+            )
+        return self._pool
+
+    async def choose(self, level: str, view: SeatView, event_index: int) -> Command:
+        loop = asyncio.get_running_loop()
+        if level in self.inline:
+            return choose(level, view, event_index)
+        return await loop.run_in_executor(self._executor(), choose, level, view, event_index)
+
+    def shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+# --- one table -------------------------------------------------------------------------
+
+
+def _refusal_data(exc: IllegalMove, rules: Ruleset) -> dict[str, Any]:
+    r = exc.refusal
+    out: dict[str, Any] = {"rule": exc.rule}
+    if r is not None:
+        out.update(rule=r.rule, reason=r.reason)
+        if r.cards:
+            out["cards"] = [rules.pack.codes[c] for c in r.cards if 0 <= c < rules.pack.n_cards]
+        if r.suit >= 0:
+            out["suit"] = r.suit
+        if r.count >= 0:
+            out["count"] = r.count
+        if r.seat >= 0:
+            out["seat"] = r.seat
+    return out
+
+
+class Table:
+    def __init__(self, hub: Hub, rec: TableRecord) -> None:
+        self.hub = hub
+        self.rec = rec
+        self.rules = ruleset(rec.variant)
+        self.lock = asyncio.Lock()
+        self.state: State = new_game(rec.seed, rec.deals, self.rules)
+        self.events: list[Event] = []
+        for text in rec.events:  # our own committed events: applied as they are
+            e = event_from_json(json.loads(text), self.rules)
+            self.state = apply(self.state, e)
+            self.events.append(e)
+        self.conns: set[Conn] = set()
+        self._ai_for = -1  # the seq an AI move was asked for
+        self._clock: asyncio.TimerHandle | None = None
+        self._takeover: dict[int, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # --- reading ---------------------------------------------------------------------
+
+    @property
+    def code(self) -> str:
+        return self.rec.code
+
+    @property
+    def seq(self) -> int:
+        return len(self.events)
+
+    @property
+    def started(self) -> bool:
+        return self.rec.status != "lobby"
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat for c in self.conns)
+
+    def seat_level(self, seat: int) -> str | None:
+        """The AI level that plays ``seat`` now (None: a person plays it)."""
+        s = self.rec.seats[seat]
+        return s.get("level") if s["kind"] == "ai" else s.get("takeover")
+
+    def lobby(self) -> dict[str, Any]:
+        """The lobby as anyone may see it: no token, no seed, no card."""
+        seats = []
+        for i, s in enumerate(self.rec.seats):
+            seats.append({
+                "kind": s["kind"], "level": s.get("level"), "name": s.get("name", ""),
+                "taken": i in self.rec.tokens, "connected": self.connected(i),
+                "takeover": s.get("takeover"),
+            })
+        return {
+            "type": "lobby", "code": self.code, "variant": self.rules.name,
+            "deals": self.rec.deals, "seats": seats, "started": self.started,
+            "over": self.rec.status == "over", "host_seat": self.rec.settings.get("host_seat"),
+            "settings": {k: self.rec.settings[k] for k in
+                         ("turn_seconds", "ai_takeover_seconds", "fallback_level")},
+            "seq": self.seq,
+        }
+
+    def snapshot(self, seat: int) -> dict[str, Any]:
+        return {"seq": self.seq, "view": view_to_json(seat_view(self.state, seat))}
+
+    def _broadcast(self, msg: dict[str, Any]) -> None:
+        text = encode(msg)
+        for c in list(self.conns):
+            c.send(text)
+
+    def _event_texts(self, seq: int, e: Event) -> dict[int, str]:
+        return {
+            seat: encode({"type": "event", "seq": seq, "event": event_json(
+                seat_event(e, seat, self.rules), self.rules)})
+            for seat in {c.seat for c in self.conns}
+        }
+
+    # --- joining -------------------------------------------------------------------
+
+    async def join(self, conn: Conn, seat: int | None, name: str, host: bool) -> dict[str, Any]:
+        async with self.lock:
+            if seat is None:
+                if sum(1 for c in self.conns if c.seat == SPECTATOR) >= MAX_SPECTATORS:
+                    raise ProtocolError("table_full", "this table has no room for more spectators")
+                conn.seat = SPECTATOR
+                reply = {"type": "watching", "code": self.code, "snapshot": self.snapshot(SPECTATOR)}
+                conn.send(encode(reply))
+                conn.send(encode(self.lobby()))
+                self.conns.add(conn)
+                return reply
+            if not 0 <= seat < self.rules.n_seats:
+                raise ProtocolError("bad_seat", f"{self.rules.title} has seats {self.rules.seat_range_text()}")
+            s = self.rec.seats[seat]
+            if s["kind"] != "human":
+                raise ProtocolError("seat_taken", f"seat {seat} is played by the AI ({s.get('level')})")
+            if seat in self.rec.tokens:
+                raise ProtocolError("seat_taken", f"seat {seat} is taken; rejoin it with its token (resume)")
+            token = new_token()
+            s["name"] = (name or f"Player {seat + 1}")[:MAX_NAME_CHARS]
+            if host and self.rec.settings.get("host_seat") is None:
+                self.rec.settings["host_seat"] = seat
+            await self.hub.store.set_token(self.rec.id, seat, token_hash(token))
+            await self.hub.store.update_table(self.rec.id, seats=self.rec.seats)
+            self.rec.tokens[seat] = token_hash(token)
+            conn.seat = seat
+            reply = {"type": "seated", "code": self.code, "seat": seat, "token": token,
+                     "snapshot": self.snapshot(seat)}
+            conn.send(encode(reply))
+            self._attach(conn)
+            self._broadcast(self.lobby())
+            return reply
+
+    async def resume(self, conn: Conn, token: str, last_seq: int) -> int:
+        async with self.lock:
+            h = token_hash(token)
+            seat = next((s for s, th in self.rec.tokens.items() if secrets.compare_digest(th, h)), None)
+            if seat is None:
+                raise ProtocolError("bad_token", "this token holds no seat at this table")
+            conn.seat = seat
+            if last_seq > self.seq or self.seq - last_seq > RESUME_EVENTS_MAX:
+                conn.send(encode({"type": "resumed", "code": self.code, "seat": seat,
+                                  "seq": self.seq}))
+                conn.send(encode({"type": "snapshot", **self.snapshot(seat)}))
+            else:
+                conn.send(encode({"type": "resumed", "code": self.code, "seat": seat,
+                                  "seq": last_seq}))
+                for i in range(last_seq, self.seq):
+                    e = seat_event(self.events[i], seat, self.rules)
+                    conn.send(encode({"type": "event", "seq": i + 1,
+                                      "event": event_json(e, self.rules)}))
+            s = self.rec.seats[seat]
+            if s.get("takeover"):  # the person is back: the AI gives the seat back
+                s.pop("takeover")
+                await self.hub.store.update_table(self.rec.id, seats=self.rec.seats)
+                self._ai_for = -1
+            self._attach(conn)
+            self._broadcast(self.lobby())
+            self._schedule()
+            return seat
+
+    def _attach(self, conn: Conn) -> None:
+        seat = conn.seat
+        if sum(1 for c in self.conns if c.seat == seat) >= MAX_CONNS_PER_SEAT:
+            raise ProtocolError("table_full", f"seat {seat} has too many connections")
+        back = seat >= 0 and not self.connected(seat)
+        self.conns.add(conn)
+        if back:
+            t = self._takeover.pop(seat, None)
+            if t:
+                t.cancel()
+            self._broadcast({"type": "presence", "seat": seat, "connected": True})
+
+    def detach(self, conn: Conn) -> None:
+        """A connection closed (no lock needed: nothing is awaited)."""
+        if conn not in self.conns:
+            return
+        self.conns.discard(conn)
+        seat = conn.seat
+        if seat >= 0 and not self.connected(seat):
+            self._broadcast({"type": "presence", "seat": seat, "connected": False})
+            self._arm_takeover(seat)
+
+    def _arm_takeover(self, seat: int) -> None:
+        after = self.rec.settings.get("ai_takeover_seconds", 0)
+        if (after and self.rec.status == "playing" and self.rec.seats[seat]["kind"] == "human"
+                and not self.rec.seats[seat].get("takeover") and seat not in self._takeover):
+            loop = asyncio.get_running_loop()
+            self._takeover[seat] = loop.call_later(
+                after, lambda: self._spawn(self.takeover(seat, None, by_host=False)))
+
+    # --- the host ------------------------------------------------------------------
+
+    def check_host(self, host_token: str) -> None:
+        if not secrets.compare_digest(token_hash(host_token), self.rec.host_hash):
+            raise ProtocolError("not_host", "only the table's host may do this (wrong host token)")
+
+    async def set_seat(self, seat: int, level: str) -> None:
+        async with self.lock:
+            if self.started:
+                raise ProtocolError("started", "the game has started: seats are set")
+            if not 0 <= seat < self.rules.n_seats:
+                raise ProtocolError("bad_seat", f"{self.rules.title} has seats {self.rules.seat_range_text()}")
+            if seat in self.rec.tokens:
+                raise ProtocolError("seat_taken", f"seat {seat} is taken by a person")
+            self.rec.seats[seat] = seat_spec(level)
+            await self.hub.store.update_table(self.rec.id, seats=self.rec.seats)
+            self._broadcast(self.lobby())
+
+    async def start(self) -> None:
+        async with self.lock:
+            if self.started:
+                raise ProtocolError("started", "the game has already started")
+            self.rec.status = "playing"
+            await self._commit([], None, status="playing")
+            self._broadcast(self.lobby())
+
+    async def takeover(self, seat: int, level: str | None, *, by_host: bool = True) -> None:
+        async with self.lock:
+            self._takeover.pop(seat, None)
+            if not 0 <= seat < self.rules.n_seats:
+                raise ProtocolError("bad_seat", f"{self.rules.title} has seats {self.rules.seat_range_text()}")
+            s = self.rec.seats[seat]
+            if s["kind"] != "human" or s.get("takeover"):
+                raise ProtocolError("bad_seat", f"seat {seat} is already played by the AI")
+            if self.connected(seat):
+                raise ProtocolError("connected", f"seat {seat} is connected: its player plays it")
+            if self.rec.status == "over":
+                raise ProtocolError("game_over", "the game is over")
+            s["takeover"] = level or self.rec.settings.get("fallback_level", "easy")
+            await self.hub.store.update_table(self.rec.id, seats=self.rec.seats)
+            self._broadcast({"type": "takeover", "seat": seat, "level": s["takeover"],
+                             "by": "host" if by_host else "clock"})
+            self._broadcast(self.lobby())
+            self._schedule()
+
+    # --- commands ------------------------------------------------------------------
+
+    async def command(self, seat: int, cmd: dict[str, Any], cmd_id: str) -> int:
+        """Decide, commit, fan out; returns the seq of the last event it caused (a
+        command id already applied returns its seq again and changes nothing)."""
+        async with self.lock:
+            key = (seat, cmd_id)
+            done = self.rec.commands.get(key)
+            if done is not None:
+                return done
+            if self.rec.status == "lobby":
+                raise ProtocolError("not_started", "the game has not started yet")
+            if self.rec.status == "over":
+                raise ProtocolError("game_over", "the game is over")
+            if self.seat_level(seat):
+                raise ProtocolError("not_your_turn", f"seat {seat} is played by the AI now")
+            command = command_from_json(cmd, seat, self.rules)
+            try:
+                events = decide(self.state, command)
+            except IllegalMove as exc:
+                raise ProtocolError("illegal_move", str(exc), **_refusal_data(exc, self.rules)) from None
+            return await self._commit(events, key)
+
+    async def _commit(self, events: list[Event], key: tuple[int, str] | None,
+                      status: str | None = None) -> int:
+        """Under the lock: the events and those due after them, committed, then sent."""
+        st = self.state
+        out: list[Event] = []
+        for e in events:
+            st = apply(st, e)
+            out.append(e)
+        while (d := due_event(st)) is not None:
+            st = apply(st, d)
+            out.append(d)
+        if not out:
+            return self.seq
+        first = self.seq + 1
+        if st.phase == OVER:
+            status = "over"
+        texts = [encode(event_to_json(e, self.rules)) for e in out]
+        await self.hub.store.append(self.rec.id, first, texts, key, status)
+        # committed: from here on it is the table's history, and may be told
+        self.state = st
+        self.events.extend(out)
+        if status:
+            self.rec.status = status
+        if key is not None:
+            self.rec.commands[key] = self.seq
+        for i, e in enumerate(out):
+            seq = first + i
+            texts_by_seat = self._event_texts(seq, e)
+            for c in list(self.conns):
+                c.send(texts_by_seat[c.seat])
+            if isinstance(e, DealScored):
+                self._broadcast({"type": "deal_end", "seq": seq, "points": list(e.points),
+                                 "totals": list(self.rules.totals(self._scores_at(seq)))})
+        if self.rec.status == "over":
+            self._game_over()
+        self._schedule()
+        return self.seq
+
+    def _scores_at(self, seq: int) -> tuple[tuple[int, ...], ...]:
+        return tuple(e.points for e in self.events[:seq] if isinstance(e, DealScored))
+
+    def _game_over(self) -> None:
+        """Everything is public now: the totals, each deal's points, the seed (to
+        check the deals), and the replay file's name."""
+        name = f"{self.code}-{self.rec.id}.jsonl"
+        self._broadcast({"type": "game_over", "seq": self.seq,
+                         "totals": list(self.state.totals),
+                         "scores": [list(s) for s in self.state.scores],
+                         "seed": self.rec.seed, "replay": name})
+        self._spawn(self.hub.write_replay(self, name))
+
+    # --- AI seats and the turn clock ------------------------------------------------------
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _schedule(self) -> None:
+        """After every change: an AI to move, or the turn clock to arm."""
+        if self._clock is not None:
+            self._clock.cancel()
+            self._clock = None
+        if self.rec.status != "playing" or self.state.turn < 0:
+            return
+        seat = self.state.turn
+        level = self.seat_level(seat)
+        if level:
+            if self._ai_for != self.seq:
+                self._ai_for = self.seq
+                self._spawn(self._ai_move(self.seq, seat, level, timeout=False))
+            return
+        secs = self.rec.settings.get("turn_seconds", 0)
+        if secs:
+            seq = self.seq
+            fallback = self.rec.settings.get("fallback_level", "easy")
+            self._clock = asyncio.get_running_loop().call_later(
+                secs, lambda: self._spawn(self._ai_move(seq, seat, fallback, timeout=True)))
+
+    async def _ai_move(self, seq: int, seat: int, level: str, *, timeout: bool) -> None:
+        if self.seq != seq or self.state.turn != seat:
+            return
+        view = seat_view(self.state, seat)
+        try:
+            cmd = await self.hub.ai.choose(level, view, seq)
+        except Exception as exc:  # a broken worker: a legal move all the same
+            log.warning("table %s: AI %s failed (%s); playing a random legal move", self.code, level, exc)
+            cmd = choose("random", view, seq)
+        async with self.lock:
+            if self.seq != seq or self.state.turn != seat or self.rec.status != "playing":
+                return  # the position moved on (a person played, a restart)
+            try:
+                events = decide(self.state, cmd)
+            except IllegalMove as exc:
+                log.warning("table %s: AI %s chose an illegal move: %s", self.code, level, exc)
+                legal = legal_commands(self.state)
+                events = decide(self.state, legal[0])
+            if timeout:
+                self._broadcast({"type": "timeout", "seat": seat, "level": level, "seq": seq})
+            try:
+                await self._commit(events, None)
+            except Exception as exc:
+                log.error("table %s: commit failed: %s", self.code, exc)
+                self._ai_for = -1
+
+    def resume_after_restart(self) -> None:
+        """At start-up: anything due, the AI or the clock, and the takeover timers."""
+        if self.rec.status == "playing":
+            if due_event(self.state) is not None:
+                self._spawn(self._complete_after_restart())
+            for seat in range(self.rules.n_seats):
+                self._arm_takeover(seat)
+            self._schedule()
+
+    async def _complete_after_restart(self) -> None:
+        async with self.lock:
+            await self._commit([], None)
+
+    def close(self) -> None:
+        if self._clock:
+            self._clock.cancel()
+        for t in self._takeover.values():
+            t.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+
+
+def seat_spec(kind: str) -> dict[str, Any]:
+    if kind == "human":
+        return {"kind": "human", "level": None, "name": ""}
+    if kind not in level_names():
+        raise ProtocolError("bad_level", f"unknown AI level {kind!r}; choose from {', '.join(level_names())}")
+    return {"kind": "ai", "level": kind, "name": kind}
+
+
+# --- all tables --------------------------------------------------------------------
+
+
+class Hub:
+    """Every table of the server, by code; the store; the AI processes."""
+
+    def __init__(self, store: Store, data_dir: str | os.PathLike[str], ai: AiRunner | None = None,
+                 *, max_tables: int = 10_000) -> None:
+        self.store = store
+        self.data_dir = Path(data_dir)
+        self.ai = ai or AiRunner()
+        self.tables: dict[str, Table] = {}
+        self.max_tables = max_tables
+        self.replays_written: list[Path] = []
+        self._create_lock = asyncio.Lock()
+        self.on_replay: Callable[[Path], None] | None = None
+
+    async def load(self) -> int:
+        for rec in await self.store.load():
+            t = Table(self, rec)
+            self.tables[rec.code] = t
+            t.resume_after_restart()
+            if rec.status == "over" and not (self.replays_dir / f"{rec.code}-{rec.id}.jsonl").exists():
+                t._spawn(self.write_replay(t, f"{rec.code}-{rec.id}.jsonl"))
+        return len(self.tables)
+
+    @property
+    def replays_dir(self) -> Path:
+        return self.data_dir / "replays"
+
+    def get(self, code: str) -> Table:
+        t = self.tables.get(code.upper())
+        if t is None:
+            raise ProtocolError("unknown_table", f"no table has the code {code}")
+        return t
+
+    async def create(self, variant: str, deals: int, seats: list[str], settings: dict[str, Any]
+                     ) -> tuple[Table, str]:
+        """A new table in the lobby; returns it and the host token."""
+        if len(self.tables) >= self.max_tables:
+            raise ProtocolError("server_full", "this server holds as many tables as it can")
+        specs = [seat_spec(s) for s in seats]
+        host_token = new_token()
+        async with self._create_lock:
+            code = new_code()
+            while code in self.tables:
+                code = new_code()
+            rec = TableRecord(code=code, variant=variant, deals=deals,
+                              seed=secrets.randbits(63), seats=specs, settings=dict(settings),
+                              host_hash=token_hash(host_token))
+            await self.store.create_table(rec)
+            t = Table(self, rec)
+            self.tables[code] = t
+        return t, host_token
+
+    async def write_replay(self, table: Table, name: str) -> None:
+        """The finished game in the public replay format (temporary file, fsync, rename)."""
+        rec = table.rec
+        players = [(s.get("name") or s.get("level") or f"seat {i}")[:MAX_NAME_CHARS]
+                   for i, s in enumerate(rec.seats)]
+        header = Header(rec.seed, players, rec.deals, {"online": rec.code}, rec.variant)
+        path = self.replays_dir / name
+        events = list(table.events)
+        await asyncio.get_running_loop().run_in_executor(None, write_replay, path, header, events)
+        self.replays_written.append(path)
+        if self.on_replay:
+            self.on_replay(path)
+
+    def close(self) -> None:
+        for t in self.tables.values():
+            t.close()
+        self.ai.shutdown()
+
+
+__all__ = ["Table", "Hub", "AiRunner", "Conn", "new_code", "new_token", "mask_cards"]
