@@ -142,9 +142,18 @@ class RemoteSession:
     autosave_path: Path | None = None
     deal_number: int | None = None
 
-    def __init__(self, client: Any, *, players: tuple[str, ...] = (),
-                 backlog: list[dict[str, Any]] | None = None) -> None:
-        view: SeatView | None = client.view
+    def __init__(self, client: Any, joined: dict[str, Any] | None = None, *,
+                 players: tuple[str, ...] = (), backlog: list[dict[str, Any]] | None = None
+                 ) -> None:
+        """``joined``: the server's ``seated`` (or ``watching``) answer, whose
+        snapshot is where this session starts (the client may have folded later
+        events already: they come through :meth:`poll`); without it, the
+        client's view as it stands."""
+        if joined is not None:
+            view: SeatView | None = joined["seat_view"]
+            first = int(joined["snapshot"]["seq"])
+        else:
+            view, first = client.view, client.last_seq
         if view is None:
             raise ValueError("the client has not joined a seat")
         self.client = client
@@ -155,7 +164,7 @@ class RemoteSession:
         self.human_seats = frozenset({0}) if view.seat >= 0 else frozenset()
         raw = players or tuple("human" for _ in range(self.rules.n_seats))
         self._players = tuple(raw[self.turn.back(i)] for i in range(self.rules.n_seats))
-        self.first = client.last_seq  # events before this one are not known here
+        self.first = first  # events before this one are not known here
         self._views: dict[int, SeatView] = {self.first: self.turn.view(view)}
         self._events: dict[int, Event] = {}
         self._raw: dict[int, Event] = {}  # as the server numbered and sent them
@@ -164,6 +173,7 @@ class RemoteSession:
         self.over: dict[str, Any] | None = None
         self.lobby: dict[str, Any] | None = None
         self.connected = True
+        self._filed: Path | str | None = None  # the replay written at the end ("": none)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -266,6 +276,11 @@ class RemoteSession:
 
         from . import paths, record
 
+        if self.over is None:  # the server's word of the end may still be on its way
+            return None
+        if self._filed is not None:
+            return self._filed if isinstance(self._filed, Path) else None
+        self._filed = ""  # once: a game that cannot be rebuilt is not tried every frame
         g = self.full_game()
         if g is None:
             return None
@@ -282,6 +297,7 @@ class RemoteSession:
             except FileExistsError:
                 continue
             record.note_later(path)
+            self._filed = path
             return path
         return None
 

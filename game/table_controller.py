@@ -286,6 +286,8 @@ class TableController:
         self._poll_hint()
         for notice in self.session.poll():
             self._hear(notice)
+        if self.finished and self.replay_path is None and self.session.online:
+            self.replay_path = self._archive()  # once the server said the game is over
         if self.out.busy or self.waiting:
             return
         if self._queued:

@@ -1,0 +1,87 @@
+"""Two tables play one online game on a loopback server: each table holds a
+remote session (``game.remote_session``) over ``online.client.ThreadedClient``,
+the host creates the table and shares the code, a friend joins by it, two AI
+seats play on the server.  Both tables reach the end, each showed only its own
+seat's view (turned to the bottom), and both file the same game as the
+server's replay."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.replay import read_replay
+from engine.ruleset import ruleset
+from engine.view import seat_view
+from game.position import Position
+from game.remote_session import RemoteSession
+from game.table_controller import InlineExecutor, TableController
+from online.client import ThreadedClient
+from online.server import start_background
+from tests.online_harness import truth
+from tests.test_table_controller import Recorder, act
+
+
+@pytest.fixture
+def server(tmp_path: Path):
+    h = start_background(tmp_path / "server")
+    yield h
+    h.stop()
+
+
+@pytest.mark.parametrize("variant,seats", [("piedicavallo", ["human", "easy", "human", "easy"]),
+                                           ("scarto", ["human", "human", "easy"])])
+def test_two_tables_play_one_online_game(server, tmp_path, home, variant, seats) -> None:
+    rules = ruleset(variant)
+    people = [s for s, k in enumerate(seats) if k == "human"]
+    clients = []
+    joined = []
+    host = ThreadedClient()
+    host.connect(server.url, "Anna")
+    code, _token = host.create(variant, 1, seats, {})
+    for i, s in enumerate(people):
+        c = host if i == 0 else ThreadedClient()
+        if i:
+            c.connect(server.url, "Bruno")
+        reply = c.join(code, s)
+        assert reply["seat"] == s
+        clients.append(c)
+        joined.append(reply)
+    host.start()
+    tables = []
+    for c, reply in zip(clients, joined, strict=True):
+        sess = RemoteSession(c, reply, players=tuple(seats))
+        out = Recorder()
+        ctl = TableController(sess, {}, out, executor=InlineExecutor(), auto_continue=True)
+        ctl.speed = 1000.0
+        tables.append((ctl, sess, out))
+    deadline = time.monotonic() + 120
+    try:
+        while not all(ctl.finished and ctl.shown == sess.cursor and ctl.replay_path is not None
+                      for ctl, sess, _ in tables):
+            assert time.monotonic() < deadline, [(ctl.scene, sess.cursor) for ctl, sess, _ in tables]
+            for ctl, _sess, _out in tables:
+                if ctl.waiting == "scoring":
+                    ctl.continue_()
+                elif ctl.can_act():
+                    act(ctl)
+                ctl.update(1 / 60)
+            time.sleep(0.002)
+    finally:
+        for c in clients:
+            c.close()
+    _rules, events, states, _seed = truth(server.data_dir, code)
+    for (ctl, sess, out), s in zip(tables, people, strict=True):
+        # every position the table drew is this seat's view, turned to the bottom
+        views = {Position.of([sess.turn.view(seat_view(st, s))]) for st in states}
+        for step in out.steps:
+            if step.kind == "event":
+                assert step.after in views
+            for pos in (step.before, step.after):
+                assert all(pos.hands[o] is None for o in range(1, rules.n_seats))
+        # the finished game filed under replays/ is the server's game
+        assert ctl.replay_path is not None
+        rp = read_replay(ctl.replay_path)
+        assert rp.events == events and rp.header.extra["seat"] == s
