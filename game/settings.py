@@ -28,6 +28,7 @@ class Settings:
     variant: str = "piedicavallo"  # the game last chosen: piedicavallo or scarto
     fullscreen: bool = False
     practice_dealer: int = -1  # who deals first in practice: a seat, or -1 drawn at random
+    online_server: str = ""  # Play online: a server's address; "" hosts on this computer
 
     @classmethod
     def load(cls) -> Settings:

@@ -232,7 +232,7 @@ class TableController:
         self.page = "score"  # of the end of a deal: "score", "tricks" (the review), "piles"
         self.finished = False
         self.replay_path: Path | None = None
-        self.notice: Notice | None = None  # the last word from a remote session (presence...)
+        self.away: set[int] = set()  # online: seats whose person lost the connection
         self._start(resumed)
 
     @property
@@ -318,8 +318,24 @@ class TableController:
                 self._refuse(notice.refusal)
             else:
                 self._set_status(msg("engine", text=notice.text), "error")
-        else:
-            self.notice = notice
+        elif notice.kind == "presence" and notice.seat >= 0 and notice.seat not in self.human_seats:
+            if notice.connected:
+                self.away.discard(notice.seat)
+                self._announce(msg("seat_back", seat=notice.seat), 1.6)
+            else:
+                self.away.add(notice.seat)
+                self._announce(msg("reconnecting", seat=notice.seat), 2.0)
+        elif notice.kind == "connection":
+            if notice.connected:
+                self._announce(msg("connection_back"), 1.4)
+                if self.status is not None and self.status.key == "connection_lost":
+                    self._set_status(None)
+                self.prompt_for = -1  # ask again where the game now stands
+            else:
+                self._set_status(msg("connection_lost"), "error")
+        elif notice.kind in ("takeover", "timeout") and notice.seat >= 0:
+            self.away.discard(notice.seat)
+            self._announce(msg(notice.kind, seat=notice.seat), 2.0)
 
     def _show_next(self) -> None:
         i = self.shown
@@ -387,8 +403,10 @@ class TableController:
             return
         if isinstance(self.session, LocalSession):
             self._run_ai(self.session, seat)
-        elif self.status is None or self.status.key != "thinking":
-            self._set_status(msg("thinking", seat=seat))  # a person or an AI on the server
+        else:  # a person or an AI at the server's table
+            want = msg("reconnecting" if seat in self.away else "thinking", seat=seat)
+            if self.status != want and not (self.status and self.status.key == "connection_lost"):
+                self._set_status(want)
 
     # --- AI in the AI process --------------------------------------------------------
 

@@ -237,6 +237,14 @@ _TEMPLATES: dict[str, _Template] = {
     "discarded": _discarded,
     "trick": _trick,
     "thinking": lambda w, m: _("{name} is thinking…").format(name=w.name(m.get("seat"))),
+    # online: the other seats' people and the link to the server
+    "reconnecting": lambda w, m: _("{name} is reconnecting…").format(name=w.name(m.get("seat"))),
+    "seat_back": lambda w, m: _("{name} is back").format(name=w.name(m.get("seat"))),
+    "connection_lost": lambda w, m: _("Connection lost: reconnecting…"),
+    "connection_back": lambda w, m: _("Connected again"),
+    "takeover": lambda w, m: _("{name} is now played by the AI").format(name=w.name(m.get("seat"))),
+    "timeout": lambda w, m: _("{name} ran out of time: the AI played").format(
+        name=w.name(m.get("seat"))),
     "your_turn": lambda w, m: _("Your turn: play a card"),
     "your_discard": _your_discard,
     "confirm_discard": _confirm_discard,

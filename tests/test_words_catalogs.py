@@ -59,6 +59,8 @@ def every_text(words: Words) -> list[tuple[str, str]]:
             add(f"last_trick {d} {w}", words.say(msg("last_trick", leader=d, winner=w)))
         if d != 0:
             add(f"thinking {d}", words.say(msg("thinking", seat=d)))
+            for key in ("reconnecting", "seat_back", "takeover", "timeout"):  # online: other seats
+                add(f"{key} {d}", words.say(msg(key, seat=d)))
     for n in COUNTS:
         add(f"your_discard {n}", words.say(msg("your_discard", n=n)))
         add(f"confirm_label {n}", words.say(msg("confirm_label", n=n)))
@@ -68,7 +70,7 @@ def every_text(words: Words) -> list[tuple[str, str]]:
         for side in range(rules.n_sides):
             add(f"pile_line {side} {n}", words.pile_line(side, 2 * n, n))
     for key in ("your_turn", "click_to_continue", "matto", "thinking_hint", "hints", "nothing_to_undo",
-                "nothing_to_redo"):
+                "nothing_to_redo", "connection_lost", "connection_back"):
         add(key, words.say(msg(key)))
     totals = tuple(range(rules.n_sides))
     for deal in range(1, rules.full_game + 1):
@@ -174,5 +176,6 @@ def test_every_template_is_worded() -> None:
     covered = {"deal", "stock", "discarded", "trick", "led_took", "last_trick", "thinking", "your_discard",
                "confirm_label", "your_turn", "click_to_continue", "matto", "thinking_hint", "hints",
                "nothing_to_undo", "nothing_to_redo", "standing", "refused", "engine", "speed",
-               "confirm_discard"}
+               "confirm_discard", "reconnecting", "seat_back", "takeover", "timeout", "connection_lost",
+               "connection_back"}
     assert set(_TEMPLATES) <= covered, set(_TEMPLATES) - covered

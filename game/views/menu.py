@@ -59,6 +59,7 @@ class MenuView(BaseView):
         items += [
             (_("New game"), lambda: self.setup(False), {}),
             (_("Practice"), lambda: self.setup(True), {"tooltip": _("Undo, redo and hints")}),
+            (_("Play online"), self.online, {"tooltip": _("Host a table or join one by its code")}),
             (_("Watch AI game"), self.watch, {}),
             (_("Replays"), self.replays, {}),
             (_("Your record"), self.record, {}),
@@ -67,8 +68,10 @@ class MenuView(BaseView):
             (_("Quit"), self.quit, {}),
         ]
         top = 470 if len(items) <= 7 else 500
-        h, gap = (46, 10) if len(items) <= 8 else (42, 8)  # nine clear of the notice
-        self.buttons = column(items, top=top, h=h, gap=gap)
+        # as many as there are, the last clear of the notice line (y 40)
+        step = min(56.0, (top - 88) / (len(items) - 1))
+        h = min(46.0, step - 6)
+        self.buttons = column(items, top=top, h=h, gap=step - h)
         self.focus = 0
 
     def draw_scene(self) -> None:
@@ -85,6 +88,9 @@ class MenuView(BaseView):
             self.window.show_view(ConfirmNewGameView(self.window, practice))  # ask first
             return
         self.window.show_view(NewGameView(self.window, practice))
+
+    def online(self) -> None:
+        open_optional(self.window, "game.views.online", "OnlineView")
 
     def watch(self) -> None:
         open_optional(self.window, "game.theatre", "WatchSetupView")

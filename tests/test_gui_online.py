@@ -1,0 +1,81 @@
+"""Play online at the real views (headless): host a table on this computer, a
+friend joins by the code, the lobby fills, the host starts, and the table opens
+on a remote session in which the host sits at the bottom; a wrong code is
+refused in one line."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from game import i18n, online_lobby
+from game.remote_session import RemoteSession
+from game.views.online import LobbyView, OnlineView
+from game.views.table_view import TableView
+
+
+def _until(cond, view, friend=None, seconds: float = 20.0) -> None:
+    end = time.monotonic() + seconds
+    while not cond():
+        assert time.monotonic() < end, "timed out"
+        view.on_update(1 / 60)
+        if friend is not None:
+            friend.poll()
+        time.sleep(0.005)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it"])
+def test_host_a_table_a_friend_joins_and_the_table_opens(window, home, lang) -> None:
+    i18n.set_language(lang)
+    window.settings.variant = "piedicavallo"
+    window.settings.match = False
+    window.settings.online_server = ""
+    try:
+        setup = OnlineView(window)
+        window.show_view(setup)
+        setup.on_draw()
+        labels = [b.label for b in setup.buttons]
+        assert all(labels) and all(b.label_fits() for b in setup.buttons), labels
+        setup.host()
+        lobby_view = window.current_view
+        assert isinstance(lobby_view, LobbyView)
+        lobby = lobby_view.lobby
+        assert lobby.is_host and len(lobby.code) == 6
+        _until(lambda: lobby.seats(), lobby_view)
+        assert not lobby.can_start  # East is a friend's seat, still empty
+        assert not lobby_view.b_start.enabled
+        friend = online_lobby.join("", lobby.code.lower())  # the code is not case-sensitive
+        assert friend.seat == 1 and not friend.is_host
+        _until(lambda: lobby.can_start, lobby_view, friend)
+        lobby_view.on_draw()
+        assert lobby_view.b_start.enabled
+        assert all(b.label_fits() for b in lobby_view.buttons), [b.label for b in lobby_view.buttons]
+        lobby_view.start()
+        _until(lambda: window.current_view is not lobby_view, lobby_view, friend)
+        table = window.current_view
+        assert isinstance(table, TableView)
+        sess = table.session
+        assert isinstance(sess, RemoteSession) and sess.human_seats == frozenset({0})
+        assert table.game is None  # no engine game at an online table
+        _until(lambda: sess.cursor >= 1, table, friend)  # the deal arrived
+        table.on_draw()
+        fs = friend.session()
+        end = time.monotonic() + 20
+        while fs.cursor < 1:  # the friend's table takes in the same deal, its own hand
+            assert time.monotonic() < end
+            fs.poll()
+            time.sleep(0.005)
+        assert fs.viewer == 0 and fs.seat == 1  # the friend, too, sits at the bottom of theirs
+        assert fs.view_at(fs.cursor).hand != sess.view_at(sess.cursor).hand
+        table.ctl.close()
+        fs.close()
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_wrong_code_is_refused_in_one_line(home) -> None:
+    with pytest.raises(online_lobby.OnlineError) as exc:
+        online_lobby.join("", "ZZZZZZ")
+    text = str(exc.value)
+    assert "ZZZZZZ" in text and "\n" not in text
