@@ -42,25 +42,32 @@ def player_name() -> str:
     return (name or "Player")[:32]
 
 
+@dataclass
+class _Elsewhere:
+    """The server of another Tarocchi on this computer (it has port 8765)."""
+
+    url: str
+
+
 def local_server() -> Any:
-    """The server this program runs to host tables (started on first use, on
-    127.0.0.1, port 8765 or a free one if that is taken; its store in the data
-    folder's ``server/``)."""
+    """The Tarocchi server of this computer: started by this program on first use
+    (127.0.0.1, port 8765, its store in the data folder's ``server/``), unless
+    another Tarocchi here has that port already, whose server is then used: two
+    windows on one computer sit at the same tables."""
     global _server
     from online.server import start_background
 
     with _server_lock:
         if _server is None:
-            folder = paths.home() / "server"
             try:
-                _server = start_background(folder, port=DEFAULT_PORT)
+                _server = start_background(paths.home() / "server", port=DEFAULT_PORT)
             except OSError:
-                _server = start_background(folder, port=0)
+                _server = _Elsewhere(f"ws://127.0.0.1:{DEFAULT_PORT}")
         return _server
 
 
 def server_url(address: str) -> str:
-    """The server's websocket URL: the address in Settings, or this program's own."""
+    """The server's websocket URL: the address in Settings, or this computer's."""
     address = address.strip()
     if not address:
         return str(local_server().url)
