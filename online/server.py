@@ -337,19 +337,6 @@ async def _serve_forever(data_dir: Path, host: str, port: int, **options: Any) -
     await srv.stop()
 
 
-def add_serve_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: a free one)")
-    p.add_argument("--data", default=None, metavar="DIR",
-                   help="the server's data folder (default: the user data folder's server/)")
-    p.add_argument("--rate", type=float, default=RATE_PER_S, metavar="R",
-                   help=f"messages a second a connection may send (default {RATE_PER_S:g})")
-    p.add_argument("--ai-workers", type=int, default=1, metavar="K",
-                   help="AI processes (default 1)")
-    p.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL",
-                   help="SQLite durability: FULL survives a power cut (default), NORMAL a killed process")
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
     data = Path(args.data) if args.data else default_data_dir()
     try:
@@ -363,6 +350,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .cli import add_serve_arguments
+
     p = argparse.ArgumentParser(prog="python -m online.server", description="the Tarocchi server")
     add_serve_arguments(p)
     return cmd_serve(p.parse_args(argv))
