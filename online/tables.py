@@ -237,7 +237,7 @@ class Table:
                 if sum(1 for c in self.conns if c.seat == SPECTATOR) >= MAX_SPECTATORS:
                     raise ProtocolError("table_full", "this table has no room for more spectators")
                 conn.seat = SPECTATOR
-                reply = {"type": "watching", "code": self.code, "snapshot": self.snapshot(SPECTATOR)}
+                reply: dict[str, Any] = {"type": "watching", "code": self.code, "snapshot": self.snapshot(SPECTATOR)}
                 conn.send(encode(reply))
                 conn.send(encode(self.lobby()))
                 self.conns.add(conn)
