@@ -13,10 +13,11 @@ import sys
 
 from engine import cli as engine_cli
 from game.record import add_stats_command
+from online.cli import add_online_commands
 
 #: Commands that need no window: with one of these, the window commands (whose
 #: parsers live beside the theatre, hence arcade) are not even imported.
-TOOLS = frozenset({"check", "simulate", "tournament", "bench", "review", "stats"})
+TOOLS = frozenset({"check", "simulate", "tournament", "bench", "review", "stats", "serve", "bot"})
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -34,6 +35,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                    help="open the interrupted game straight away (what the menu's Resume does)")
     p.set_defaults(func=_play)
     engine_cli.add_commands(sub)
+    add_online_commands(sub)  # serve, bot, bench server (no window)
     add_stats_command(sub)  # your record (sqlite3, no window)
     words = [a for a in (argv or []) if not a.startswith("-")]
     if words and words[0] in TOOLS:

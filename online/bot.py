@@ -15,7 +15,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from engine.players import level_names, make_player
+from engine.players import make_player
 from engine.state import DISCARD, PLAY, Command
 from engine.view import SeatView
 
@@ -112,15 +112,6 @@ async def run_bot(url: str, code: str, seat: int | None, level: str, name: str) 
         return 0
     finally:
         await c.close()
-
-
-def add_bot_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--server", required=True, metavar="URL", help="e.g. ws://127.0.0.1:8765")
-    p.add_argument("--code", required=True, help="the table's code")
-    p.add_argument("--seat", type=int, default=None, metavar="N", help="the seat (default: the first free)")
-    p.add_argument("--level", default="random", choices=level_names(),
-                   help="an AI level, or random legal moves (default)")
-    p.add_argument("--name", default="", help="the name shown at the table")
 
 
 def cmd_bot(args: argparse.Namespace) -> int:

@@ -236,6 +236,8 @@ class SeatClient:
 
     async def resume(self, code: str, token: str, last_seq: int = 0) -> dict[str, Any]:
         self.code, self.token = code, token
+        if self.view is None:
+            last_seq = 0  # no view to fold into: the server sends a snapshot
         return await self._request({"type": "resume", "code": code, "token": token,
                                     "last_seq": last_seq}, {"resumed"})
 

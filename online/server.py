@@ -143,7 +143,7 @@ class TarocchiServer:
         await self.hub.load()
         self.server = await serve(
             self.handler, host, port, max_size=HARD_MAX_FRAME, compression=None,
-            ping_interval=20, ping_timeout=20, max_queue=64,
+            ping_interval=20, ping_timeout=20, max_queue=64, close_timeout=2,
         )
         sock = next(iter(self.server.sockets))
         return int(sock.getsockname()[1])
@@ -168,7 +168,7 @@ class TarocchiServer:
                     peer.send(encode(ProtocolError(
                         "rate_limited", "too many messages: the connection is closed").message()))
                     await peer.flush()
-                    await ws.close(1008, "rate limit")
+                    await _close(ws, 1008, "rate limit")
                     break
                 msg_id = None
                 try:
@@ -179,7 +179,7 @@ class TarocchiServer:
                     peer.send(encode(exc.message(msg_id)))
                     if exc.code == "protocol_version":
                         await peer.flush()
-                        await ws.close(1002, "protocol version")
+                        await _close(ws, 1002, "protocol version")
                         break
         except ConnectionClosed:
             pass
@@ -247,6 +247,23 @@ class TarocchiServer:
             await table.takeover(msg["seat"], msg["level"])
         if peer.table is not table:
             peer.send(encode(table.lobby()))
+
+
+async def _close(ws: ServerConnection, code: int, reason: str) -> None:
+    """Close with ``code``, reading (and dropping) what the client still sends:
+    unread messages would pause reading, and the client's close frame with it."""
+
+    async def drain() -> None:
+        with contextlib.suppress(ConnectionClosed):
+            async for _ in ws:
+                pass
+
+    drainer = asyncio.get_running_loop().create_task(drain())
+    try:
+        await asyncio.wait_for(ws.close(code, reason), 3)
+    except TimeoutError:
+        ws.transport.abort()
+    drainer.cancel()
 
 
 # --- running it ------------------------------------------------------------------------
@@ -320,19 +337,6 @@ async def _serve_forever(data_dir: Path, host: str, port: int, **options: Any) -
     await srv.stop()
 
 
-def add_serve_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: a free one)")
-    p.add_argument("--data", default=None, metavar="DIR",
-                   help="the server's data folder (default: the user data folder's server/)")
-    p.add_argument("--rate", type=float, default=RATE_PER_S, metavar="R",
-                   help=f"messages a second a connection may send (default {RATE_PER_S:g})")
-    p.add_argument("--ai-workers", type=int, default=1, metavar="K",
-                   help="AI processes (default 1)")
-    p.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL",
-                   help="SQLite durability: FULL survives a power cut (default), NORMAL a killed process")
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
     data = Path(args.data) if args.data else default_data_dir()
     try:
@@ -346,6 +350,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .cli import add_serve_arguments
+
     p = argparse.ArgumentParser(prog="python -m online.server", description="the Tarocchi server")
     add_serve_arguments(p)
     return cmd_serve(p.parse_args(argv))

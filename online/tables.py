@@ -237,7 +237,7 @@ class Table:
                 if sum(1 for c in self.conns if c.seat == SPECTATOR) >= MAX_SPECTATORS:
                     raise ProtocolError("table_full", "this table has no room for more spectators")
                 conn.seat = SPECTATOR
-                reply = {"type": "watching", "code": self.code, "snapshot": self.snapshot(SPECTATOR)}
+                reply: dict[str, Any] = {"type": "watching", "code": self.code, "snapshot": self.snapshot(SPECTATOR)}
                 conn.send(encode(reply))
                 conn.send(encode(self.lobby()))
                 self.conns.add(conn)
@@ -271,7 +271,7 @@ class Table:
             if seat is None:
                 raise ProtocolError("bad_token", "this token holds no seat at this table")
             conn.seat = seat
-            if last_seq > self.seq or self.seq - last_seq > RESUME_EVENTS_MAX:
+            if last_seq == 0 or last_seq > self.seq or self.seq - last_seq > RESUME_EVENTS_MAX:
                 conn.send(encode({"type": "resumed", "code": self.code, "seat": seat,
                                   "seq": self.seq}))
                 conn.send(encode({"type": "snapshot", **self.snapshot(seat)}))
@@ -481,6 +481,8 @@ class Table:
         async with self.lock:
             if self.seq != seq or self.state.turn != seat or self.rec.status != "playing":
                 return  # the position moved on (a person played, a restart)
+            if not timeout and self.seat_level(seat) != level:
+                return  # the person took the seat back meanwhile
             try:
                 events = decide(self.state, cmd)
             except IllegalMove as exc:

@@ -1,4 +1,5 @@
-"""The one-way arrow (DESIGN.md): engine/ imports no arcade, pyglet or PIL."""
+"""The one-way arrows (DESIGN.md): engine/ imports no arcade, pyglet or PIL;
+online/ (game/ -> online/ -> engine/) imports none of them nor game/."""
 
 from __future__ import annotations
 
@@ -12,7 +13,15 @@ FORBIDDEN = {"arcade", "pyglet", "PIL", "game"}
 
 
 def test_engine_imports_no_ui() -> None:
-    files = list((ROOT / "engine").rglob("*.py"))
+    _check_imports("engine")
+
+
+def test_online_imports_no_ui_and_no_game() -> None:
+    _check_imports("online")
+
+
+def _check_imports(package: str) -> None:
+    files = list((ROOT / package).rglob("*.py"))
     assert len(files) > 5
     for f in files:
         tree = ast.parse(f.read_text(), str(f))
@@ -31,6 +40,15 @@ def test_engine_runs_without_ui_modules() -> None:
         "import sys, engine.cli, engine.game, engine.replay, engine.players\n"
         "engine.players.level_names()\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('arcade', 'pyglet', 'PIL')]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_online_runs_without_ui_modules() -> None:
+    code = (
+        "import sys, online.server, online.client, online.bot, online.bench, online.cli\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('arcade', 'pyglet', 'PIL', 'game')]\n"
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

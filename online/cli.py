@@ -1,0 +1,100 @@
+"""The online commands of ``tarocchi``: ``serve``, ``bot`` and ``bench server``
+(no window: ``game.cli`` lists them among its tools).  The parsers are built
+here without importing websockets; each command imports what it runs."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+RATE_PER_S = 20.0  # online.server.RATE_PER_S, without importing it
+
+
+def _bench_subparsers(sub: argparse._SubParsersAction[Any]) -> argparse._SubParsersAction[Any] | None:
+    bench = sub.choices.get("bench")
+    if bench is None:
+        return None
+    for action in bench._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action
+    return None
+
+
+def add_serve_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: a free one)")
+    p.add_argument("--data", default=None, metavar="DIR",
+                   help="the server's data folder (default: the user data folder's server/; "
+                   "TAROCCHI_HOME overrides the data folder)")
+    p.add_argument("--rate", type=float, default=RATE_PER_S, metavar="R",
+                   help=f"messages a second a connection may send (default {RATE_PER_S:g})")
+    p.add_argument("--ai-workers", type=int, default=1, metavar="K",
+                   help="AI processes (default 1)")
+    p.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL",
+                   help="SQLite durability: FULL survives a power cut (default), NORMAL a killed "
+                   "process")
+
+
+def add_bot_arguments(p: argparse.ArgumentParser) -> None:
+    from engine.players import level_names
+
+    p.add_argument("--server", required=True, metavar="URL", help="e.g. ws://127.0.0.1:8765")
+    p.add_argument("--code", required=True, help="the table's code")
+    p.add_argument("--seat", type=int, default=None, metavar="N",
+                   help="the seat (default: the first free one)")
+    p.add_argument("--level", default="random", choices=level_names(),
+                   help="an AI level, or random legal moves (the default)")
+    p.add_argument("--name", default="", help="the name shown at the table")
+
+
+def add_bench_arguments(b: argparse.ArgumentParser) -> None:
+    b.add_argument("--tables", type=int, required=True, metavar="N", help="tables played at once")
+    b.add_argument("--variant", choices=["piedicavallo", "scarto"], default="piedicavallo")
+    b.add_argument("--out", default=None, metavar="DIR", help="write each finished table's replay here")
+    b.add_argument("--think-ms", default="250-750", metavar="LO-HI",
+                   help="each move waits a random LO..HI ms, as a player thinks (default 250-750; "
+                   "0: a closed loop, which measures saturation, not latency)")
+    b.add_argument("--pin", action="store_true",
+                   help="server on CPU 0, clients on CPU 1 (taskset-like)")
+    b.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL")
+    b.add_argument("--timeout", type=float, default=900.0, metavar="S")
+    b.add_argument("--json", action="store_true", help="one JSON line (the default output)")
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .server import cmd_serve
+
+    return cmd_serve(args)
+
+
+def _bot(args: argparse.Namespace) -> int:
+    from .bot import cmd_bot
+
+    return cmd_bot(args)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from .bench import cmd_bench_server
+
+    return cmd_bench_server(args)
+
+
+def add_online_commands(sub: argparse._SubParsersAction[Any]) -> None:
+    p = sub.add_parser("serve", help="run a server for online play (websockets)",
+                       description="Hold online tables: prints its URL, then serves until stopped.")
+    add_serve_arguments(p)
+    p.set_defaults(func=_serve)
+
+    p = sub.add_parser("bot", help="a headless player that joins an online table",
+                       description="Join a seat of an online table and play it to the end.")
+    add_bot_arguments(p)
+    p.set_defaults(func=_bot)
+
+    bsub = _bench_subparsers(sub)
+    if bsub is not None:
+        b = bsub.add_parser(
+            "server", help="tables of headless clients against a server",
+            description="Start a server and N tables of headless clients playing random legal "
+            "cards on loopback to the end of a deal; print one JSON line of figures.")
+        add_bench_arguments(b)
+        b.set_defaults(func=_bench)
