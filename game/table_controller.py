@@ -581,9 +581,13 @@ class TableController:
         return True
 
     def key_press(self) -> bool:
-        """Enter or Space: the card under the keyboard cursor, or the whole discard."""
+        """Enter or Space: the whole discard once it is chosen, else the card under
+        the keyboard cursor."""
         if self.waiting:
             self.continue_()
+            return True
+        if self.confirm_ready and self.can_act():
+            self.confirm_discard()
             return True
         if self.key_cursor >= 0 and self.can_act():
             cards = self.hand_order()

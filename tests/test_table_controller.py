@@ -288,3 +288,22 @@ def test_counts_use_plural_forms() -> None:
         assert w.cards_held(0) == "0 carte" and w.cards_held(1) == "1 carta"
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("variant", ["piedicavallo", "scarto"])
+def test_the_discard_by_keyboard_alone(variant: str, home) -> None:
+    """Right and Enter pick cards; once the discard is whole, Enter lays it aside."""
+    ctl, _out, _scenes = make(variant, seed_where(variant, 0))
+    run_until_prompt(ctl)
+    assert ctl.view().phase == DISCARD
+    before = ctl.game.cursor
+    for _ in range(200):
+        if ctl.confirm_ready:
+            break
+        ctl.key_step(1)
+        ctl.key_press()
+    assert ctl.confirm_ready and len(ctl.selected) == ctl.rules.discard_cards
+    chosen = set(ctl.selected)
+    assert ctl.key_press()
+    assert ctl.game.cursor > before and ctl.view().phase == PLAY
+    assert ctl.game.state.discard == sum(1 << c for c in chosen)
