@@ -1,7 +1,11 @@
 """Test setup.  For the GUI tests (tests/test_gui*.py): EGL when there is no
 display, no sound device, and a temporary user data folder, all set before
 arcade is first imported (HEADLESS.md traps 1-2).  The hidden window is a
-session fixture used only by GUI tests, so engine tests never open one."""
+session fixture used only by GUI tests, so engine tests never open one.
+
+Tests that need a system program (Xvfb...) carry the ``requires_program``
+marker: skipped with the package to install when it is missing, failed under
+CI (tests/prereq.py)."""
 
 from __future__ import annotations
 
@@ -22,6 +26,48 @@ except ImportError:  # engine-only environments
     pyglet = None
 
 import pytest
+
+from tests.prereq import find_program, outcome_for_missing
+
+_FAIL_AT_SETUP = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "requires_program(name, debian_package, extra_dirs=()): the test needs a system "
+        "program; missing, the test is skipped naming the package, or fails under CI "
+        "(tests/prereq.py)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Apply ``requires_program``: a skip mark (so the summary line points at the
+    test itself), or under CI a failure at set-up, naming the missing packages."""
+    found: dict[tuple[str, tuple[str, ...]], bool] = {}
+    for item in items:
+        missing: list[tuple[str, str]] = []
+        for mark in item.iter_markers("requires_program"):
+            name, package = mark.args
+            extra = tuple(mark.kwargs.get("extra_dirs", ()))
+            if (name, extra) not in found:
+                found[name, extra] = find_program(name, extra) is not None
+            if not found[name, extra] and (name, package) not in missing:
+                missing.append((name, package))
+        if missing:
+            outcome, reason = outcome_for_missing(missing)
+            if outcome == "skip":
+                # the test's name in the reason: pytest folds identical skip lines
+                # of a file into one, and the summary names each skipped test
+                item.add_marker(pytest.mark.skip(reason=f"{item.name}: {reason}"))
+            else:
+                item.stash[_FAIL_AT_SETUP] = reason
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    reason = item.stash.get(_FAIL_AT_SETUP, None)
+    if reason is not None:
+        pytest.fail(reason, pytrace=False)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,113 @@
+"""System programs the tests need that ``pip install -e '.[test]'`` cannot bring.
+
+A few tests drive programs that come from the system's packages, not from pip:
+``xvfb-run``, ``Xvfb`` and ``xauth`` for the window tests (tests/test_xvfb.py),
+and later ``initdb``/``pg_ctl`` for PostgreSQL.  The rule for all of them:
+
+- the program is found (on ``PATH``, or in one of the extra folders given):
+  the test runs;
+- it is missing and ``CI`` is set (non-empty) in the environment: the test
+  fails, naming the Debian package to install (CI must run every test; .ci/run
+  installs the packages);
+- it is missing otherwise (a newcomer's machine): the test is skipped, and the
+  reason names the package, printed in pytest's short summary (``-rfEs`` in
+  pyproject.toml), one line per test.
+
+Two ways to ask for a program, both applying the rule above:
+
+- the marker, for whole tests or modules (the usual way)::
+
+      pytestmark = pytest.mark.requires_program("xvfb-run", "xvfb")
+
+      @pytest.mark.requires_program("initdb", "postgresql", extra_dirs=PG_BIN)
+      def test_...
+
+  ``tests/conftest.py`` checks it at collection: a skip is reported at the
+  test's own line, a failure under CI at the test's set-up.  Several markers on
+  one test give one line naming everything missing;
+- ``require_program(name, package, extra_dirs=...)`` inside a fixture or a
+  test, which also returns the program's full path (e.g. a PostgreSQL fixture
+  that runs ``initdb``).  A skip is then reported at this module's line.
+
+``extra_dirs`` are folders searched after ``PATH``, for programs that Debian
+installs off it; they may hold glob patterns, the newest match first, e.g.
+``("/usr/lib/postgresql/*/bin",)`` for ``initdb`` and ``pg_ctl`` (package
+``postgresql``).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import shutil
+from collections.abc import Iterable, Sequence
+
+import pytest
+
+# The window tests' programs and the Debian packages that bring them.
+XVFB = (("xvfb-run", "xvfb"), ("Xvfb", "xvfb"), ("xauth", "xauth"))
+# PostgreSQL's server programs are not on PATH in Debian: search these too.
+POSTGRESQL_DIRS = ("/usr/lib/postgresql/*/bin",)
+
+
+def under_ci() -> bool:
+    """True when ``CI`` is set to anything non-empty (as CI services and .ci/run do)."""
+    return bool(os.environ.get("CI"))
+
+
+def _version_key(path: str) -> list[tuple[int, str]]:
+    # "/usr/lib/postgresql/16/bin" after ".../9.6/bin": numbers compared as numbers
+    return [(int(part), "") if part.isdigit() else (-1, part) for part in re.split(r"(\d+)", path)]
+
+
+def _folders(extra_dirs: Iterable[str]) -> list[str]:
+    found: list[str] = []
+    for pattern in extra_dirs:
+        wild = any(c in pattern for c in "*?[")
+        matches = sorted(glob.glob(pattern), key=_version_key, reverse=True) if wild else [pattern]
+        found.extend(m for m in matches if os.path.isdir(m))
+    return found
+
+
+def find_program(name: str, extra_dirs: Iterable[str] = ()) -> str | None:
+    """The full path of program ``name`` on ``PATH`` or in ``extra_dirs``, or None."""
+    path = shutil.which(name)
+    if path:
+        return path
+    for folder in _folders(extra_dirs):
+        path = shutil.which(name, path=folder)
+        if path:
+            return path
+    return None
+
+
+def missing_message(missing: Sequence[tuple[str, str]]) -> str:
+    """One line: the missing programs and the apt command that installs them.
+
+    ``missing`` holds (program, Debian package) pairs."""
+    programs = ", ".join(name for name, _ in missing)
+    packages = " ".join(dict.fromkeys(package for _, package in missing))
+    return f"{programs} not found: install with `apt-get install -y {packages}`"
+
+
+def outcome_for_missing(missing: Sequence[tuple[str, str]]) -> tuple[str, str]:
+    """("fail" under CI, else "skip") and the one-line reason, for missing programs."""
+    message = missing_message(missing)
+    if under_ci():
+        return "fail", f"{message} (CI is set: every test must run)"
+    return "skip", message
+
+
+def require_program(name: str, debian_package: str, extra_dirs: Iterable[str] = ()) -> str:
+    """The path of program ``name``; if it is missing, skip the test, or fail it under CI.
+
+    For use in a fixture or a test; see the module's docstring (and the
+    ``requires_program`` marker for whole tests)."""
+    path = find_program(name, extra_dirs)
+    if path:
+        return path
+    outcome, reason = outcome_for_missing([(name, debian_package)])
+    if outcome == "fail":
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason)
