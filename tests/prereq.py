@@ -33,6 +33,12 @@ Two ways to ask for a program, both applying the rule above:
 installs off it; they may hold glob patterns, the newest match first, e.g.
 ``("/usr/lib/postgresql/*/bin",)`` for ``initdb`` and ``pg_ctl`` (package
 ``postgresql``).
+
+Headless OpenGL (``libegl1 libgl1 libgl1-mesa-dri``) follows the same rule, but
+as libraries that ``import arcade`` itself needs it is not asked for: a module
+or test that fails with pyglet's or arcade's message for it, where a window
+really does not open, is skipped (failed under CI) by ``tests/conftest.py``;
+see ``headless_gl_missing``.
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ import glob
 import os
 import re
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterable, Sequence
 
 import pytest
@@ -111,3 +119,40 @@ def require_program(name: str, debian_package: str, extra_dirs: Iterable[str] = 
     if outcome == "fail":
         pytest.fail(reason, pytrace=False)
     pytest.skip(reason)
+
+
+# Headless OpenGL for Arcade (EGL, tests/conftest.py): system libraries, not
+# programs.  Without them the GUI test modules cannot even import arcade, so the
+# rule is applied to the failures (conftest.py's report hooks): a failure that
+# shows pyglet's or arcade's message for it, on a system where a window really
+# does not open (checked once, in a subprocess), means "install".
+HEADLESS_GL_PACKAGES = ("libegl1", "libgl1", "libgl1-mesa-dri")
+_HEADLESS_GL_ERRORS = re.compile(
+    r'Library "(?:EGL|GL)" not found'  # pyglet: libEGL.so.1 / libGL.so.1 missing
+    r"|Unable to create an OpenGL 3\.3\+ context"  # arcade: no Mesa driver
+)
+_PROBE = "import arcade; arcade.Window(64, 64, 'probe', visible=False).close()"
+_probed: list[str | None] = []
+
+
+def headless_gl_probe() -> str | None:
+    """None if an Arcade window opens here (as the GUI tests open it), else the
+    message saying why not.  Run once, in a subprocess (a second or two)."""
+    if not _probed:
+        r = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True,
+                           timeout=120)
+        found = _HEADLESS_GL_ERRORS.search(r.stderr)
+        # a window that fails for another reason is not a missing package
+        _probed.append(found.group(0) if r.returncode != 0 and found else None)
+    return _probed[0]
+
+
+def headless_gl_missing(text: str) -> str | None:
+    """The one-line reason if ``text`` (a failure's report) says headless OpenGL
+    is missing and it really is missing from the system, else None."""
+    if not _HEADLESS_GL_ERRORS.search(text):
+        return None
+    missing = headless_gl_probe()
+    if missing is None:
+        return None
+    return f"no headless OpenGL ({missing}): install with `apt-get install -y {' '.join(HEADLESS_GL_PACKAGES)}`"

@@ -105,3 +105,81 @@ def test_require_program_in_a_fixture_skips_or_fails_under_ci(
     assert "apt-get install -y postgresql" in str(missing.value) and "CI is set" in str(missing.value)
     found = _program(tmp_path / "pg" / "15" / "bin", "initdb")
     assert require_program("initdb", "postgresql", [str(tmp_path / "pg" / "*" / "bin")]) == str(found)
+
+
+# Headless OpenGL (EGL) is a set of system libraries: the GUI test modules fail to
+# import arcade without it.  The rule is applied to failures that show pyglet's or
+# arcade's message, when a window really does not open here: tried on tiny test
+# files that raise those messages, with the check of the system faked (a plugin).
+FAKE_GUI_MODULE = """raise ImportError('Library "EGL" not found.')  # as pyglet says it
+"""
+FAKE_WINDOW_TESTS = """import pytest
+
+@pytest.fixture(scope="session")
+def window():
+    raise ImportError('Library "GL" not found.')
+
+def test_needs_the_window(window):
+    pass
+
+def test_no_driver():
+    raise RuntimeError("Unable to create an OpenGL 3.3+ context. Check to make sure ...")
+
+def test_another_missing_library_is_a_failure():
+    raise ImportError('Library "foo" not found.')
+
+def test_passes():
+    pass
+"""
+NO_GL_HERE = """import tests.prereq
+
+tests.prereq.headless_gl_probe = lambda: 'Library "EGL" not found'
+"""
+GL_INSTALL = "`apt-get install -y libegl1 libgl1 libgl1-mesa-dri`"
+
+
+def _pytest_on_fakes(tmp_path: Path, files: list[str], ci: str | None,
+                     gl_here: bool = False) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "test_fake_gui.py").write_text(FAKE_GUI_MODULE)
+    (tmp_path / "test_fake_window.py").write_text(FAKE_WINDOW_TESTS)
+    (tmp_path / "no_gl_here.py").write_text(NO_GL_HERE)
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_ADDOPTS")}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(tmp_path)])
+    if ci is not None:
+        env["CI"] = ci
+    plugins = ["-p", "tests.conftest"] + ([] if gl_here else ["-p", "no_gl_here"])
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *plugins,
+                           "-rfEs", "--rootdir", str(tmp_path), *files], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_without_headless_opengl_the_gui_tests_are_skipped_naming_the_packages(tmp_path: Path) -> None:
+    r = _pytest_on_fakes(tmp_path, ["test_fake_gui.py", "test_fake_window.py"], ci=None)
+    out = r.stdout
+    assert r.returncode == 1, out + r.stderr  # the unrelated failure stays one
+    assert "1 failed, 1 passed, 3 skipped" in out, out
+    skips = sorted(line for line in out.splitlines() if line.startswith("SKIPPED"))
+    reason = f'no headless OpenGL (Library "EGL" not found): install with {GL_INSTALL}'
+    assert skips == [
+        f"SKIPPED [1] test_fake_gui.py: the whole module: {reason}",
+        f"SKIPPED [1] test_fake_window.py: test_needs_the_window: {reason}",
+        f"SKIPPED [1] test_fake_window.py: test_no_driver: {reason}",
+    ], out
+    assert "FAILED test_fake_window.py::test_another_missing_library_is_a_failure" in out, out
+
+
+def test_under_ci_missing_headless_opengl_fails_naming_the_packages(tmp_path: Path) -> None:
+    r = _pytest_on_fakes(tmp_path, ["test_fake_gui.py"], ci="true")
+    assert r.returncode == 2 and "1 error during collection" in r.stdout, r.stdout + r.stderr
+    assert f"install with {GL_INSTALL} (CI is set" in r.stdout, r.stdout
+    r = _pytest_on_fakes(tmp_path, ["test_fake_window.py"], ci="true")
+    out = r.stdout
+    assert r.returncode == 1 and "2 failed, 1 passed, 1 error" in out and "skipped" not in out, out
+    assert out.count(f"install with {GL_INSTALL} (CI is set") == 2, out
+
+
+def test_where_a_window_opens_those_messages_are_failures(tmp_path: Path) -> None:
+    # here (the suite's own machine) the check opens a real headless window
+    r = _pytest_on_fakes(tmp_path, ["test_fake_window.py"], ci=None, gl_here=True)
+    out = r.stdout
+    assert r.returncode == 1 and "2 failed, 1 passed, 1 error" in out and "skipped" not in out, out
