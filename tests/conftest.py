@@ -40,20 +40,30 @@ def pytest_configure(config: pytest.Config) -> None:
         "program; missing, the test is skipped naming the package, or fails under CI "
         "(tests/prereq.py)",
     )
+    config.addinivalue_line(
+        "markers",
+        "requires_file(path, debian_package): the same for a file a system package "
+        "installs (a font...)",
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Apply ``requires_program``: a skip mark (so the summary line points at the
-    test itself), or under CI a failure at set-up, naming the missing packages."""
-    found: dict[tuple[str, tuple[str, ...]], bool] = {}
+    """Apply ``requires_program`` and ``requires_file``: a skip mark (so the
+    summary line points at the test itself), or under CI a failure at set-up,
+    naming the missing packages."""
+    found: dict[tuple[str, str, tuple[str, ...]], bool] = {}
     for item in items:
         missing: list[tuple[str, str]] = []
-        for mark in item.iter_markers("requires_program"):
+        for mark in item.iter_markers():
+            if mark.name not in ("requires_program", "requires_file"):
+                continue
             name, package = mark.args
             extra = tuple(mark.kwargs.get("extra_dirs", ()))
-            if (name, extra) not in found:
-                found[name, extra] = find_program(name, extra) is not None
-            if not found[name, extra] and (name, package) not in missing:
+            key = (mark.name, name, extra)
+            if key not in found:
+                found[key] = (find_program(name, extra) is not None if mark.name == "requires_program"
+                              else os.path.isfile(name))
+            if not found[key] and (name, package) not in missing:
                 missing.append((name, package))
         if missing:
             outcome, reason = outcome_for_missing(missing)

@@ -24,7 +24,9 @@ Two ways to ask for a program, both applying the rule above:
 
   ``tests/conftest.py`` checks it at collection: a skip is reported at the
   test's own line, a failure under CI at the test's set-up.  Several markers on
-  one test give one line naming everything missing;
+  one test give one line naming everything missing.  ``requires_file(path,
+  package)`` does the same for a file a package installs (the DejaVu fonts of
+  art/generate.py: ``DEJAVU``);
 - ``require_program(name, package, extra_dirs=...)`` inside a fixture or a
   test, which also returns the program's full path (e.g. a PostgreSQL fixture
   that runs ``initdb``).  A skip is then reported at this module's line.
@@ -55,6 +57,10 @@ import pytest
 
 # The window tests' programs and the Debian packages that bring them.
 XVFB = (("xvfb-run", "xvfb"), ("Xvfb", "xvfb"), ("xauth", "xauth"))
+# The fonts art/generate.py draws the cards with (without them it falls back to
+# Pillow's own font, and its pictures differ from the committed ones).
+DEJAVU = (("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "fonts-dejavu-core"),
+          ("/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf", "fonts-dejavu-core"))
 # PostgreSQL's server programs are not on PATH in Debian: search these too.
 POSTGRESQL_DIRS = ("/usr/lib/postgresql/*/bin",)
 
@@ -91,9 +97,8 @@ def find_program(name: str, extra_dirs: Iterable[str] = ()) -> str | None:
 
 
 def missing_message(missing: Sequence[tuple[str, str]]) -> str:
-    """One line: the missing programs and the apt command that installs them.
-
-    ``missing`` holds (program, Debian package) pairs."""
+    """One line: the missing programs (or files) and the apt command that installs
+    them.  ``missing`` holds (program or file, Debian package) pairs."""
     programs = ", ".join(name for name, _ in missing)
     packages = " ".join(dict.fromkeys(package for _, package in missing))
     return f"{programs} not found: install with `apt-get install -y {packages}`"
