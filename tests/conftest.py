@@ -5,8 +5,8 @@ session fixture used only by GUI tests, so engine tests never open one.
 
 Tests that need a system program (Xvfb...) carry the ``requires_program``
 marker: skipped with the package to install when it is missing, failed under
-CI (tests/prereq.py).  The same for headless OpenGL (EGL), recognised from the
-failures its absence causes."""
+CI (tests/prereq.py).  The same for headless OpenGL (EGL) and the font,
+recognised from the failures their absence causes."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ except ImportError:  # engine-only environments
 
 import pytest
 
-from tests.prereq import find_program, headless_gl_missing, outcome_for_missing, under_ci
+from tests.prereq import find_program, outcome_for_missing, under_ci, window_needs_missing
 
 _FAIL_AT_SETUP = pytest.StashKey[str]()
 
@@ -81,13 +81,13 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         pytest.fail(reason, pytrace=False)
 
 
-def _headless_gl_rule(report: pytest.TestReport | pytest.CollectReport, name: str) -> None:
-    """A module or test that failed because the system has no headless OpenGL
-    (tests/prereq.py): skipped naming the packages, or under CI still a failure,
-    with the packages named under its traceback."""
+def _window_needs_rule(report: pytest.TestReport | pytest.CollectReport, name: str) -> None:
+    """A module or test that failed because the system has no headless OpenGL or
+    no font (tests/prereq.py): skipped naming the packages, or under CI still a
+    failure, with the packages named under its traceback."""
     if not report.failed:
         return
-    reason = headless_gl_missing(report.longreprtext)
+    reason = window_needs_missing(report.longreprtext)
     if reason is None:
         return
     if under_ci():
@@ -106,14 +106,14 @@ def _headless_gl_rule(report: pytest.TestReport | pytest.CollectReport, name: st
 def pytest_make_collect_report(collector: pytest.Collector) -> pytest.CollectReport:
     report = yield
     if isinstance(collector, pytest.Module):
-        _headless_gl_rule(report, "the whole module")
+        _window_needs_rule(report, "the whole module")
     return report
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport:
     report = yield
-    _headless_gl_rule(report, item.name)
+    _window_needs_rule(report, item.name)
     return report
 
 

@@ -36,11 +36,11 @@ installs off it; they may hold glob patterns, the newest match first, e.g.
 ``("/usr/lib/postgresql/*/bin",)`` for ``initdb`` and ``pg_ctl`` (package
 ``postgresql``).
 
-Headless OpenGL (``libegl1 libgl1 libgl1-mesa-dri``) follows the same rule, but
-as libraries that ``import arcade`` itself needs it is not asked for: a module
-or test that fails with pyglet's or arcade's message for it, where a window
-really does not open, is skipped (failed under CI) by ``tests/conftest.py``;
-see ``headless_gl_missing``.
+Headless OpenGL (``libegl1 libgl1 libgl1-mesa-dri``) and a font
+(``fonts-dejavu-core``) follow the same rule, but as libraries that ``import
+arcade`` or any text needs, they are not asked for: a module or test that fails
+with pyglet's or arcade's message for them, where they really are missing, is
+skipped (failed under CI) by ``tests/conftest.py``; see ``window_needs_missing``.
 """
 
 from __future__ import annotations
@@ -126,16 +126,19 @@ def require_program(name: str, debian_package: str, extra_dirs: Iterable[str] = 
     pytest.skip(reason)
 
 
-# Headless OpenGL for Arcade (EGL, tests/conftest.py): system libraries, not
-# programs.  Without them the GUI test modules cannot even import arcade, so the
-# rule is applied to the failures (conftest.py's report hooks): a failure that
-# shows pyglet's or arcade's message for it, on a system where a window really
-# does not open (checked once, in a subprocess), means "install".
+# What the table's window needs from the system: headless OpenGL (EGL) and a
+# font.  These are libraries that ``import arcade`` or any text drawn needs, in
+# most GUI tests, so they are not asked for by a marker: the rule is applied to
+# the failures (conftest.py's report hooks).  A failure that shows pyglet's or
+# arcade's own message for one of them, on a system where it really is missing
+# (checked once), means "install".
 HEADLESS_GL_PACKAGES = ("libegl1", "libgl1", "libgl1-mesa-dri")
 _HEADLESS_GL_ERRORS = re.compile(
     r'Library "(?:EGL|GL)" not found'  # pyglet: libEGL.so.1 / libGL.so.1 missing
     r"|Unable to create an OpenGL 3\.3\+ context"  # arcade: no Mesa driver
 )
+_NO_FONT_ERROR = re.compile(r"Could not match font")  # pyglet: no font at all
+DEJAVU_SANS = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"  # the table's font
 _PROBE = "import arcade; arcade.Window(64, 64, 'probe', visible=False).close()"
 _probed: list[str | None] = []
 
@@ -152,12 +155,19 @@ def headless_gl_probe() -> str | None:
     return _probed[0]
 
 
-def headless_gl_missing(text: str) -> str | None:
-    """The one-line reason if ``text`` (a failure's report) says headless OpenGL
-    is missing and it really is missing from the system, else None."""
-    if not _HEADLESS_GL_ERRORS.search(text):
-        return None
-    missing = headless_gl_probe()
-    if missing is None:
-        return None
-    return f"no headless OpenGL ({missing}): install with `apt-get install -y {' '.join(HEADLESS_GL_PACKAGES)}`"
+def font_probe() -> str | None:
+    """None if the table's font is installed, else why not."""
+    return None if os.path.isfile(DEJAVU_SANS) else f"no {os.path.basename(DEJAVU_SANS)}"
+
+
+def window_needs_missing(text: str) -> str | None:
+    """The one-line reason if ``text`` (a failure's report) says headless OpenGL or
+    the font is missing and it really is missing from the system, else None."""
+    for errors, probe, what, packages in (
+            (_HEADLESS_GL_ERRORS, headless_gl_probe, "no headless OpenGL", HEADLESS_GL_PACKAGES),
+            (_NO_FONT_ERROR, font_probe, "no font", ("fonts-dejavu-core",))):
+        if errors.search(text):
+            missing = probe()
+            if missing is not None:
+                return f"{what} ({missing}): install with `apt-get install -y {' '.join(packages)}`"
+    return None

@@ -107,10 +107,11 @@ def test_require_program_in_a_fixture_skips_or_fails_under_ci(
     assert require_program("initdb", "postgresql", [str(tmp_path / "pg" / "*" / "bin")]) == str(found)
 
 
-# Headless OpenGL (EGL) is a set of system libraries: the GUI test modules fail to
-# import arcade without it.  The rule is applied to failures that show pyglet's or
-# arcade's message, when a window really does not open here: tried on tiny test
-# files that raise those messages, with the check of the system faked (a plugin).
+# Headless OpenGL (EGL) and a font are system libraries and files: without EGL the
+# GUI test modules fail to import arcade, without a font any text fails.  The rule
+# is applied to failures that show pyglet's or arcade's message, when the thing
+# really is missing here: tried on tiny test files that raise those messages, with
+# the check of the system faked (a plugin).
 FAKE_GUI_MODULE = """raise ImportError('Library "EGL" not found.')  # as pyglet says it
 """
 FAKE_WINDOW_TESTS = """import pytest
@@ -125,6 +126,9 @@ def test_needs_the_window(window):
 def test_no_driver():
     raise RuntimeError("Unable to create an OpenGL 3.3+ context. Check to make sure ...")
 
+def test_no_font():
+    raise RuntimeError("Could not match font 'None'")  # as pyglet says it
+
 def test_another_missing_library_is_a_failure():
     raise ImportError('Library "foo" not found.')
 
@@ -134,6 +138,7 @@ def test_passes():
 NO_GL_HERE = """import tests.prereq
 
 tests.prereq.headless_gl_probe = lambda: 'Library "EGL" not found'
+tests.prereq.font_probe = lambda: 'no DejaVuSans.ttf'
 """
 GL_INSTALL = "`apt-get install -y libegl1 libgl1 libgl1-mesa-dri`"
 
@@ -157,13 +162,15 @@ def test_without_headless_opengl_the_gui_tests_are_skipped_naming_the_packages(t
     r = _pytest_on_fakes(tmp_path, ["test_fake_gui.py", "test_fake_window.py"], ci=None)
     out = r.stdout
     assert r.returncode == 1, out + r.stderr  # the unrelated failure stays one
-    assert "1 failed, 1 passed, 3 skipped" in out, out
+    assert "1 failed, 1 passed, 4 skipped" in out, out
     skips = sorted(line for line in out.splitlines() if line.startswith("SKIPPED"))
     reason = f'no headless OpenGL (Library "EGL" not found): install with {GL_INSTALL}'
     assert skips == [
         f"SKIPPED [1] test_fake_gui.py: the whole module: {reason}",
         f"SKIPPED [1] test_fake_window.py: test_needs_the_window: {reason}",
         f"SKIPPED [1] test_fake_window.py: test_no_driver: {reason}",
+        "SKIPPED [1] test_fake_window.py: test_no_font: no font (no DejaVuSans.ttf): "
+        "install with `apt-get install -y fonts-dejavu-core`",
     ], out
     assert "FAILED test_fake_window.py::test_another_missing_library_is_a_failure" in out, out
 
@@ -174,12 +181,14 @@ def test_under_ci_missing_headless_opengl_fails_naming_the_packages(tmp_path: Pa
     assert f"install with {GL_INSTALL} (CI is set" in r.stdout, r.stdout
     r = _pytest_on_fakes(tmp_path, ["test_fake_window.py"], ci="true")
     out = r.stdout
-    assert r.returncode == 1 and "2 failed, 1 passed, 1 error" in out and "skipped" not in out, out
+    assert r.returncode == 1 and "3 failed, 1 passed, 1 error" in out and "skipped" not in out, out
     assert out.count(f"install with {GL_INSTALL} (CI is set") == 2, out
+    assert out.count("install with `apt-get install -y fonts-dejavu-core` (CI is set") == 1, out
 
 
-def test_where_a_window_opens_those_messages_are_failures(tmp_path: Path) -> None:
-    # here (the suite's own machine) the check opens a real headless window
+def test_where_a_window_opens_and_the_font_is_there_those_messages_are_failures(tmp_path: Path) -> None:
+    # here (the suite's own machine) the check opens a real headless window, and
+    # the font is installed
     r = _pytest_on_fakes(tmp_path, ["test_fake_window.py"], ci=None, gl_here=True)
     out = r.stdout
-    assert r.returncode == 1 and "2 failed, 1 passed, 1 error" in out and "skipped" not in out, out
+    assert r.returncode == 1 and "3 failed, 1 passed, 1 error" in out and "skipped" not in out, out
