@@ -1,7 +1,12 @@
 """Test setup.  For the GUI tests (tests/test_gui*.py): EGL when there is no
 display, no sound device, and a temporary user data folder, all set before
 arcade is first imported (HEADLESS.md traps 1-2).  The hidden window is a
-session fixture used only by GUI tests, so engine tests never open one."""
+session fixture used only by GUI tests, so engine tests never open one.
+
+Tests that need a system program (Xvfb...) carry the ``requires_program``
+marker: skipped with the package to install when it is missing, failed under
+CI (tests/prereq.py).  The same for headless OpenGL (EGL) and the font,
+recognised from the failures their absence causes."""
 
 from __future__ import annotations
 
@@ -22,6 +27,94 @@ except ImportError:  # engine-only environments
     pyglet = None
 
 import pytest
+
+from tests.prereq import find_program, outcome_for_missing, under_ci, window_needs_missing
+
+_FAIL_AT_SETUP = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "requires_program(name, debian_package, extra_dirs=()): the test needs a system "
+        "program; missing, the test is skipped naming the package, or fails under CI "
+        "(tests/prereq.py)",
+    )
+    config.addinivalue_line(
+        "markers",
+        "requires_file(path, debian_package): the same for a file a system package "
+        "installs (a font...)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Apply ``requires_program`` and ``requires_file``: a skip mark (so the
+    summary line points at the test itself), or under CI a failure at set-up,
+    naming the missing packages."""
+    found: dict[tuple[str, str, tuple[str, ...]], bool] = {}
+    for item in items:
+        missing: list[tuple[str, str]] = []
+        for mark in item.iter_markers():
+            if mark.name not in ("requires_program", "requires_file"):
+                continue
+            name, package = mark.args
+            extra = tuple(mark.kwargs.get("extra_dirs", ()))
+            key = (mark.name, name, extra)
+            if key not in found:
+                found[key] = (find_program(name, extra) is not None if mark.name == "requires_program"
+                              else os.path.isfile(name))
+            if not found[key] and (name, package) not in missing:
+                missing.append((name, package))
+        if missing:
+            outcome, reason = outcome_for_missing(missing)
+            if outcome == "skip":
+                # the test's name in the reason: pytest folds identical skip lines
+                # of a file into one, and the summary names each skipped test
+                item.add_marker(pytest.mark.skip(reason=f"{item.name}: {reason}"))
+            else:
+                item.stash[_FAIL_AT_SETUP] = reason
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    reason = item.stash.get(_FAIL_AT_SETUP, None)
+    if reason is not None:
+        pytest.fail(reason, pytrace=False)
+
+
+def _window_needs_rule(report: pytest.TestReport | pytest.CollectReport, name: str) -> None:
+    """A module or test that failed because the system has no headless OpenGL or
+    no font (tests/prereq.py): skipped naming the packages, or under CI still a
+    failure, with the packages named under its traceback."""
+    if not report.failed:
+        return
+    reason = window_needs_missing(report.longreprtext)
+    if reason is None:
+        return
+    if under_ci():
+        reason = f"{reason} (CI is set: every test must run)"
+        text = getattr(report.longrepr, "longrepr", None)
+        if isinstance(text, str):  # an import error while collecting (CollectErrorRepr)
+            report.longrepr.longrepr = f"{text}\n{reason}"  # type: ignore[union-attr]
+        elif hasattr(report.longrepr, "addsection"):
+            report.longrepr.addsection("missing system packages", reason)
+        return
+    report.outcome = "skipped"
+    report.longrepr = (report.nodeid.split("::")[0], None, f"{name}: {reason}")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> pytest.CollectReport:
+    report = yield
+    if isinstance(collector, pytest.Module):
+        _window_needs_rule(report, "the whole module")
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport:
+    report = yield
+    _window_needs_rule(report, item.name)
+    return report
 
 
 @pytest.fixture(scope="session")

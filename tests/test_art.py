@@ -27,6 +27,7 @@ from art.generate import (
     points,
     save_png,
 )
+from tests.prereq import DEJAVU
 
 SUIT_RANKS = {  # RULES R1/R3: Piedicavallo keeps Swords and Batons 5-10, Cups and Coins 1-6
     "S": ("K", "Q", "N", "J", "10", "9", "8", "7", "6", "5"),
@@ -221,6 +222,8 @@ def test_png_bytes_are_deterministic(tmp_path: Path) -> None:
     assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
 
 
+@pytest.mark.requires_file(*DEJAVU[0])
+@pytest.mark.requires_file(*DEJAVU[1])  # Pillow's own font instead would draw other pictures
 def test_committed_files_are_what_the_generator_makes(tmp_path: Path) -> None:
     written = generate(tmp_path, processes=2)
     assert len(written) == len(ALL_FACE_FILES) + 1 + len(TABLE_NAMES)

@@ -1,17 +1,21 @@
 """A real (virtual) X window under Xvfb: resizing and letterboxing, F11, and the
 autoplay run.  EGL windows cannot be resized (HEADLESS.md trap 5), so these run
-in a subprocess under ``xvfb-run``, which CI installs (.ci/run)."""
+in a subprocess under ``xvfb-run``, which CI installs (.ci/run).  Without it,
+skipped naming the packages, or failed under CI (tests/prereq.py)."""
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.prereq import XVFB as XVFB_PROGRAMS
+
+pytestmark = [pytest.mark.requires_program(name, package) for name, package in XVFB_PROGRAMS]
 
 ROOT = Path(__file__).resolve().parent.parent
 XVFB = ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24"]
@@ -19,7 +23,6 @@ XVFB = ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24"]
 
 def _run_under_xvfb(args: list[str], home: Path, timeout: float = 300,
                     env: dict | None = None, screen: str = "1920x1080") -> subprocess.CompletedProcess[str]:
-    assert shutil.which("xvfb-run"), "xvfb-run is missing: install xvfb and xauth (see .ci/run)"
     extra = env or {}
     env = {k: v for k, v in os.environ.items() if k not in ("ARCADE_HEADLESS", "DISPLAY", "TAROCCHI_REDRAW")}
     env.update(PYTHONPATH=str(ROOT), TAROCCHI_HOME=str(home), **extra)
