@@ -54,7 +54,7 @@ class Game:
         #: the last write error of the autosave (None once a command is saved)
         self.save_error: SaveFailed | None = None
         self._log = AutosaveLog(autosave, self.header) if autosave else None
-        self._complete()
+        self._complete_or_close()
 
     @classmethod
     def from_replay(cls, replay: Replay, *, autosave: str | os.PathLike[str] | None = None) -> Game:
@@ -70,8 +70,23 @@ class Game:
         g.cursor = len(g.events)
         g.save_error = None
         g._log = AutosaveLog.resume(autosave, g.header, g.events) if autosave else None
-        g._complete()
+        g._complete_or_close()
         return g
+
+    def _complete_or_close(self) -> None:
+        """:meth:`_complete` at the start; if the log cannot be written then, it is
+        closed (cut back to its last whole line) and the ``OSError`` raised."""
+        try:
+            self._complete()
+        except OSError:
+            if self._log:
+                try:
+                    self._log.rollback(self._log.n_events)
+                except OSError:
+                    pass
+                self._log.close()
+                self._log = None
+            raise
 
     @property
     def autosave_path(self) -> Path | None:

@@ -843,7 +843,22 @@ def format_summary(s: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _os_reason(exc: Exception) -> str:
+    if isinstance(exc, OSError):
+        from engine.files import describe_os_error
+
+        return describe_os_error(exc)
+    return str(exc)
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
+    from . import paths
+
+    try:
+        data_home()
+    except paths.DataFolderError as exc:
+        print(f"tarocchi stats: {exc}", file=sys.stderr)
+        return 1
     try:
         if args.rebuild:
             c = rebuild()
@@ -856,6 +871,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
             con.close()
     except RecordError as exc:
         print(f"tarocchi stats: {exc}", file=sys.stderr)
+        return 1
+    except (sqlite3.DatabaseError, OSError) as exc:  # a full disk, a folder gone, mid-rebuild
+        print(f"tarocchi stats: cannot write the record {db_path()}: {_os_reason(exc)}", file=sys.stderr)
         return 1
     s["database"] = str(db_path())
     if args.json:

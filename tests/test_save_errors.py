@@ -214,3 +214,89 @@ def _assert_failure_atomic_after(g: Game, log: Path, before) -> None:
     assert read_replay(log).events == g.log
     r = _check(log)
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stdout + r.stderr
+
+
+# --- autoplay on a full disk ------------------------------------------------------------------
+
+#: ``tarocchi autoplay`` with the disk full from the first write (ENOSPC injected
+#: at every write of a file, where no small tmpfs can be mounted)
+AUTOPLAY_INJECTED = """
+import errno, os, sys
+from engine import files, replay
+def full(*a, **k):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+files.os.write = full
+replay.os.pwrite = full
+from game.cli import main
+sys.exit(main())
+"""
+
+
+def _autoplay_cmd(home: Path, injected: bool) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TAROCCHI_HOME": str(home), "ARCADE_HEADLESS": "1"}
+    args = ["autoplay", "--deals", "1", "--speed", "8", "--players", "random,random,random,random"]
+    head = ["-c", AUTOPLAY_INJECTED] if injected else ["-m", "game.cli"]
+    return subprocess.run([sys.executable, *head, *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def _one_line_failure(r: subprocess.CompletedProcess) -> str:
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
+    lines = [x for x in r.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith("tarocchi autoplay: could not save the game to ")
+    assert "the disk is full" in lines[0]
+    return lines[0]
+
+
+def _logs(home: Path) -> list[Path]:
+    folder = home / "autoplay"
+    return sorted(folder.iterdir()) if folder.is_dir() else []
+
+
+def test_autoplay_on_a_full_disk_exits_with_one_line_and_leaves_no_empty_file(tmp_path) -> None:
+    with _small_tmpfs() as folder:
+        if folder is None:
+            home = tmp_path / "home"
+            line = _one_line_failure(_autoplay_cmd(home, injected=True))
+            assert _logs(home) == []
+            return
+        # full from the start: one line, and no file left
+        filler = _fill(folder)
+        line = _one_line_failure(_autoplay_cmd(folder, injected=False))
+        assert str(folder / "autoplay") in line
+        assert _logs(folder) == []
+        # full half-way through the deal (one page of room: the log of a deal is larger)
+        os.truncate(filler, max(0, filler.stat().st_size - 4096))
+        line = _one_line_failure(_autoplay_cmd(folder, injected=False))
+        logs = _logs(folder)
+        assert len(logs) == 1 and str(logs[0]) in line
+        filler.unlink()
+        assert logs[0].read_bytes().endswith(b"\n")
+        rp = read_replay(logs[0])  # strict: ends at its last whole line
+        assert 0 < len(rp.events) and len(rp.final.scores) == 0  # the deal was under way
+        r = _check(logs[0])
+        assert r.returncode == 0 and "unfinished" in r.stdout, r.stdout + r.stderr
+
+
+def test_autoplay_stops_at_a_failed_write_mid_game(window, home, monkeypatch) -> None:
+    from game.autoplay import AutoplayFailed, run_autoplay
+
+    real = os.pwrite
+    calls = {"n": 0}
+
+    def pwrite(fd, data, at):
+        calls["n"] += 1
+        if calls["n"] > 25:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data, at)
+
+    monkeypatch.setattr(replay_mod.os, "pwrite", pwrite)
+    with pytest.raises(AutoplayFailed) as info:
+        run_autoplay(deals=1, seed=5, players=["random"] * 4, speed=8.0, window=window, max_seconds=60)
+    assert "\n" not in str(info.value) and "the disk is full" in str(info.value)
+    [log] = _logs(home)
+    assert str(log) in str(info.value)
+    rp = read_replay(log)
+    assert len(rp.events) == 25  # every whole move up to the failure
