@@ -557,9 +557,19 @@ class WatchSetupView(BaseView):
     def start(self) -> None:
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         seed = time.time_ns() & ((1 << 62) - 1)
-        path = paths.replays_dir() / f"watch-{stamp}.jsonl"
         rules = self.rules
-        live = LiveGame(list(self.levels), rules.full_game if self.match else 1, seed, path, rules=rules)
+        try:
+            path = paths.replays_dir() / f"watch-{stamp}.jsonl"
+            live = LiveGame(list(self.levels), rules.full_game if self.match else 1, seed, path, rules=rules)
+        except paths.DataFolderError as exc:
+            self.window.show_view(MessageView(self.window, _("Cannot start a game: {error}").format(error=exc)))
+            return
+        except OSError as exc:  # a full disk, a folder gone: one line naming the file
+            from engine.files import SaveFailed
+
+            error = SaveFailed(path, exc)
+            self.window.show_view(MessageView(self.window, _("Cannot start a game: {error}").format(error=error)))
+            return
         self.window.show_view(ViewerView(self.window, live=live, title=_("AI game"),
                                          face_up=self.face_up, speed=SPEEDS[self.speed_i]))
 
