@@ -213,3 +213,17 @@ def test_the_cases_found_are_refused_as_a_user_would_see(argv, option) -> None:
     last = r.stderr.rstrip("\n").splitlines()[-1]
     assert last.startswith(f"tarocchi {argv[0]}") and f"error: argument {option}:" in last, r.stderr
     assert not MISSING.parent.exists()  # nothing made for a refused path
+
+
+def test_the_validators_read_numbers_as_people_type_them() -> None:
+    c = argtypes.count(100)
+    assert [c(t) for t in ("1", " 7 ", "+7", "007", "0" * 5000 + "5", "1_0", "100")] == [1, 7, 7, 7, 5, 10, 100]
+    assert argtypes.seed(str(argtypes.MAX_SEED)) == argtypes.MAX_SEED
+    assert argtypes.index(3)("-0") == 0
+    assert argtypes.speed("0.25") == 0.25 and argtypes.speed("8") == 8.0
+    assert argtypes.seconds("1e-3") == 0.001
+    for bad, why in [("", "must be a whole number"), ("-", "must be a whole number"),
+                     ("101", "must be at most 100"), ("9" * 5000, "must be at most 100"),
+                     ("-" + "9" * 5000, "must be a positive whole number")]:
+        with pytest.raises(argtypes.Error, match=why):
+            c(bad)
