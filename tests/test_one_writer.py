@@ -42,8 +42,10 @@ for line in sys.stdin:
     if line.strip() == "end":
         break
     play()
+from engine.replay import format_replay
+text = format_replay(game.header, game.log)  # every event this process made, as its file holds them
 game.close()
-print("closed", flush=True)
+print(json.dumps({"closed": text}), flush=True)
 """
 
 NEW_GAME = """
@@ -106,7 +108,7 @@ def test_a_second_tarocchi_is_refused_and_the_first_keeps_every_event(home):
         second = json.loads(a.stdout.readline())
         a.stdin.write("end\n")
         a.stdin.flush()
-        assert a.stdout.readline().strip() == "closed"
+        made = json.loads(a.stdout.readline())["closed"]
         assert a.wait(timeout=30) == 0, a.stderr.read()
     finally:
         if a.poll() is None:
@@ -116,6 +118,8 @@ def test_a_second_tarocchi_is_refused_and_the_first_keeps_every_event(home):
             f.close()
     rp = read_replay(home / "autosave.jsonl")  # strict: a valid game
     assert len(rp.events) == second["cursor"] > first["cursor"]
+    # every event the first one made, byte for byte, and nothing else
+    assert (home / "autosave.jsonl").read_text(encoding="utf-8") == made
     r = subprocess.run([sys.executable, "-m", "game.cli", "check", str(home / "autosave.jsonl")],
                        cwd=ROOT, env=_env(home), capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and ": ok," in r.stdout
