@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from . import argtypes
 from .files import clean_temporaries, die_with_parent, exit_cleanly_on_sigterm
 from .game import Game
 from .players import Player, level_names, make_player
@@ -46,7 +47,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--json", action="store_true", help="one JSON object per file")
     p.add_argument(
-        "--at", type=int, metavar="N", help="print the position after the first N events, as JSON"
+        "--at", type=argtypes.index(argtypes.MAX_EVENTS), metavar="N",
+        help="print the position after the first N events, as JSON"
     )
     p.set_defaults(func=cmd_check)
 
@@ -55,8 +57,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="play games with AI or random players and save replays",
         description="Play N games and write one replay file per game.",
     )
-    p.add_argument("--games", type=int, required=True, metavar="N")
-    p.add_argument("--seed", type=int, required=True, metavar="S")
+    p.add_argument("--games", type=argtypes.count(argtypes.MAX_GAMES), required=True, metavar="N",
+                   help=f"how many games (1 to {argtypes.MAX_GAMES:,})")
+    p.add_argument("--seed", type=argtypes.seed, required=True, metavar="S")
     p.add_argument(
         "--players",
         default=None,
@@ -70,10 +73,10 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         help="whole games (a match of four deals, or Scarto's three) instead of single deals",
     )
     add_variant_option(p)
-    p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--out", type=argtypes.out_dir, required=True, metavar="DIR")
     p.add_argument(
         "--budget-ms",
-        type=int,
+        type=argtypes.count(argtypes.MAX_BUDGET_MS),
         default=None,
         metavar="MS",
         help="cap the hard level's thinking, for long runs: simulate gives hard the fixed "
@@ -82,7 +85,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     p.add_argument(
         "--budget-rounds",
-        type=int,
+        type=argtypes.count(argtypes.MAX_BUDGET_ROUNDS),
         default=None,
         metavar="N",
         help="the hard level's fixed work: N rounds of sampled deals a decision "
@@ -90,7 +93,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     p.add_argument(
         "--jobs",
-        type=int,
+        type=argtypes.count(argtypes.MAX_PROCESSES),
         default=1,
         metavar="K",
         help="games played at once in K processes (output is the same for any K)",
@@ -107,9 +110,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "good, inaccuracy, mistake, blunder); then the mean loss and an accuracy percentage.",
     )
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--seat", type=int, default=None, metavar="S",
+    p.add_argument("--seat", type=argtypes.whole(0, 3), default=None, metavar="S",
                    help="the seat to review (default: the human seat, else 0)")
-    p.add_argument("--seed", type=int, default=0, metavar="N",
+    p.add_argument("--seed", type=argtypes.seed, default=0, metavar="N",
                    help="seed of the sampled deals (same file and seed, same review)")
     p.add_argument("--json", action="store_true", help="print one JSON object (last line)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -119,7 +122,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     bsub = p.add_subparsers(dest="what", required=True, metavar="{engine,ai}")
     b = bsub.add_parser("engine", help="random legal full deals per second")
     b.add_argument(
-        "--seconds", type=float, default=3.0, metavar="S", help="time per path (default 3)"
+        "--seconds", type=argtypes.seconds, default=3.0, metavar="S",
+        help=f"time per path (default 3, at most {argtypes.MAX_SECONDS:g})"
     )
     b.add_argument("--json", action="store_true", help="print JSON (the default output form)")
     add_variant_option(b)
@@ -351,6 +355,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.budget_rounds is not None and args.budget_rounds < 1:
         raise SystemExit("--budget-rounds must be at least 1")
     out = Path(args.out)
+    try:
+        return _simulate(args, rules, names, out, tqdm)
+    except OSError as exc:  # a full disk, a folder gone: one line, the files written so far kept
+        from .files import describe_os_error
+
+        where = exc.filename or out
+        raise SystemExit(f"tarocchi simulate: cannot write {where}: {describe_os_error(exc)}") from None
+
+
+def _simulate(args: argparse.Namespace, rules: Ruleset, names: list[str], out: Path, tqdm: Any) -> int:
     out.mkdir(parents=True, exist_ok=True)
     clean_temporaries(out)  # what a killed run was writing (its pid is gone)
     n_deals = rules.full_game if args.match else 1

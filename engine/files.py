@@ -294,4 +294,23 @@ def describe_os_error(exc: OSError) -> str:
     """A short reason for an OSError (``strerror`` without the path)."""
     if exc.errno == errno.ENOSPC:
         return "the disk is full"
+    if exc.errno == errno.EROFS:
+        return "the disk is read-only"
+    if exc.errno == errno.EDQUOT:
+        return "the disk quota is used up"
     return exc.strerror or str(exc)
+
+
+class SaveFailed(Exception):
+    """A game's autosave could not be written (disk full, folder gone, read-only).
+
+    Raised by :meth:`engine.game.Game.submit`, ``undo`` and ``redo`` instead of
+    the ``OSError`` (chained as ``__cause__``), after the game was put back
+    exactly as it was before the command and its log cut back to its last whole
+    line.  ``str()`` is one line naming the file and the error; ``path`` and
+    ``error`` hold them."""
+
+    def __init__(self, path: str | os.PathLike[str], error: OSError) -> None:
+        self.path = Path(path)
+        self.error = error
+        super().__init__(f"could not save the game to {self.path}: {describe_os_error(error)}")

@@ -9,6 +9,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from .files import SaveFailed
 from .replay import AutosaveLog, Header, Replay
 from .ruleset import Ruleset
 from .state import (
@@ -50,8 +51,10 @@ class Game:
         self.events: list[Event] = []
         self.states: list[State] = [new_game(seed, n_deals, rules)]
         self.cursor = 0
+        #: the last write error of the autosave (None once a command is saved)
+        self.save_error: SaveFailed | None = None
         self._log = AutosaveLog(autosave, self.header) if autosave else None
-        self._complete()
+        self._complete_or_close()
 
     @classmethod
     def from_replay(cls, replay: Replay, *, autosave: str | os.PathLike[str] | None = None) -> Game:
@@ -65,9 +68,25 @@ class Game:
         g.events = list(replay.events)
         g.states = list(replay.states)
         g.cursor = len(g.events)
+        g.save_error = None
         g._log = AutosaveLog.resume(autosave, g.header, g.events) if autosave else None
-        g._complete()
+        g._complete_or_close()
         return g
+
+    def _complete_or_close(self) -> None:
+        """:meth:`_complete` at the start; if the log cannot be written then, it is
+        closed (cut back to its last whole line) and the ``OSError`` raised."""
+        try:
+            self._complete()
+        except OSError:
+            if self._log:
+                try:
+                    self._log.rollback(self._log.n_events)
+                except OSError:
+                    pass
+                self._log.close()
+                self._log = None
+            raise
 
     @property
     def autosave_path(self) -> Path | None:
@@ -102,16 +121,56 @@ class Game:
     # --- acting -----------------------------------------------------------------
 
     def submit(self, command: Command) -> list[Event]:
-        """Decide and apply ``command``; returns the events (plus any new deal)."""
+        """Decide and apply ``command``; returns the events (plus any new deal).
+
+        Failure-atomic: if the autosave cannot be written (``OSError``: disk full,
+        folder gone, read-only), the game is left exactly as before the command
+        (events, states, cursor, redo tail), the log is cut back to the events it
+        held before, ending at a whole line, and :class:`SaveFailed` is raised;
+        the same command can be submitted again once the disk has room."""
         events = decide(self.state, command)  # raises IllegalMove, changing nothing
-        if self.cursor < len(self.events):  # a new line of play drops the redo tail
-            del self.events[self.cursor :]
-            del self.states[self.cursor + 1 :]
-            if self._log:
-                self._log.truncate(self.cursor)
-        for e in events:
-            self._push(e)
-        return events + self._complete()
+        mark = self._mark()
+        try:
+            if self.cursor < len(self.events):  # a new line of play drops the redo tail
+                del self.events[self.cursor :]
+                del self.states[self.cursor + 1 :]
+                if self._log:
+                    self._log.truncate(self.cursor)
+            for e in events:
+                self._push(e)
+            out = events + self._complete()
+        except OSError as exc:
+            raise self._failed(mark, exc) from exc
+        self.save_error = None
+        return out
+
+    def _mark(self) -> tuple[int, list[Event], list[State], int]:
+        """What :meth:`_restore` needs to undo a command: the cursor, the redo tail
+        (events and states past the cursor) and how many events the log holds."""
+        return (
+            self.cursor,
+            self.events[self.cursor :],
+            self.states[self.cursor + 1 :],
+            self._log.n_events if self._log else 0,
+        )
+
+    def _failed(self, mark: tuple[int, list[Event], list[State], int], exc: OSError) -> SaveFailed:
+        """Put the game back as it was at ``mark`` and the log back to the events it
+        held then; returns the :class:`SaveFailed` to raise."""
+        cursor, events_tail, states_tail, logged = mark
+        del self.events[cursor:]
+        del self.states[cursor + 1 :]
+        self.events += events_tail
+        self.states += states_tail
+        self.cursor = cursor
+        path = self._log.path if self._log else Path("?")
+        if self._log:
+            try:
+                self._log.rollback(logged)
+            except OSError:
+                pass  # the file cannot even be cut (gone, read-only): a reader drops a torn tail
+        self.save_error = SaveFailed(path, exc)
+        return self.save_error
 
     def _push(self, e: Event) -> None:
         self.states.append(apply(self.states[-1], e))
@@ -165,14 +224,21 @@ class Game:
         return True
 
     def _move_to(self, i: int) -> None:
-        """Move the cursor; the autosave follows, so a crash resumes right here."""
+        """Move the cursor; the autosave follows, so a crash resumes right here.
+        Failure-atomic as :meth:`submit` (:class:`SaveFailed`, the cursor and
+        the log as they were)."""
         if self._log:
-            if i < self.cursor:
-                self._log.truncate(i)
-            else:
-                for e in self.events[self.cursor : i]:
-                    self._log.append(e)
+            mark = self._mark()
+            try:
+                if i < self.cursor:
+                    self._log.truncate(i)
+                else:
+                    for e in self.events[self.cursor : i]:
+                        self._log.append(e)
+            except OSError as exc:
+                raise self._failed(mark, exc) from exc
         self.cursor = i
+        self.save_error = None
 
     def close(self, *, sync: bool = False) -> None:
         """Close the autosave; ``sync``: fsync it first (before it is renamed)."""

@@ -554,8 +554,23 @@ class AutosaveLog:
     def truncate(self, n_events: int) -> None:
         if n_events + 1 < len(self._offsets):
             assert self._fd is not None
+            os.ftruncate(self._fd, self._offsets[n_events])
             self._offsets = self._offsets[: n_events + 1]
-            os.ftruncate(self._fd, self._offsets[-1])
+
+    @property
+    def n_events(self) -> int:
+        """How many events the file holds (whole lines after the header)."""
+        return len(self._offsets) - 1
+
+    def rollback(self, n_events: int) -> None:
+        """After a failed write: cut the file back to its first ``n_events`` events,
+        dropping whole lines written since and any part of a line (a full disk
+        stops a write half-way), so the file ends at its last whole line."""
+        if self._fd is None:
+            return
+        n_events = min(n_events, self.n_events)
+        self._offsets = self._offsets[: n_events + 1]
+        os.ftruncate(self._fd, self._offsets[-1])
 
     def sync(self) -> None:
         """Make what was written durable (fsync): before the file is renamed."""

@@ -129,6 +129,9 @@ def run(first_frame_exit: bool = False, resume: bool = False) -> int:
     if resume:
         try:
             game = session.resume()
+        except session.ResumeBusy as exc:  # another window has it: one line, the folder named
+            print(f"tarocchi: {exc}", file=sys.stderr)
+            return 1
         except session.ResumeError as exc:
             print(f"tarocchi: cannot resume: {exc}", file=sys.stderr)
             return 1

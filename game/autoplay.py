@@ -29,6 +29,27 @@ import time
 from pathlib import Path
 
 
+class AutoplayFailed(Exception):
+    """A run that cannot go on (a full disk, a folder gone): ``str()`` is one line
+    naming the file and the error.  The log is left ending at its last whole
+    line, and a log that holds no move is removed (no empty file is left)."""
+
+
+def _discard_unplayed(path: Path) -> None:
+    """Remove an autoplay log that holds no move (empty, or the header alone): it
+    was claimed for this run, which could not write its game."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(64 * 1024)
+    except OSError:
+        return
+    if data.count(b"\n") <= 1:
+        try:
+            path.unlink()
+        except OSError:
+            pass
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -45,21 +66,14 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
     from .app import prepare_environment
 
     prepare_environment()
-    import arcade
 
-    from . import damage, i18n, session, textures
+    from . import i18n, session, textures
     from .constants import T_COUNT
     from .settings import Settings
     from .sound import SoundBoard
     from .views.table_view import TableView
 
     i18n.set_language(language or Settings.load().language)
-    own_window = window is None
-    if own_window:
-        from .app import window_class
-
-        window = window_class()(size[0], size[1], "Tarocchi autoplay", visible=False,
-                                antialiasing=False, vsync=False)
     from engine.ruleset import ruleset
 
     rules = ruleset(variant)
@@ -68,15 +82,36 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
         from engine.players import level_names
 
         players = ["medium" if "medium" in level_names() else "random"] * rules.n_seats
-    # a new log file of its own (autoplay/<time>.jsonl): the user's autosave and
-    # replays are never touched
-    game = session.new_game(partner=players[0], opponents=players[1], match=deals == rules.full_game > 1,
-                            seed=seed, human=False, players=players, variant=variant,
-                            autosave=session.autoplay_log_path())
-    settings = Settings(speed=speed, auto_advance=True, sound=False)
+    from engine.files import SaveFailed, describe_os_error
+
     shots_dir = Path(screenshots) if screenshots else None
     if shots_dir:
-        shots_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            shots_dir.mkdir(exist_ok=True)  # its parent must exist (the option is checked)
+        except OSError as exc:
+            raise AutoplayFailed(f"cannot make the screenshot folder {shots_dir}: "
+                                 f"{describe_os_error(exc)}") from exc
+    # a new log file of its own (autoplay/<time>.jsonl): the user's autosave and
+    # replays are never touched
+    try:
+        log_path = session.autoplay_log_path()
+    except OSError as exc:
+        raise AutoplayFailed(f"cannot make a log in {paths_autoplay_dir()}: {describe_os_error(exc)}") \
+            from exc
+    try:
+        game = session.new_game(partner=players[0], opponents=players[1],
+                                match=deals == rules.full_game > 1, seed=seed, human=False,
+                                players=players, variant=variant, autosave=log_path)
+    except OSError as exc:
+        _discard_unplayed(log_path)
+        raise AutoplayFailed(f"could not save the game to {log_path}: {describe_os_error(exc)}") from exc
+    own_window = window is None
+    if own_window:
+        from .app import window_class
+
+        window = window_class()(size[0], size[1], "Tarocchi autoplay", visible=False,
+                                antialiasing=False, vsync=False)
+    settings = Settings(speed=speed, auto_advance=True, sound=False)
     wanted: dict[str, int] = {}  # scene -> frames to wait before the screenshot
     taken: list[str] = []
     scene_times: dict[str, list[float]] = {}
@@ -93,6 +128,38 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
                      face_up_seats=frozenset({0}), settings=settings, sound=SoundBoard(False),
                      auto_continue=True, on_scene=on_scene)
     window.show_view(view)
+    try:
+        return _play(view, window, game, own_window, shots_dir, wanted, taken, scene_times, current,
+                     speed, max_seconds)
+    except SaveFailed as exc:  # the log ends at its last whole move (Game cut it back)
+        failed: Exception = exc
+    except OSError as exc:  # a screenshot, or the log's last fsync and filing
+        failed = exc
+    try:
+        view.close()
+    except OSError:
+        pass
+    if own_window:
+        window.close()
+    _discard_unplayed(log_path)
+    if isinstance(failed, SaveFailed):
+        raise AutoplayFailed(str(failed)) from failed
+    where = getattr(failed, "filename", None)
+    raise AutoplayFailed(f"could not write {where or 'a file'}: {describe_os_error(failed)}") from failed
+
+
+def paths_autoplay_dir() -> Path:
+    from . import paths
+
+    return paths.home() / "autoplay"
+
+
+def _play(view, window, game, own_window, shots_dir, wanted, taken, scene_times, current, speed,
+          max_seconds) -> dict:
+    import arcade
+
+    from . import damage
+
     frame_ms: list[float] = []
     drawn_ms: list[float] = []
     dt = 1 / 60
@@ -125,6 +192,8 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
             if view.last_damage != []:
                 drawn_ms.append(ms)
             scene_times.setdefault(current["scene"] or "start", []).append(ms)
+        if game.save_error is not None:  # a failed write the table caught: the run stops
+            raise game.save_error
         if view.pending is not None and not view.pending[0].done():
             time.sleep(max(0.0, t0 + dt - time.perf_counter()))  # a 60 Hz window while the AI thinks
         if view.finished and view.score_panel is None and not view.table.busy:
@@ -181,9 +250,13 @@ def cmd_autoplay(args) -> int:
     except paths.DataFolderError as exc:
         print(f"tarocchi: {exc}", file=sys.stderr)
         return 2
-    out = run_autoplay(deals=args.deals, seed=args.seed, players=players, speed=args.speed,
-                       screenshots=args.screenshots, variant=variant,
-                       language=getattr(args, "language", None))
+    try:
+        out = run_autoplay(deals=args.deals, seed=args.seed, players=players, speed=args.speed,
+                           screenshots=args.screenshots, variant=variant,
+                           language=getattr(args, "language", None))
+    except AutoplayFailed as exc:
+        print(f"tarocchi autoplay: {exc}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(out))
     else:

@@ -7,6 +7,7 @@ import importlib.util
 
 
 def add_game_commands(sub) -> None:
+    from engine import argtypes
     from engine.cli import add_variant_option
 
     p = sub.add_parser(
@@ -16,15 +17,16 @@ def add_game_commands(sub) -> None:
         "Works under ARCADE_HEADLESS=1 (EGL) and under Xvfb.",
     )
     add_variant_option(p)
-    p.add_argument("--deals", type=int, default=1, metavar="N",
+    p.add_argument("--deals", type=argtypes.whole(1, 100), default=1, metavar="N",
                    help="1 (a deal) or the game's full length: 4 (a Piedicavallo match), 3 (Scarto)")
-    p.add_argument("--seed", type=int, default=1, metavar="S")
+    p.add_argument("--seed", type=argtypes.seed, default=1, metavar="S")
     p.add_argument("--players", default=None, metavar="P,P,...",
                    help="AI levels by seat: South, East, North, West (Scarto: South, East, West); "
                    "default medium")
-    p.add_argument("--speed", type=float, default=2.0, metavar="F",
-                   help="animation speed factor (default 2)")
-    p.add_argument("--screenshots", default=None, metavar="DIR",
+    p.add_argument("--speed", type=argtypes.speed, default=2.0, metavar="F",
+                   help=f"animation speed factor, {argtypes.MIN_SPEED:g} to {argtypes.MAX_SPEED:g} "
+                   "(default 2)")
+    p.add_argument("--screenshots", type=argtypes.new_dir, default=None, metavar="DIR",
                    help="save a PNG of each scene (deal, discard or exchange, play, the first "
                    "trick complete, scoring)")
     p.add_argument("--language", choices=("en", "fr", "it"), default=None,

@@ -8,6 +8,9 @@ from __future__ import annotations
 import errno
 import os
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import art
@@ -112,3 +115,125 @@ def autoplay_dir() -> Path:
 
 def settings_path() -> Path:
     return home() / "settings.json"
+
+
+# --- one writer per data folder ------------------------------------------------------
+#
+# The process that has the autosave open holds an exclusive lock on
+# ``<data folder>/autosave.lock`` for as long as it does.  The lock is the
+# operating system's own: ``fcntl.flock`` on POSIX, ``msvcrt.locking`` on
+# Windows.  Both belong to the open file and the kernel drops them when the
+# process ends, however it ends (a crash, SIGKILL, a power-off of the machine
+# that held it), so a lock left by a dead process never blocks anyone: there is
+# no pid file to judge stale, no timeout, no clean-up, and no package to pin
+# (``filelock`` does the same underneath).  The lock file itself is never
+# removed (removing it would let two processes lock two different files).
+# Within one process the lock is counted, so a game that is set aside by a new
+# one, or filed once finished, keeps the folder until the last holder lets go.
+
+LOCK_NAME = "autosave.lock"
+
+
+class AutosaveBusy(DataFolderError):
+    """Another Tarocchi process has the game in progress open in this data folder."""
+
+
+_locks: dict[str, list[int]] = {}  # data folder -> [fd, holders in this process]
+_locks_mutex = threading.Lock()
+
+
+def _try_lock(fd: int) -> bool:
+    if os.name == "nt":  # pragma: no cover - Windows
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            return False
+        raise
+    return True
+
+
+def _unlock(fd: int) -> None:
+    try:
+        if os.name == "nt":  # pragma: no cover - Windows
+            import msvcrt
+
+            os.lseek(fd, 0, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def busy_message(folder: Path) -> str:
+    return f"The game in progress is open in another Tarocchi window (data folder {folder})"
+
+
+def acquire_autosave() -> Path:
+    """Take this data folder's writer lock (or one more hold of it, if this process
+    has it already); returns the folder.  :class:`AutosaveBusy` at once, without
+    waiting, if another process holds it; :class:`DataFolderError` if the lock
+    file cannot be made."""
+    folder = home()
+    key = str(folder.resolve())
+    with _locks_mutex:
+        held = _locks.get(key)
+        if held is not None:
+            held[1] += 1
+            return folder
+        try:
+            fd = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+        except OSError as exc:
+            raise _folder_error(folder, exc) from None
+        try:
+            locked = _try_lock(fd)
+        except OSError as exc:
+            os.close(fd)
+            raise _folder_error(folder, exc) from None
+        if not locked:
+            os.close(fd)
+            raise AutosaveBusy(busy_message(folder))
+        _locks[key] = [fd, 1]
+        return folder
+
+
+def release_autosave(folder: Path) -> None:
+    """Give back one hold of :func:`acquire_autosave`; the last one unlocks."""
+    key = str(folder.resolve())
+    with _locks_mutex:
+        held = _locks.get(key)
+        if held is None:
+            return
+        held[1] -= 1
+        if held[1] <= 0:
+            del _locks[key]
+            _unlock(held[0])
+
+
+def holds_autosave(folder: Path | None = None) -> bool:
+    """Whether this process holds the writer lock of ``folder`` (default: the data folder)."""
+    key = str((folder or home()).resolve())
+    with _locks_mutex:
+        return key in _locks
+
+
+@contextmanager
+def autosave_lock() -> Iterator[Path]:
+    """:func:`acquire_autosave` for the length of a ``with`` block."""
+    folder = acquire_autosave()
+    try:
+        yield folder
+    finally:
+        release_autosave(folder)

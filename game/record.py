@@ -20,14 +20,19 @@ name when the header has no ``created`` time (two files with the same seed
 and players are then told apart by name).  A deal's key is that and its
 number in the file (1 for the first).
 
-Your side: the seat whose player is ``human``, else seat 0 (autoplay).
-Piedicavallo: your team's card points against the other team's; more points
-win the deal, 57-57 is a draw (R12); a match's team totals decide, equal
-totals draw (R13).  Scarto: your count (``score`` points) against the sum of
-the other two; the deal score is count - 26 (S6): above 0 a win, 0 a draw,
-below a loss.  A game's totals are the sums of deal scores: the lowest total
-loses (two sharing it both lose), all equal is a draw, a non-loser with the
-highest total wins, and one in between draws.
+Your record is the games with a person at the table (a seat played by
+``human``).  Games the AI played alone (autoplay: every seat an AI level) are
+kept in the database (``human`` 0, seen from seat 0) but counted apart: the
+totals of :func:`summary` and :func:`deal_rows` are the player's only, and
+``ai_only`` says how many deals and games the AI played alone.
+
+Your side: the seat whose player is ``human``, else seat 0 (autoplay).  Won,
+lost and drawn are what the table announces: the ruleset's ``deal_outcome``
+and ``game_outcome`` (engine/ruleset.py, the score sheet's), never a rule
+worked out here.  Piedicavallo: more card points win the deal, 57-57 is a
+draw (R12); a match's team totals decide (R13).  Scarto (S6): the lowest count
+loses the deal (all who share it), the others win it, all equal is a draw;
+over a game the lowest total of deal scores (count - 26) loses the same way.
 """
 
 from __future__ import annotations
@@ -375,10 +380,6 @@ def _engine_check(p: Path) -> None:
 # --- your side -------------------------------------------------------------------------------
 
 
-def _result(a: int, b: int) -> str:
-    return "win" if a > b else "draw" if a == b else "loss"
-
-
 def _levels_label(levels: Iterable[str]) -> str:
     """One opponent level, or several joined with '/' (e.g. 'easy/hard')."""
     return "/".join(sorted(set(levels)))
@@ -392,36 +393,39 @@ def side_of(rec: ReplayRecord) -> tuple[str | None, str]:
     return None, _levels_label(pl[i] for i in range(len(pl)) if i != s)
 
 
+def _verdict(outcome: Any, side: int) -> str:
+    """The engine's :class:`~engine.ruleset.Outcome` as ``side`` reads it at the
+    table: a draw, a win (among the winners), else a loss."""
+    if outcome.draw:
+        return "draw"
+    return "win" if side in outcome.winners else "loss"
+
+
+def _rules(variant: Variant) -> Any:
+    from engine.ruleset import ruleset
+
+    return ruleset(variant.name)
+
+
 def deal_outcome(variant: Variant, seat: int, points: list[int]) -> tuple[int, int, int, str]:
     """(us, them, score, result) of one deal for ``seat``'s side; ``score`` is
-    the points above a fair share (Piedicavallo: us - 57; Scarto: count - 26)."""
-    if variant.name == "piedicavallo":
-        team = seat % 2
-        us, them = points[team], points[1 - team]
-        return us, them, us - variant.even, _result(us, them)
-    us = points[seat]
+    the points above a fair share (Piedicavallo: us - 57; Scarto: count - 26).
+    The result is the table's: the ruleset's ``deal_outcome`` (the score sheet's)."""
+    rules = _rules(variant)
+    side = rules.side[seat]
+    us = points[side]
     them = sum(points) - us
-    return us, them, us - variant.even, _result(us - variant.even, 0)
+    return us, them, us - variant.even, _verdict(rules.deal_outcome(points), side)
 
 
 def game_outcome(variant: Variant, seat: int, deals: list[list[int]]) -> tuple[list[int], int, int, str]:
-    """(totals, us, them, result) of a finished game for ``seat``'s side."""
-    if variant.name == "piedicavallo":
-        totals = [sum(d[0] for d in deals), sum(d[1] for d in deals)]
-        team = seat % 2
-        return totals, totals[team], totals[1 - team], _result(totals[team], totals[1 - team])
-    totals = [sum(d[i] - variant.even for d in deals) for i in range(variant.sides)]
-    us = totals[seat]
-    low, high = min(totals), max(totals)
-    if low == high:
-        result = "draw"
-    elif us == low:
-        result = "loss"
-    elif us == high:
-        result = "win"
-    else:
-        result = "draw"
-    return totals, us, sum(totals) - us, result
+    """(totals, us, them, result) of a finished game for ``seat``'s side: the
+    ruleset's ``totals`` and ``game_outcome`` (what the table announces)."""
+    rules = _rules(variant)
+    side = rules.side[seat]
+    totals = list(rules.totals(deals))
+    us = totals[side]
+    return totals, us, sum(totals) - us, _verdict(rules.game_outcome(deals), side)
 
 
 # --- writing -------------------------------------------------------------------------------------
@@ -701,14 +705,16 @@ class DealRow:
     accuracy: float | None
 
 
-def deal_rows(con: sqlite3.Connection, variant: str | None = None) -> list[DealRow]:
-    """Every recorded deal, oldest first."""
+def deal_rows(con: sqlite3.Connection, variant: str | None = None, *,
+              ai_only: bool = False) -> list[DealRow]:
+    """Every deal of the player's (a person at the table), oldest first; with
+    ``ai_only``, the deals the AI played alone instead."""
     sql = ("SELECT played_at, variant, file, deal_no, seat, human, practice, opponents, us, them,"
-           " score, result, accuracy FROM deals")
-    args: tuple[Any, ...] = ()
+           " score, result, accuracy FROM deals WHERE human = ?")
+    args: tuple[Any, ...] = (0 if ai_only else 1,)
     if variant is not None:
-        sql += " WHERE variant = ?"
-        args = (variant,)
+        sql += " AND variant = ?"
+        args = (*args, variant)
     sql += " ORDER BY played_at, game_key, deal_no"
     return [DealRow(r[0], r[1], r[2], r[3], r[4], bool(r[5]), bool(r[6]), r[7], r[8], r[9], r[10],
                     r[11], r[12]) for r in con.execute(sql, args)]
@@ -731,7 +737,7 @@ def summary(con: sqlite3.Connection, variant: str | None = None) -> dict[str, An
     ``wins``, ``draws`` and ``losses`` count deals; ``games_won`` and the like
     count games.  ``by_level`` is keyed by the opponents' level ('easy/hard'
     when they differ): deals and games with their results and win rates."""
-    where, args = ("WHERE variant = ?", (variant,)) if variant else ("", ())
+    where, args = ("WHERE human = 1 AND variant = ?", (variant,)) if variant else ("WHERE human = 1", ())
     d = _tally(con.execute(f"SELECT result FROM deals {where}", args))
     g = _tally(con.execute(f"SELECT result FROM games {where}", args))
     n_deals, n_games = sum(d.values()), sum(g.values())
@@ -763,8 +769,8 @@ def summary(con: sqlite3.Connection, variant: str | None = None) -> dict[str, An
     for v, n, wins, mean_us, mean_score in con.execute(
             f"SELECT variant, COUNT(*), SUM(result = 'win'), AVG(us), AVG(score) FROM deals {where}"
             " GROUP BY variant ORDER BY variant", args):
-        games = con.execute("SELECT COUNT(*), SUM(result = 'win') FROM games WHERE variant = ?",
-                            (v,)).fetchone()
+        games = con.execute("SELECT COUNT(*), SUM(result = 'win') FROM games WHERE human = 1"
+                            " AND variant = ?", (v,)).fetchone()
         by_variant[v] = {"deals": n, "wins": wins, "win_rate": _rate(wins, n),
                          "mean_points": round(mean_us, 2), "mean_score": round(mean_score, 2),
                          "games": games[0], "games_won": games[1] or 0}
@@ -777,6 +783,12 @@ def summary(con: sqlite3.Connection, variant: str | None = None) -> dict[str, An
     out["played_by_you"] = extra[0] or 0
     out["practice"] = extra[1] or 0
     out["first"], out["last"] = extra[2], extra[3]
+    # the AI's games alone (autoplay): apart, never the player's
+    ai_where, ai_args = ("WHERE human = 0 AND variant = ?", (variant,)) if variant else ("WHERE human = 0", ())
+    out["ai_only"] = {
+        "deals": con.execute(f"SELECT COUNT(*) FROM deals {ai_where}", ai_args).fetchone()[0],
+        "games": con.execute(f"SELECT COUNT(*) FROM games {ai_where}", ai_args).fetchone()[0],
+    }
     return out
 
 
@@ -800,9 +812,17 @@ def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.0f}%"
 
 
+def _ai_line(s: dict[str, Any]) -> str:
+    ai = s.get("ai_only") or {}
+    if not ai.get("deals"):
+        return ""
+    return (f"(not yours: {ai['deals']} deals and {ai['games']} games the AI played alone, "
+            "in autoplay)")
+
+
 def format_summary(s: dict[str, Any]) -> str:
     if not s["deals"]:
-        return "Your record is empty: no finished deal yet."
+        return "\n".join(x for x in ("Your record is empty: no finished deal yet.", _ai_line(s)) if x)
     lines = [
         f"{s['deals']} deals: {s['wins']} won, {s['draws']} drawn, {s['losses']} lost "
         f"(win rate {_pct(s['win_rate'])})",
@@ -818,10 +838,27 @@ def format_summary(s: dict[str, Any]) -> str:
                      f"({e['mean_score']:+} against a fair share)")
     if s["reviewed"]:
         lines.append(f"accuracy: {s['mean_accuracy']}% on average over {s['reviewed']} reviewed deals")
+    if _ai_line(s):
+        lines.append(_ai_line(s))
     return "\n".join(lines)
 
 
+def _os_reason(exc: Exception) -> str:
+    if isinstance(exc, OSError):
+        from engine.files import describe_os_error
+
+        return describe_os_error(exc)
+    return str(exc)
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
+    from . import paths
+
+    try:
+        data_home()
+    except paths.DataFolderError as exc:
+        print(f"tarocchi stats: {exc}", file=sys.stderr)
+        return 1
     try:
         if args.rebuild:
             c = rebuild()
@@ -834,6 +871,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
             con.close()
     except RecordError as exc:
         print(f"tarocchi stats: {exc}", file=sys.stderr)
+        return 1
+    except (sqlite3.DatabaseError, OSError) as exc:  # a full disk, a folder gone, mid-rebuild
+        print(f"tarocchi stats: cannot write the record {db_path()}: {_os_reason(exc)}", file=sys.stderr)
         return 1
     s["database"] = str(db_path())
     if args.json:

@@ -13,7 +13,13 @@ shown; any rewrite goes to a temporary file, fsync, rename.  Here that means:
   says why in one line and it stays, until a new game is started, which files
   it under ``replays/`` (a readable game) or renames it
   ``autosave-broken-<time>.jsonl`` (an unreadable one);
-- autoplay logs to a new file of its own (``autoplay/``), never the autosave.
+- autoplay logs to a new file of its own (``autoplay/``), never the autosave;
+- one writer per data folder: starting or resuming a game takes the folder's
+  writer lock (:func:`paths.acquire_autosave`, the OS's own lock) and the game
+  holds it until it is closed; a second Tarocchi on the same folder can browse
+  replays, rules and the record, but is refused a game in one line
+  (:class:`paths.AutosaveBusy`, :class:`ResumeBusy`), and never files the
+  autosave another window has open.
 """
 
 from __future__ import annotations
@@ -43,6 +49,26 @@ DEAL_NUMBERS = 1_000_000
 
 class ResumeError(Exception):
     """The autosave cannot be resumed; ``str()`` is one line saying why (the file is untouched)."""
+
+
+class ResumeBusy(ResumeError):
+    """Another Tarocchi process has the game in progress open (the data folder's
+    writer lock, :func:`paths.acquire_autosave`); ``str()`` names the folder."""
+
+
+class SessionGame(Game):
+    """A game logged to the user's autosave: it holds the data folder's writer
+    lock (one writer per data folder) from its start until it is closed."""
+
+    _lock_folder: Path | None = None
+
+    def close(self, *, sync: bool = False) -> None:
+        try:
+            super().close(sync=sync)
+        finally:
+            folder, self._lock_folder = self._lock_folder, None
+            if folder is not None:
+                paths.release_autosave(folder)
 
 
 def deal_number_for(rules, dealer: int | None = None, rng: random.Random | None = None) -> int:
@@ -92,12 +118,20 @@ def new_game(*, partner: str, opponents: str, match: bool, practice: bool = Fals
         extra["chosen_dealer"] = dealer
     if chosen_deal:
         extra["chosen_deal"] = True
-    if autosave is None:
+    if autosave is not None:  # a file of its own (autoplay): no lock, the autosave untouched
+        return Game(seed, rules.full_game if match else 1, players, autosave=autosave, extra=extra,
+                    rules=rules)
+    folder = paths.acquire_autosave()  # AutosaveBusy: another window has the game in progress
+    try:
         paths.check_home()
         set_aside_autosave()
-        autosave = paths.autosave_path()
-    return Game(seed, rules.full_game if match else 1, players, autosave=autosave, extra=extra,
-                rules=rules)
+        game = SessionGame(seed, rules.full_game if match else 1, players,
+                           autosave=paths.autosave_path(), extra=extra, rules=rules)
+    except BaseException:
+        paths.release_autosave(folder)
+        raise
+    game._lock_folder = folder
+    return game
 
 
 def play_again(game: Game) -> Game:
@@ -180,9 +214,10 @@ def startup() -> Path | None:
         if (home / sub).is_dir():
             clean_temporaries(home / sub)
     try:
-        info = inspect_autosave()
-        if info is not None and info.finished:
-            return file_autosave(info)
+        with paths.autosave_lock():  # another window's game is its own to file
+            info = inspect_autosave()
+            if info is not None and info.finished:
+                return file_autosave(info)
     except (OSError, paths.DataFolderError):
         pass  # left in place: tried again next time
     return None
@@ -199,9 +234,13 @@ def resumable():
         return None, str(exc)
     if info is None:
         return None
+    busy = _busy()
+    if busy:
+        return None, busy
     if info.finished:
         try:
-            file_autosave(info)
+            with paths.autosave_lock():
+                file_autosave(info)
         except (OSError, paths.DataFolderError):
             pass  # left in place: tried again at the next start
         return None
@@ -210,9 +249,38 @@ def resumable():
     return info.replay, info.replay.notice
 
 
+def _busy() -> str:
+    """The one-line refusal if another process has the game in progress open, else ""."""
+    try:
+        with paths.autosave_lock():
+            return ""
+    except paths.AutosaveBusy as exc:
+        return str(exc)
+    except paths.DataFolderError:
+        return ""  # said where it matters (starting or resuming)
+
+
 def resume() -> Game:
     """Continue the interrupted game in the autosave (appending to the file after
-    checking it).  :class:`ResumeError` if it cannot be, the file unchanged."""
+    checking it), holding the data folder's writer lock until the game is closed.
+    :class:`ResumeError` if it cannot be, the file unchanged; :class:`ResumeBusy`
+    if another Tarocchi has it open."""
+    try:
+        folder = paths.acquire_autosave()
+    except paths.AutosaveBusy as exc:
+        raise ResumeBusy(str(exc)) from None
+    except paths.DataFolderError as exc:
+        raise ResumeError(str(exc)) from None
+    try:
+        game = _resume()
+    except BaseException:
+        paths.release_autosave(folder)
+        raise
+    game._lock_folder = folder
+    return game
+
+
+def _resume() -> SessionGame:
     try:
         info = inspect_autosave()
     except paths.DataFolderError as exc:
@@ -226,7 +294,9 @@ def resume() -> Game:
     if info.finished:
         raise ResumeError("the game in the autosave is finished: it is filed under Replays")
     try:
-        return Game.from_replay(info.replay, autosave=info.path)
+        game = SessionGame.from_replay(info.replay, autosave=info.path)
+        assert isinstance(game, SessionGame)
+        return game
     except AutosaveConflict as exc:
         raise ResumeError(f"the autosave {info.path} changed while it was read: {exc}") from None
     except OSError as exc:
@@ -320,12 +390,12 @@ def archive_finished(game: Game) -> Path | None:
     that file, whose path is returned.  If filing fails (say the disk is full),
     the finished autosave stays and :func:`startup` files it next time."""
     own = game.autosave_path
-    game.close(sync=True)
-    if own is None:
-        return None
-    if own != paths.autosave_path():
+    if own is None or own != paths.autosave_path():
+        game.close(sync=True)
         return own
-    return file_autosave(Autosave(own, _replay_of(game)))
+    with paths.autosave_lock():  # held from the close to the filing: no other window between
+        game.close(sync=True)
+        return file_autosave(Autosave(own, _replay_of(game)))
 
 
 def _replay_of(game: Game) -> Replay:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import arcade
 
+from engine import argtypes
 from engine.players import level_names
 from engine.replay import Replay, ReplayError, read_replay
 from engine.ruleset import Ruleset, ruleset, variant_names
@@ -556,9 +557,19 @@ class WatchSetupView(BaseView):
     def start(self) -> None:
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         seed = time.time_ns() & ((1 << 62) - 1)
-        path = paths.replays_dir() / f"watch-{stamp}.jsonl"
         rules = self.rules
-        live = LiveGame(list(self.levels), rules.full_game if self.match else 1, seed, path, rules=rules)
+        try:
+            path = paths.replays_dir() / f"watch-{stamp}.jsonl"
+            live = LiveGame(list(self.levels), rules.full_game if self.match else 1, seed, path, rules=rules)
+        except paths.DataFolderError as exc:
+            self.window.show_view(MessageView(self.window, _("Cannot start a game: {error}").format(error=exc)))
+            return
+        except OSError as exc:  # a full disk, a folder gone: one line naming the file
+            from engine.files import SaveFailed
+
+            error = SaveFailed(path, exc)
+            self.window.show_view(MessageView(self.window, _("Cannot start a game: {error}").format(error=error)))
+            return
         self.window.show_view(ViewerView(self.window, live=live, title=_("AI game"),
                                          face_up=self.face_up, speed=SPEEDS[self.speed_i]))
 
@@ -576,8 +587,10 @@ def add_replay_command(sub) -> None:
                        description="Open the replay viewer on FILE; with --at and --screenshot, "
                        "render the table after the first N events to a PNG and exit.")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--at", type=int, metavar="N", help="start at (or render) the position after N events")
-    p.add_argument("--screenshot", metavar="OUT.png", help="render one frame to this PNG and exit")
+    p.add_argument("--at", type=argtypes.index(argtypes.MAX_EVENTS), metavar="N",
+                   help="start at (or render) the position after N events")
+    p.add_argument("--screenshot", type=argtypes.out_file, metavar="OUT.png",
+                   help="render one frame to this PNG and exit (its folder must exist)")
     p.add_argument("--face-down", action="store_true", help="show only South's hand face up")
     p.add_argument("--bench-seek", action="store_true",
                    help="seek to every position in random order (each seek plus one drawn frame) "
@@ -657,11 +670,26 @@ def _screenshot(rp: Replay, at: int, out: Path, title: str, face_up: bool) -> in
     window = arcade.Window(WIDTH, HEIGHT, "Tarocchi", visible=False, antialiasing=False, vsync=False)
     window.settings = settings  # type: ignore[attr-defined]
     image = render_position(window, rp, at, title, face_up)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    image.convert("RGB").save(out)
     window.close()
+    try:  # a PNG by its name's suffix (OUT.png); the folder is never made
+        image.convert("RGB").save(out, format=_image_format(out))
+    except (OSError, ValueError) as exc:
+        import sys
+
+        from engine.files import describe_os_error
+
+        why = describe_os_error(exc) if isinstance(exc, OSError) else str(exc)
+        print(f"tarocchi replay: cannot write the screenshot {out}: {why}", file=sys.stderr)
+        return 1
     print(out)
     return 0
+
+
+def _image_format(out: Path) -> str:
+    """The image format of a screenshot file: from its suffix when PIL knows it, else PNG."""
+    from PIL import Image
+
+    return Image.registered_extensions().get(out.suffix.lower(), "PNG")
 
 
 def _bench_seek(rp: Replay, title: str) -> int:

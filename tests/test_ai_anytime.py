@@ -342,7 +342,12 @@ def test_tuning_variants_of_hard_and_the_oracle() -> None:
     ("level", "says"),
     [
         ("hard:rounds=1,oracle=1", "oracle=1 only works in 'tarocchi tournament'"),
-        ("hard:rounds=x", "'x' is not a number"),
+        ("hard:rounds=x", "setting 'rounds' in 'hard:rounds=x': must be a whole number, not 'x'"),
+        ("hard:rounds=0", "must be a positive whole number, not '0'"),  # issue 36: no nonsense run
+        ("hard:rounds=999999999999", "must be at most 3,000"),  # nor an endless one
+        ("hard:ms=-5", "must be a positive whole number"),
+        ("hard:work=nan", "must be a finite number"),
+        ("hard:inference=inf", "'inf' is not a finite number"),
         ("hard:exact_round=1/a", "'1/a' is not a number"),
         ("hard:view_playouts=maybe", "is 1 or 0 (yes or no), not 'maybe'"),
         ("hard:bogus=1", "unknown hard setting 'bogus'"),

@@ -1,5 +1,6 @@
-"""Your record at the table and on its screen: a finished deal at the table or
-in autoplay raises ``tarocchi stats --json``'s ``deals`` by one, a rebuild
+"""Your record at the table and on its screen: a finished deal the AI played
+alone, at the table or in autoplay, is counted apart (``ai_only``), never in
+``tarocchi stats --json``'s ``deals``, a rebuild
 gives the same totals, and the "Your record" screen (reached from the menu)
 draws its totals and charts in English, French and Italian."""
 
@@ -29,7 +30,7 @@ def english():
     i18n.set_language("en")
 
 
-def test_a_deal_finished_at_the_table_is_recorded(window, home, capsys):
+def test_a_deal_the_ai_played_alone_at_the_table_is_counted_apart(window, home, capsys):
     from game.settings import Settings
     from game.sound import SoundBoard
     from game.views.table_view import TableView
@@ -46,28 +47,30 @@ def test_a_deal_finished_at_the_table_is_recorded(window, home, capsys):
     record.wait_for_notes()  # the table notes it off the frame loop
     view.close()
     s = stats_json(capsys)
-    assert (s["deals"], s["games"]) == (1, 1)
-    assert s["by_level"]["random"]["deals"] == 1
+    # the AI played every seat: recorded apart, never as the player's (issue 36)
+    assert (s["deals"], s["games"]) == (0, 0) and s["by_level"] == {}
+    assert s["ai_only"] == {"deals": 1, "games": 1}
     assert stats_json(capsys, "--rebuild") == s
 
 
-def test_autoplay_raises_deals_by_one_and_rebuild_agrees(window, home, capsys):
+def test_autoplay_is_not_your_record_and_rebuild_agrees(window, home, capsys):
     from game.autoplay import run_autoplay
 
     golden("match-seed-7.jsonl", home / "replays" / "earlier.jsonl")  # kept from before
     before = stats_json(capsys)
     assert before["deals"] == 4
-    out = run_autoplay(deals=1, seed=5, players=["random"] * 4, speed=8.0, window=window)
+    run_autoplay(deals=1, seed=5, players=["random"] * 4, speed=8.0, window=window)
     after = stats_json(capsys)  # autoplay notes its replay itself before it returns
-    assert after["deals"] == before["deals"] + 1
-    assert after["games"] == before["games"] + 1
-    pts = out["points"][0]
-    assert after["wins"] - before["wins"] == (1 if pts[0] > pts[1] else 0)
+    # the AI alone: not the player's deals (issue 36), counted apart
+    assert {k: v for k, v in after.items() if k != "ai_only"} == \
+        {k: v for k, v in before.items() if k != "ai_only"}
+    assert after["ai_only"] == {"deals": 1, "games": 1}
     record.wait_for_notes()
     assert stats_json(capsys) == after  # the table's own note of the same file added nothing
     run_autoplay(deals=1, seed=5, players=["random"] * 4, speed=8.0, window=window)
     again = stats_json(capsys)
-    assert again["deals"] == after["deals"] + 1  # the same seed again is another game (another file)
+    assert again["deals"] == before["deals"]
+    assert again["ai_only"]["deals"] == 2  # the same seed again is another game (another file)
     record.wait_for_notes()
     assert stats_json(capsys, "--rebuild") == again
 

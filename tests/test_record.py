@@ -27,6 +27,7 @@ def golden(name: str, dest: Path, **header) -> Path:
     """A copy of a golden replay, its header changed (the engine checks events, not labels)."""
     lines = (GOLDEN / name).read_text(encoding="utf-8").splitlines(keepends=True)
     h = json.loads(lines[0])
+    h["players"] = ["human", *h["players"][1:]]  # yours: a person at the table (South)
     h.update(header)
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(h) + "\n" + "".join(lines[1:]), encoding="utf-8")
@@ -77,6 +78,12 @@ def test_deal_results_for_your_side_in_both_games():
     assert record.deal_outcome(S, 0, [30, 20, 28]) == (30, 48, 4, "win")
     assert record.deal_outcome(S, 1, [30, 20, 28])[2:] == (-6, "loss")
     assert record.deal_outcome(S, 2, [26, 26, 26])[2:] == (0, "draw")
+    # S6: the lowest count loses the deal, whatever the par: 26 is a win over 22,
+    # 27 a loss when it is the lowest
+    assert record.deal_outcome(S, 0, [26, 30, 22])[2:] == (0, "win")
+    assert record.deal_outcome(S, 0, [27, 27, 24])[3] == "win"
+    assert record.deal_outcome(S, 2, [24, 27, 27])[3] == "win"
+    assert record.deal_outcome(S, 0, [24, 27, 27])[3] == "loss"
 
 
 def test_game_results_match_totals_and_scarto_lowest_loses():
@@ -87,7 +94,7 @@ def test_game_results_match_totals_and_scarto_lowest_loses():
     deals = [[30, 20, 28], [20, 30, 28], [26, 22, 30]]
     assert record.game_outcome(S, 2, deals) == ([-2, -6, 8], 8, -8, "win")
     assert record.game_outcome(S, 1, deals)[3] == "loss"
-    assert record.game_outcome(S, 0, deals)[3] == "draw"  # neither lowest nor highest
+    assert record.game_outcome(S, 0, deals)[3] == "win"  # not the lowest: the table says it wins (S6)
     shared_low = [[22, 22, 34]]
     assert [record.game_outcome(S, s, shared_low)[3] for s in range(3)] == ["loss", "loss", "win"]
     assert record.game_outcome(S, 0, [[26, 26, 26]])[3] == "draw"
@@ -128,9 +135,10 @@ def test_scarto_game_from_the_format_document(home):
     got = rows("SELECT variant, seat, us, them, score, result, opponents FROM deals ORDER BY deal_no")
     assert got == [("scarto", 1, 20, 58, -6, "loss", "hard/medium"),
                    ("scarto", 1, 30, 48, 4, "win", "hard/medium"),
-                   ("scarto", 1, 26, 52, 0, "draw", "hard/medium")]
-    # totals: seat 0 +4-6-4 = -6, seat 1 -6+4+0 = -2, seat 2 +2+2+4 = 8: seat 1 is in between
-    assert rows("SELECT totals, us, result, partner FROM games") == [("[-6, -2, 8]", -2, "draw", None)]
+                   ("scarto", 1, 26, 52, 0, "win", "hard/medium")]  # 22 is the lowest count (S6)
+    # totals: seat 0 +4-6-4 = -6, seat 1 -6+4+0 = -2, seat 2 +2+2+4 = 8: seat 0 has the
+    # lowest total and loses; seat 1 is not the lowest, so the table says it wins
+    assert rows("SELECT totals, us, result, partner FROM games") == [("[-6, -2, 8]", -2, "win", None)]
     s = totals()
     assert s["by_variant"]["scarto"]["mean_points"] == 25.33
     assert s["by_level"]["hard/medium"]["deals"] == 3
@@ -312,8 +320,8 @@ def test_killing_a_writer_at_random_moments_leaves_a_database_that_opens(home):
         assert deals == 4 * games  # a file's deals and game are written together, or not at all
         assert deals > seen  # each run wrote something before it was killed
         seen = deals
-        s = totals()  # and the program carries on with it
-        assert s["deals"] == deals
+        s = totals()  # and the program carries on with it (AI-only games: counted apart)
+        assert s["deals"] + s["ai_only"]["deals"] == deals
     # nothing lost for good: the files are the source
     c = record.rebuild()
     assert c["deals"] >= seen
@@ -366,3 +374,61 @@ def test_killing_a_rebuild_leaves_the_old_record(home):
     record.rebuild()
     assert _check_opens(home) == (480, 120)
     assert not list(home.glob("record.sqlite3.rebuild-*"))  # dropped by the next rebuild
+
+
+# --- the record says what the table says (issue 36) --------------------------------------------
+
+
+def _table_verdict(outcome, side: int) -> str:
+    """What the table announces for ``side`` (the score sheet's outcome, as the table
+    reads it: its sound and its words name the winners and the losers)."""
+    return "draw" if outcome.draw else "win" if side in outcome.winners else "loss"
+
+
+def test_scarto_verdicts_of_the_record_are_the_tables_on_30_deals(home):
+    import dataclasses
+
+    from engine.players import make_player
+    from engine.replay import read_replay, write_replay
+    from engine.ruleset import ruleset
+    from engine.scoring import breakdown
+    from engine.simulate import play_game
+    from engine.state import DealScored, trick_winners
+    from game import score_sheet
+
+    rules = ruleset("scarto")
+    table: list[tuple[str, int, str]] = []  # (file, deal, the table's verdict)
+    table_games: dict[str, str] = {}
+    old_rule_differs = 0  # deals where "count against 26" says otherwise: the test can tell
+    for g in range(10):  # 10 games of 3 deals: 30 deals, the human in each seat in turn
+        game = play_game(1000 + g, [make_player("random") for _ in range(3)], 3, rules=rules)
+        you = g % 3
+        players = ["random"] * 3
+        players[you] = "human"
+        header = dataclasses.replace(game.header, players=players,
+                                     extra={**game.header.extra, "created": f"2026-12-0{1 + g % 9}T10:00:00Z",
+                                            "id": f"g{g}"})
+        path = home / "replays" / f"scarto-{g}.jsonl"
+        write_replay(path, header, game.events)
+        rp = read_replay(path)
+        for i, e in enumerate(rp.events):
+            if not isinstance(e, DealScored):
+                continue
+            before, st = rp.states[i], rp.states[i + 1]
+            sheet = score_sheet.build(rules, breakdown(before), e.points, st.scores, st.n_deals,
+                                      before.dealer, you, tricks=before.tricks,
+                                      winners=trick_winners(before))
+            table.append((str(path.resolve()), len(st.scores), _table_verdict(sheet.outcome, sheet.viewer_side)))
+            if sheet.over:
+                table_games[str(path.resolve())] = _table_verdict(sheet.game_outcome, sheet.viewer_side)
+            old = "win" if e.points[you] > rules.par else "draw" if e.points[you] == rules.par else "loss"
+            old_rule_differs += old != table[-1][2]
+        record.note_replay(path)  # (the first note imports the files already there)
+    assert len(table) == 30 and old_rule_differs > 0
+    got = {(f, n): r for f, n, r in rows("SELECT file, deal_no, result FROM deals")}
+    assert got == {(f, n): r for f, n, r in table}
+    assert dict(rows("SELECT file, result FROM games")) == table_games
+    s = totals()
+    assert (s["deals"], s["games"], s["ai_only"]["deals"]) == (30, 10, 0)
+    assert (s["wins"], s["draws"], s["losses"]) == tuple(
+        sum(1 for *_, r in table if r == k) for k in ("win", "draw", "loss"))

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
+from .. import argtypes
 from ..cli import add_variant_option
 from ..game import Game
 from ..players import Player, decision_seed, level_names, make_player
@@ -42,18 +43,20 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
     )
     p.add_argument("--a", required=True, metavar="LEVEL")
     p.add_argument("--b", required=True, metavar="LEVEL")
-    p.add_argument("--deals", type=int, required=True, metavar="N", help="deal pairs")
-    p.add_argument("--seed", type=int, required=True, metavar="S")
+    p.add_argument("--deals", type=argtypes.count(argtypes.MAX_DEAL_PAIRS), required=True, metavar="N",
+                   help=f"deal pairs (1 to {argtypes.MAX_DEAL_PAIRS:,})")
+    p.add_argument("--seed", type=argtypes.seed, required=True, metavar="S")
     p.add_argument(
-        "--budget-ms", type=int, default=None, metavar="MS",
+        "--budget-ms", type=argtypes.count(argtypes.MAX_BUDGET_MS), default=None, metavar="MS",
         help="the hard level's deadline a decision (default 1000)",
     )
     p.add_argument(
-        "--budget-rounds", type=int, default=None, metavar="N",
+        "--budget-rounds", type=argtypes.count(argtypes.MAX_BUDGET_ROUNDS), default=None, metavar="N",
         help="fixed work instead of a deadline: the hard level searches N rounds a decision "
         "(deterministic: the same figures on every run)",
     )
-    p.add_argument("--workers", type=int, default=pool.WORKERS, metavar="K")
+    p.add_argument("--workers", type=argtypes.count(argtypes.MAX_PROCESSES), default=pool.WORKERS,
+                   metavar="K")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_variant_option(p)
@@ -61,12 +64,13 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
 
     b = bench_sub.add_parser("ai", help="decision times of an AI level")
     b.add_argument("--level", required=True, metavar="LEVEL")
-    b.add_argument("--decisions", type=int, default=60, metavar="N")
-    b.add_argument("--budget-ms", type=int, default=None, metavar="MS",
+    b.add_argument("--decisions", type=argtypes.count(argtypes.MAX_DECISIONS), default=60, metavar="N")
+    b.add_argument("--budget-ms", type=argtypes.count(argtypes.MAX_BUDGET_MS), default=None, metavar="MS",
                    help="the hard level's deadline a decision (default 1000)")
-    b.add_argument("--budget-rounds", type=int, default=None, metavar="N",
+    b.add_argument("--budget-rounds", type=argtypes.count(argtypes.MAX_BUDGET_ROUNDS), default=None,
+                   metavar="N",
                    help="fixed work instead of a deadline (rounds a decision)")
-    b.add_argument("--seed", type=int, default=1, metavar="S")
+    b.add_argument("--seed", type=argtypes.seed, default=1, metavar="S")
     b.add_argument("--json", action="store_true", help="print JSON (the default output form)")
     add_variant_option(b)
     b.set_defaults(func=cmd_bench_ai)
@@ -103,12 +107,17 @@ def parse_hard_spec(spec: str) -> dict[str, Any]:
         if key == "oracle" or isinstance(types.get(key), bool):
             out[key] = _flag(key, val, spec)
             continue
-        if key in ("rounds", "ms"):
-            kind: Any = int
-        elif key == "work":
-            kind = float
-        elif key in types:
-            kind = type(types[key])
+        checked = {"rounds": argtypes.count(argtypes.MAX_BUDGET_ROUNDS),
+                   "ms": argtypes.count(argtypes.MAX_BUDGET_MS),
+                   "work": argtypes.number(0.0, argtypes.MAX_BUDGET_MS, lo_open=True)}
+        if key in checked:  # the work of a decision: positive, finite, capped (no endless run)
+            try:
+                out[key] = checked[key](val)
+            except argparse.ArgumentTypeError as exc:
+                raise SystemExit(f"setting {key!r} in {spec!r}: {exc}") from None
+            continue
+        if key in types:
+            kind: Any = type(types[key])
         else:
             raise SystemExit(f"unknown hard setting {key!r} in {spec!r}")
         try:
@@ -120,6 +129,9 @@ def parse_hard_spec(spec: str) -> dict[str, Any]:
                 out[key] = kind(val)
         except ValueError:
             raise SystemExit(f"setting {key!r} in {spec!r}: {val!r} is not a number") from None
+        values = out[key] if isinstance(out[key], tuple) else (out[key],)
+        if any(isinstance(v, float) and not math.isfinite(v) for v in values):
+            raise SystemExit(f"setting {key!r} in {spec!r}: {val!r} is not a finite number")
     return out
 
 

@@ -131,6 +131,9 @@ def resume_game(window) -> None:
     """Open the interrupted game at the table, or say in one line why it cannot be."""
     try:
         game = session.resume()
+    except session.ResumeBusy as exc:  # another Tarocchi window has it: its one line, alone
+        window.show_view(MessageView(window, str(exc)))
+        return
     except Exception as exc:  # noqa: BLE001 - say what went wrong, keep the menu
         window.show_view(MessageView(window, _("Could not resume: {error}").format(error=exc)))
         return
@@ -157,6 +160,9 @@ def start_table(window, game, practice: bool = False, resumed: bool = False) -> 
         """The game is over: another set up the same way (the table's "Play again")."""
         try:
             nxt = session.play_again(game)
+        except paths.AutosaveBusy as exc:  # another Tarocchi window has a game: its one line
+            window.show_view(MessageView(window, str(exc)))
+            return
         except (OSError, paths.DataFolderError) as exc:
             window.show_view(MessageView(window, _("Cannot start a game: {error}").format(error=exc)))
             return
@@ -338,6 +344,9 @@ class NewGameView(BaseView):
                                     seed=self.deal_number if practice else None,
                                     dealer=self.dealer if practice else None,
                                     chosen_deal=practice and self.deal_number is not None)
+        except paths.AutosaveBusy as exc:  # another Tarocchi window has a game: its one line
+            self.window.show_view(MessageView(self.window, str(exc)))
+            return
         except (OSError, paths.DataFolderError) as exc:
             self.window.show_view(MessageView(self.window, _("Cannot start a game: {error}").format(error=exc)))
             return
