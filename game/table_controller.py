@@ -41,6 +41,7 @@ from typing import Any, Protocol
 
 from engine.cards import mask_cards
 from engine.errors import Refusal
+from engine.files import SaveFailed
 from engine.game import Game
 from engine.scoring import view_breakdown
 from engine.state import (
@@ -233,6 +234,9 @@ class TableController:
         self.finished = False
         self.replay_path: Path | None = None
         self.away: set[int] = set()  # online: seats whose person lost the connection
+        #: a move could not be saved (disk full...): the table stops, the position
+        #: kept, until the player tries again (Enter) or leaves (saved up to there)
+        self.save_error: str | None = None
         self._start(resumed)
 
     @property
@@ -288,7 +292,7 @@ class TableController:
             self._hear(notice)
         if self.finished and self.replay_path is None and self.session.online:
             self.replay_path = self._archive()  # once the server said the game is over
-        if self.out.busy or self.waiting:
+        if self.out.busy or self.waiting or self.save_error:
             return
         if self._queued:
             step, scene, status = self._queued.pop(0)
@@ -434,7 +438,10 @@ class TableController:
         self.pending = None
         player = self.players[seat]
         self._set_status(None)
-        session.ai_answer(seat, player.name, fut.result())  # checked, then submitted
+        try:
+            session.ai_answer(seat, player.name, fut.result())  # checked, then submitted
+        except SaveFailed as exc:
+            self._save_failed(exc)
 
     # --- the human's decisions -----------------------------------------------------------
 
@@ -466,12 +473,13 @@ class TableController:
 
     def can_act(self) -> bool:
         cursor = self.session.cursor
-        return (not self.out.busy and not self.waiting and not self._queued
+        return (not self.out.busy and not self.waiting and not self._queued and not self.save_error
                 and self.shown == cursor and self.view().turn in self.human_seats
                 and self.prompt_for == cursor)
 
     def click_card(self, card: int) -> bool:
         """The viewer chooses ``card``; an illegal choice only says which rule forbids it."""
+        self.retry_save()  # after a failed save, a click tries again
         if not self.can_act():
             return False
         view = self.view()
@@ -557,6 +565,9 @@ class TableController:
     def _submit(self, cmd) -> None:
         try:
             self.session.submit(cmd)
+        except SaveFailed as exc:
+            self._save_failed(exc)
+            return
         except IllegalMove as exc:  # the engine has the last word
             if exc.refusal is not None:
                 self._refuse(exc.refusal)
@@ -566,6 +577,21 @@ class TableController:
         self._clear_prompt()
         self.selected = []
         self._set_status(None)
+
+    def _save_failed(self, exc: SaveFailed) -> None:
+        """The move was not saved, so it was not made: say what failed and where."""
+        self.save_error = str(exc)
+        self._set_status(msg("save_failed", text=str(exc)), "error")
+        self.out.play_sound("click")
+
+    def retry_save(self) -> bool:
+        """Try again after a failed save: the move is asked for (or the AI's made) anew."""
+        if not self.save_error:
+            return False
+        self.save_error = None
+        self.prompt_for = -1
+        self._set_status(None)
+        return True
 
     def key_step(self, step: int) -> bool:
         """Left/Right over the viewer's hand (a keyboard cursor)."""
@@ -583,6 +609,8 @@ class TableController:
     def key_press(self) -> bool:
         """Enter or Space: the whole discard once it is chosen, else the card under
         the keyboard cursor."""
+        if self.retry_save():
+            return True
         if self.waiting:
             self.continue_()
             return True

@@ -242,6 +242,8 @@ _TEMPLATES: dict[str, _Template] = {
     "seat_back": lambda w, m: _("{name} is back").format(name=w.name(m.get("seat"))),
     "connection_lost": lambda w, m: _("Connection lost: reconnecting…"),
     "connection_back": lambda w, m: _("Connected again"),
+    "save_failed": lambda w, m: _("Not saved, so not played: {text}. Enter: try again; or leave "
+                                  "(saved up to the last move)").format(text=m.get("text")),
     "takeover": lambda w, m: _("{name} is now played by the AI").format(name=w.name(m.get("seat"))),
     "timeout": lambda w, m: _("{name} ran out of time: the AI played").format(
         name=w.name(m.get("seat"))),

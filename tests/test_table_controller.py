@@ -307,3 +307,58 @@ def test_the_discard_by_keyboard_alone(variant: str, home) -> None:
     assert ctl.key_press()
     assert ctl.game.cursor > before and ctl.view().phase == PLAY
     assert ctl.game.state.discard == sum(1 << c for c in chosen)
+
+
+def test_a_full_disk_stops_the_table_and_keeps_the_position(home, monkeypatch) -> None:
+    """Issue 36: a move that cannot be saved is not made; the table says so in one
+    line, waits, and plays on once the player tries again (Enter or a click);
+    the same for an AI's move; the autosave stays a valid game throughout."""
+    import errno
+    import os
+
+    import engine.replay as replay_mod
+    from engine.replay import read_replay
+
+    real = os.pwrite
+    full = {"on": False}
+
+    def pwrite(fd, data, at):
+        if full["on"]:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data, at)
+
+    monkeypatch.setattr(replay_mod.os, "pwrite", pwrite)
+    ctl, _out, _scenes = make("piedicavallo", seed_where("piedicavallo", 1))  # East deals
+    run_until_prompt(ctl)
+    assert ctl.view().phase == PLAY
+    path = ctl.game.autosave_path
+    before, state = ctl.game.cursor, ctl.game.state
+    full["on"] = True
+    card = ctl.view().legal()[0].card
+    assert not ctl.click_card(card) or ctl.game.cursor == before
+    assert ctl.game.cursor == before and ctl.game.state == state
+    assert ctl.save_error and "disk is full" in ctl.save_error and "\n" not in ctl.save_error
+    assert ctl.status.key == "save_failed" and ctl.tone == "error"
+    assert not ctl.can_act()
+    for _ in range(20):
+        ctl.update(1 / 60)
+    assert ctl.game.cursor == before  # stopped, not retrying by itself
+    assert read_replay(path, tolerate_torn=False).events == ctl.game.log
+    full["on"] = False
+    assert ctl.key_press()  # Enter: try again
+    run_until_prompt(ctl)
+    act(ctl)
+    assert ctl.game.cursor > before
+    # an AI's move that cannot be saved stops the table the same way
+    full["on"] = True
+    for _ in range(200):
+        ctl.update(1 / 60)
+        if ctl.save_error:
+            break
+    assert ctl.save_error and ctl.game.state.turn != 0
+    stuck = ctl.game.cursor
+    full["on"] = False
+    assert ctl.key_press()
+    for _ in range(200):
+        ctl.update(1 / 60)
+    assert ctl.game.cursor > stuck and not ctl.save_error

@@ -72,6 +72,7 @@ def every_text(words: Words) -> list[tuple[str, str]]:
     for key in ("your_turn", "click_to_continue", "matto", "thinking_hint", "hints", "nothing_to_undo",
                 "nothing_to_redo", "connection_lost", "connection_back"):
         add(key, words.say(msg(key)))
+    add("save_failed", words.say(msg("save_failed", text="could not save the game to /x: the disk is full")))
     totals = tuple(range(rules.n_sides))
     for deal in range(1, rules.full_game + 1):
         add(f"standing {deal}", words.say(msg("standing", deal=deal, n_deals=rules.full_game,
@@ -177,5 +178,5 @@ def test_every_template_is_worded() -> None:
                "confirm_label", "your_turn", "click_to_continue", "matto", "thinking_hint", "hints",
                "nothing_to_undo", "nothing_to_redo", "standing", "refused", "engine", "speed",
                "confirm_discard", "reconnecting", "seat_back", "takeover", "timeout", "connection_lost",
-               "connection_back"}
+               "connection_back", "save_failed"}
     assert set(_TEMPLATES) <= covered, set(_TEMPLATES) - covered
