@@ -26,6 +26,9 @@ from . import paths
 #: the port of the server this program starts to host a table
 DEFAULT_PORT = 8765
 FRIEND = "human"
+#: a friend whose connection is gone for two minutes is played by the AI (medium)
+#: until they come back; no turn clock (friends wait for each other)
+TABLE_SETTINGS = {"ai_takeover_seconds": 120, "turn_seconds": 0, "fallback_level": "medium"}
 _server_lock = threading.Lock()
 _server: Any = None
 
@@ -173,7 +176,7 @@ def host(address: str, variant: str, deals: int, others: list[str]) -> Lobby:
     for a friend or an AI level) and sit at it."""
     client, url = _connect(address)
     try:
-        code, _token = client.create(variant, deals, [FRIEND, *others], {})
+        code, _token = client.create(variant, deals, [FRIEND, *others], dict(TABLE_SETTINGS))
         reply = client.join(code, 0)
     except Exception as exc:  # noqa: BLE001
         client.close()
