@@ -327,6 +327,10 @@ def read_record(path: str | os.PathLike[str], *, validate: bool = True) -> Repla
     players = [str(x) for x in players]
     human = HUMAN in players
     seat = players.index(HUMAN) if human else 0
+    own = header.get("seat")  # an online game: several people, this program's was this seat
+    if header.get("online") is True and isinstance(own, int) and not isinstance(own, bool) \
+            and 0 <= own < len(players) and players[own] == HUMAN:
+        seat = own
 
     deals: list[ScoredDeal] = []
     dealer: int | None = None

@@ -121,6 +121,13 @@ def test_a_whole_online_game_from_any_seat(variant: str, seat: int, home) -> Non
 
     rp = read_replay(path)
     assert rp.events == g.log and rp.header.extra["seat"] == seat
+    # and your record counts it from your seat, not from the first person's
+    from game.record import deal_outcome, read_record
+
+    rec = read_record(path)
+    assert rec.human and rec.seat == seat
+    assert deal_outcome(rec.variant, rec.seat, list(g.state.scores[0]))[0] == \
+        g.state.scores[0][rules.side[seat]]
 
 
 def test_turn_is_a_rotation_of_the_rules() -> None:
