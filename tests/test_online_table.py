@@ -85,3 +85,46 @@ def test_two_tables_play_one_online_game(server, tmp_path, home, variant, seats)
         assert ctl.replay_path is not None
         rp = read_replay(ctl.replay_path)
         assert rp.events == events and rp.header.extra["seat"] == s
+
+
+def test_a_friend_who_drops_is_shown_reconnecting_then_back(server, home) -> None:
+    """The other table says "East is reconnecting" while a friend's connection is
+    gone (the seat stays theirs), then that they are back; the friend's table
+    is back at the exact position."""
+    import asyncio
+
+    host = ThreadedClient()
+    host.connect(server.url, "Anna")
+    code, _ = host.create("piedicavallo", 1, ["human", "human", "easy", "easy"], {})
+    joined = [host.join(code, 0)]
+    friend = ThreadedClient()
+    friend.connect(server.url, "Bruno")
+    joined.append(friend.join(code, 1))
+    host.start()
+    try:
+        tables = []
+        for c, reply in zip((host, friend), joined, strict=True):
+            ctl = TableController(RemoteSession(c, reply), {}, Recorder(), executor=InlineExecutor())
+            ctl.speed = 1000.0
+            tables.append(ctl)
+        host_ctl, friend_ctl = tables
+
+        def run(cond, seconds: float = 30) -> None:
+            end = time.monotonic() + seconds
+            while not cond():
+                assert time.monotonic() < end
+                for ctl in tables:
+                    ctl.update(1 / 60)
+                time.sleep(0.002)
+
+        run(lambda: host_ctl.session.cursor >= 1 and friend_ctl.session.cursor >= 1)
+        asyncio.run_coroutine_threadsafe(friend.client.drop(), friend._loop).result(5)
+        run(lambda: 1 in host_ctl.away)  # the friend sits East of the host (seat 1)
+        assert host_ctl.banner is not None and host_ctl.banner.key == "reconnecting"
+        run(lambda: 1 not in host_ctl.away)  # the client came back by itself
+        assert host_ctl.banner.key == "seat_back"
+        run(lambda: friend_ctl.session.cursor == host_ctl.session.cursor)
+        assert friend_ctl.session.view_at(friend_ctl.session.cursor).hand == friend.view.hand
+    finally:
+        host.close()
+        friend.close()
