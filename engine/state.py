@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, overload
+from typing import Any, NamedTuple, overload
 
 from .cards import SUIT_NAMES, Card, mask_cards
 from .errors import IllegalMove, Refusal
@@ -417,19 +417,8 @@ def apply(state: State, event: Event) -> State:
         fields[_TURN] = rules.next[seat] if len(trick) < rules.n_seats else -1
         return tuple.__new__(State, fields)
     if type(event) is TrickTaken:
-        side = rules.side[event.winner]
-        matto = rules.pack.matto
-        taken = 0
-        for c in event.cards:
-            if c != matto:
-                taken |= 1 << c
         return state._replace(
-            trick=(),
-            trick_no=state.trick_no + 1,
-            leader=event.winner,
-            turn=event.winner if state.trick_no + 1 < rules.n_tricks else -1,
-            piles=_with(state.piles, side, state.piles[side] | taken),
-            tricks_won=_with(state.tricks_won, side, state.tricks_won[side] + 1),
+            **trick_taken_fields(rules, event, state.trick_no, state.piles, state.tricks_won),
             tricks=(*state.tricks, (state.leader, event.cards)),
         )
     if type(event) is Discarded:
@@ -469,6 +458,27 @@ def apply(state: State, event: Event) -> State:
             tricks=(),
         )
     raise TypeError(f"not an event: {event!r}")
+
+
+def trick_taken_fields(rules: Ruleset, event: TrickTaken, trick_no: int, piles: tuple[int, ...],
+                       tricks_won: tuple[int, ...]) -> dict[str, Any]:
+    """What a trick taken changes, in a state and in a seat's view alike: the trick
+    cleared, its cards (but the Matto, already in its own side's pile) to the
+    winner's side, and the winner to lead."""
+    side = rules.side[event.winner]
+    matto = rules.pack.matto
+    taken = 0
+    for c in event.cards:
+        if c != matto:
+            taken |= 1 << c
+    return {
+        "trick": (),
+        "trick_no": trick_no + 1,
+        "leader": event.winner,
+        "turn": event.winner if trick_no + 1 < rules.n_tricks else -1,
+        "piles": _with(piles, side, piles[side] | taken),
+        "tricks_won": _with(tricks_won, side, tricks_won[side] + 1),
+    }
 
 
 def replay(state: State, events: list[Event]) -> State:
@@ -516,4 +526,5 @@ __all__ += [
     "Discarded", "CardPlayed", "TrickTaken", "DealScored", "Event", "State", "new_game",
     "first_dealer", "next_deal", "legal_commands", "decide", "apply", "replay", "is_decision",
     "expected_trick", "deal_points", "due_event", "trick_winners", "trick_winners_of", "command_text",
+    "trick_taken_fields",
 ]

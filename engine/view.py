@@ -32,6 +32,7 @@ from .state import (
     TrickTaken,
     new_game,
     plays_list,
+    trick_taken_fields,
 )
 
 
@@ -226,19 +227,8 @@ def advance(view: SeatView, event: Event) -> SeatView:
             turn=rules.next[s] if len(trick) < rules.n_seats else -1,
         )
     if type(event) is TrickTaken:
-        side = rules.side[event.winner]
-        matto = rules.pack.matto
-        taken = 0
-        for c in event.cards:
-            if c != matto:
-                taken |= 1 << c
         return view._replace(
-            trick=(),
-            trick_no=view.trick_no + 1,
-            leader=event.winner,
-            turn=event.winner if view.trick_no + 1 < rules.n_tricks else -1,
-            piles=_put(view.piles, side, view.piles[side] | taken),
-            tricks_won=_put(view.tricks_won, side, view.tricks_won[side] + 1),
+            **trick_taken_fields(rules, event, view.trick_no, view.piles, view.tricks_won),
             history=(*view.history, (view.leader, event.cards)),
         )
     if type(event) is Discarded:
