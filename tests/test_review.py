@@ -82,4 +82,6 @@ def test_review_command_prints_json_last(tmp_path: Path, capsys: pytest.CaptureF
     bad.write_text("{}\n")
     assert main(["review", str(bad), "--quiet"]) == 1
     assert "not a Tarocchi replay" in capsys.readouterr().err
-    assert main(["review", str(f), "--seat", "4", "--quiet"]) == 2
+    with pytest.raises(SystemExit) as refused:  # argparse: one line, exit 2
+        main(["review", str(f), "--seat", "4", "--quiet"])
+    assert refused.value.code == 2 and "--seat" in capsys.readouterr().err
