@@ -150,7 +150,9 @@ class Lobby:
 
         seats = self.seats()
         players = tuple(FRIEND if s["kind"] == FRIEND else str(s.get("level")) for s in seats)
-        sess = RemoteSession(self.client, self.joined, players=players, backlog=self.backlog)
+        names = tuple(str(s.get("name") or "") if s["kind"] == FRIEND else "" for s in seats)
+        sess = RemoteSession(self.client, self.joined, players=players, names=names,
+                             backlog=self.backlog)
         self.backlog = []
         return sess
 

@@ -143,8 +143,8 @@ class RemoteSession:
     deal_number: int | None = None
 
     def __init__(self, client: Any, joined: dict[str, Any] | None = None, *,
-                 players: tuple[str, ...] = (), backlog: list[dict[str, Any]] | None = None
-                 ) -> None:
+                 players: tuple[str, ...] = (), names: tuple[str, ...] = (),
+                 backlog: list[dict[str, Any]] | None = None) -> None:
         """``joined``: the server's ``seated`` (or ``watching``) answer, whose
         snapshot is where this session starts (the client may have folded later
         events already: they come through :meth:`poll`); without it, the
@@ -164,6 +164,8 @@ class RemoteSession:
         self.human_seats = frozenset({0}) if view.seat >= 0 else frozenset()
         raw = players or tuple("human" for _ in range(self.rules.n_seats))
         self._players = tuple(raw[self.turn.back(i)] for i in range(self.rules.n_seats))
+        given = names or ("",) * self.rules.n_seats
+        self._names = tuple("" if i == 0 else given[self.turn.back(i)] for i in range(self.rules.n_seats))
         self.first = first  # events before this one are not known here
         self._views: dict[int, SeatView] = {self.first: self.turn.view(view)}
         self._events: dict[int, Event] = {}
@@ -178,6 +180,10 @@ class RemoteSession:
     @property
     def players(self) -> tuple[str, ...]:
         return self._players
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self._names
 
     @property
     def cursor(self) -> int:

@@ -77,6 +77,9 @@ class TableSession(Protocol):
     def players(self) -> tuple[str, ...]: ...  # per seat: "human" or an AI level
 
     @property
+    def names(self) -> tuple[str, ...]: ...  # per seat: a person's name ("" where none is known)
+
+    @property
     def cursor(self) -> int: ...  # events known here
 
     def event(self, i: int) -> Event: ...  # the i-th event as the viewer saw it
@@ -119,6 +122,10 @@ class LocalSession:
     @property
     def players(self) -> tuple[str, ...]:
         return tuple(self.game.header.players)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return ("",) * self.rules.n_seats
 
     @property
     def cursor(self) -> int:

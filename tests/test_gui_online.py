@@ -57,6 +57,8 @@ def test_host_a_table_a_friend_joins_and_the_table_opens(window, home, lang) -> 
         assert isinstance(table, TableView)
         sess = table.session
         assert isinstance(sess, RemoteSession) and sess.human_seats == frozenset({0})
+        assert sess.names[1] == online_lobby.player_name()  # East's plate: the friend's name
+        assert sess.players[2:] == ("medium", "medium")
         assert table.game is None  # no engine game at an online table
         _until(lambda: sess.cursor >= 1, table, friend)  # the deal arrived
         table.on_draw()

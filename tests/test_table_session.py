@@ -29,7 +29,7 @@ from tests.test_table_controller import Recorder, act
 SESSION_API = frozenset({
     "rules", "viewer", "human_seats", "local_ai", "can_rewind", "online", "players", "cursor",
     "event", "view_at", "poll", "submit", "archive", "close", "autosave_path", "deal_number",
-    "first",
+    "first", "names",
 })
 
 
@@ -55,6 +55,7 @@ class SeatOnlySession:
         self.viewer = viewer
         self.human_seats = frozenset({viewer})
         self.players = tuple("human" if s == viewer else "easy" for s in range(rules.n_seats))
+        self.names = ("",) * rules.n_seats
         self.refuse_next = False
         self._take_in()
 

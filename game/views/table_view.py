@@ -75,7 +75,8 @@ class TableView(BaseView):
         rules = game.rules
         you = viewer if viewer in human_seats else None
         self.words = Words(rules, you)
-        subs = [_(p) if p != "human" else "" for p in game.players]
+        subs = [name or (_(p) if p != "human" else "") for p, name in zip(game.players, game.names,
+                                                                       strict=True)]
         self.table = TableScene(rules, self.words.names(), sound, subs, words=self.words)
         self.table.speed = settings.speed if settings else 1.0
         self.hint_texts: list[arcade.Text] = []
