@@ -260,14 +260,14 @@ def _card_arg(w: Words, r: Msg, name: str = "card") -> str:
 
 def _discard_points(w: Words, r: Msg) -> str:
     cards: tuple[int, ...] = tuple(r.get("cards") or ())  # type: ignore[call-overload]
-    names = card_list(w.pack, cards)
+    n = w.pack.mask_points(sum(1 << c for c in cards))
     if w.rules.n_sides < w.rules.n_seats:
-        return ngettext("{cards} is safe in the discard: its points count for your team",
-                        "{cards} are safe in the discard: their points count for your team",
-                        len(cards)).format(cards=names)
-    return ngettext("{cards} is safe in the discard: its points count for you",
-                    "{cards} are safe in the discard: their points count for you",
-                    len(cards)).format(cards=names)
+        return ngettext("bank {n} point in the discard: it counts for your team whoever takes the tricks",
+                        "bank {n} points in the discard: they count for your team whoever takes the tricks",
+                        n).format(n=n)
+    return ngettext("bank {n} point in the discard: it counts for you whoever takes the tricks",
+                    "bank {n} points in the discard: they count for you whoever takes the tricks",
+                    n).format(n=n)
 
 
 _ReasonWords = Callable[["Words", Msg], str]
