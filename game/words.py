@@ -310,6 +310,61 @@ def _hints(w: Words, m: Msg) -> str:
     return _("Expected points for you after each card; best in gold")
 
 
+# --- lessons (game.lessons) -------------------------------------------------------------------
+
+
+def _lesson_step(w: Words, m: Msg) -> str:
+    """What the lesson asks for now, by the kind of move."""
+    kind = m.get("kind")
+    cards = tuple(m.get("cards") or ())  # type: ignore[call-overload]
+    card = card_list(w.pack, cards)
+    suit = suit_name(int(m.get("suit", -1)))  # type: ignore[call-overload]
+    if m.get("free"):
+        if kind == "discard":
+            return _("The coach would lay aside {cards}; choose your own if you like").format(cards=card)
+        return _("The coach would play {card}; play it or choose your own").format(card=card)
+    texts = {
+        "lead": lambda: _("You lead: play {card}").format(card=card),
+        "follow": lambda: _("{suit} were led and you hold some: play {card}").format(suit=suit, card=card),
+        "trump": lambda: _("You have no {suit}: you must play a trump. Play {card}").format(suit=suit,
+                                                                                          card=card),
+        "any": lambda: _("No {suit} and no trump: any card will do. Play {card}").format(suit=suit, card=card),
+        "matto": lambda: _("Play the Matto: it never wins, and comes back to your pile"),
+        "discard": lambda: _("Click {cards} to lay them aside, then confirm").format(cards=card),
+    }
+    return texts[str(kind)]()
+
+
+def _lesson_coach(w: Words, m: Msg) -> str:
+    """The coach's panel: the lesson, the step, what it teaches and why this move."""
+    head = _("Lesson {k} of {n}: {title}").format(k=m.get("k"), n=m.get("n"), title=_(str(m.get("title"))))
+    step = int(m.get("step", 0))  # type: ignore[call-overload]
+    total = int(m.get("steps", 0))  # type: ignore[call-overload]
+    lines = [head]
+    if m.get("over"):
+        lines.append(_("Lesson complete! Press Esc for the menu, or go on to the next lesson."))
+    else:
+        lines.append(_("Move {i} of {n}").format(i=step + 1, n=total) if total else "")
+    lines.append(_(str(m.get("intro"))))
+    why = m.get("why")
+    if why is not None and not m.get("over"):
+        text = w.reason(why)
+        lines.append(_("Why: {reason}").format(reason=text[:1].upper() + text[1:]))
+    return "\n\n".join(x for x in lines if x)
+
+
+def _lesson_wrong(w: Words, m: Msg) -> str:
+    return _("{card} may be played, but this lesson plays {expected}: try again").format(
+        card=card_name(w.pack, int(m.get("card", 0))),  # type: ignore[call-overload]
+        expected=card_name(w.pack, int(m.get("expected", 0))))  # type: ignore[call-overload]
+
+
+def _lesson_wrong_discard(w: Words, m: Msg) -> str:
+    cards = tuple(m.get("cards") or ())  # type: ignore[call-overload]
+    return _("{card} may be laid aside, but this lesson lays aside {cards}").format(
+        card=card_name(w.pack, int(m.get("card", 0))), cards=card_list(w.pack, cards))  # type: ignore[call-overload]
+
+
 def _confirm_label(w: Words, m: Msg) -> str:
     n = int(m.get("n", 0))  # type: ignore[call-overload]
     if w.rules.stock_cards:
@@ -340,6 +395,11 @@ _TEMPLATES: dict[str, _Template] = {
     "standing": lambda w, m: w.standing(int(m.get("deal", 0)), int(m.get("n_deals", 1)),  # type: ignore[call-overload]
                                         m.get("totals", ()), int(m.get("scored", 0))),  # type: ignore[arg-type,call-overload]
     "last_trick": _last_trick,
+    "lesson_step": _lesson_step,
+    "lesson_coach": _lesson_coach,
+    "lesson_wrong": _lesson_wrong,
+    "lesson_wrong_discard": _lesson_wrong_discard,
+    "lesson_done": lambda w, m: _("Lesson complete! Esc: the menu"),
 }
 
 
