@@ -16,6 +16,7 @@ from engine.cards import TRUMP_SUIT
 from engine.errors import Refusal
 from engine.ruleset import Outcome, ruleset
 from game import i18n
+from game.lessons import LESSONS
 from game.words import _TEMPLATES, Words, msg
 
 LANGS = ("en", "fr", "it")
@@ -109,6 +110,21 @@ def every_text(words: Words) -> list[tuple[str, str]]:
             text = words.reason(r)
             add(f"reason {key} {n}", text)
             add(f"hints {key} {n}", words.say(msg("hints", reason=r)))
+    # the lessons (issue 32): every kind of move, guided and free, the coach's panel
+    for kind in ("lead", "follow", "trump", "any", "matto", "discard"):
+        for free in (False, True):
+            for n in (1, 2, 3):
+                add(f"lesson_step {kind} {free} {n}", words.say(msg(
+                    "lesson_step", kind=kind, suit=n, cards=tuple(range(n)), why=None, free=free)))
+    for lesson in LESSONS:
+        for over in (False, True):
+            add(f"lesson_coach {lesson.id} {over}", words.say(msg(
+                "lesson_coach", title=lesson.title, intro=lesson.intro, k=1, n=4, step=0, steps=3,
+                why=Reason("keep_matto"), over=over)))
+    add("lesson_wrong", words.say(msg("lesson_wrong", card=1, expected=2)))
+    for n in (1, 2, 3):
+        add(f"lesson_wrong_discard {n}", words.say(msg("lesson_wrong_discard", card=5, cards=tuple(range(n)))))
+    add("lesson_done", words.say(msg("lesson_done")))
     return out
 
 
@@ -192,5 +208,6 @@ def test_every_template_is_worded() -> None:
     covered = {"deal", "stock", "discarded", "trick", "led_took", "last_trick", "thinking", "your_discard",
                "confirm_label", "your_turn", "click_to_continue", "matto", "thinking_hint", "hints",
                "nothing_to_undo", "nothing_to_redo", "standing", "refused", "engine", "speed",
-               "confirm_discard"}
+               "confirm_discard", "lesson_step", "lesson_coach", "lesson_wrong", "lesson_wrong_discard",
+               "lesson_done"}
     assert set(_TEMPLATES) <= covered, set(_TEMPLATES) - covered
