@@ -37,7 +37,7 @@ from engine.files import atomic_write
 from engine.game import Game
 from engine.players import Player
 from engine.ruleset import Ruleset, ruleset
-from engine.state import DISCARD, PLAY, Command, Discard, Play
+from engine.state import DISCARD, PLAY, CardPlayed, Command, Discard, Discarded, Play
 from engine.view import SeatView
 
 from . import paths
@@ -220,6 +220,28 @@ def lesson_game(lesson: Lesson) -> Game:
     return Game(lesson.seed, 1, ["human"] + ["easy"] * (rules.n_seats - 1), rules=rules)
 
 
+def lesson_session(lesson: Lesson, start_at: int = 0) -> LessonSession:
+    """The lesson's game, its first ``start_at`` moves made again (a lesson
+    resumed: the other seats replay exactly as before), up to the player's turn."""
+    game = lesson_game(lesson)
+    players = ai_players(lesson)
+    made = 0
+    while start_at and game.legal():
+        seat = game.state.turn
+        if seat == 0 and made >= start_at:
+            break
+        view = game.view(seat)
+        if seat != 0:
+            game.submit(players[seat].choose(view, game.legal(), game.cursor))
+            continue
+        if lesson.free:
+            game.submit(coach_move(view, game.cursor))
+        else:
+            game.submit(command_of(game.rules, 0, lesson.steps[made]))
+        made += 1
+    return LessonSession(game, viewer=0, human_seats=frozenset({0}), practice=False)
+
+
 def ai_players(lesson: Lesson) -> dict[int, Player]:
     """The other seats: the easy level without slips (a pure function of the view)."""
     return {s: EasyPlayer(slip=0.0) for s in range(1, ruleset(lesson.game).n_seats)}
@@ -233,7 +255,7 @@ class LessonController(TableController):
 
     def __init__(self, lesson: Lesson, out, *, executor=None, settings=None, on_scene=None,
                  on_exit=None, on_step=None, on_progress=None, auto_continue: bool = False,
-                 start_at: int = 0) -> None:
+                 start_at: int = 0, session: LessonSession | None = None) -> None:
         self.lesson = lesson
         self.on_progress = on_progress  # (lesson id, moves made, finished): remember it
         self.step_no = 0  # the player's moves made so far
@@ -242,34 +264,29 @@ class LessonController(TableController):
         self.met: list[tuple[int, tuple[str, ...]]] = []  # (step, rules met), as they happened
         self._made: list[tuple[SeatView, Command]] = []  # each move and the view it was made from
         self.on_step = on_step  # called with the step number once its prompt is up
-        game = lesson_game(lesson)
-        players = ai_players(lesson)
-        if start_at:  # resumed: the moves already made, made again (the AI seats replay the same)
-            self._replay(game, players, start_at)
-        session = LessonSession(game, viewer=0, human_seats=frozenset({0}), practice=False)
-        super().__init__(session, players, out, settings=settings, executor=executor,
+        if session is None:
+            session = lesson_session(lesson, start_at)
+        super().__init__(session, ai_players(lesson), out, settings=settings, executor=executor,
                          on_scene=on_scene, on_exit=on_exit, auto_continue=auto_continue, hint_fn=None,
-                         resumed=bool(start_at))
+                         resumed=session.cursor > 1)
+        self._recover()
 
-    def _replay(self, game: Game, players: dict[int, Player], steps: int) -> None:
-        while game.legal():
-            seat = game.state.turn
-            if seat == 0 and self.step_no >= steps:
-                break  # the player's turn after the moves already made
-            view = game.view(seat)
-            if seat != 0:
-                game.submit(players[seat].choose(view, game.legal(), game.cursor))
-                continue
-            if self.lesson.free:
-                cmd = coach_move(view, game.cursor)
-            else:
-                cmd = command_of(game.rules, 0, self.lesson.steps[self.step_no])
-            game.submit(cmd)
-            self._made.append((view, cmd))
-            self.met.append((self.step_no, met_by(view, cmd, False)))
-            self.step_no += 1
-        self.rules = game.rules
-        self._settle_wins(game.view(0))
+    def _recover(self) -> None:
+        """The moves already made in the session (a lesson resumed), from its events."""
+        session = self.session
+        for i in range(session.cursor):
+            event = session.event(i)
+            cmd: Command | None = None
+            if isinstance(event, CardPlayed) and event.seat == 0:
+                cmd = Play(0, event.card)
+            elif isinstance(event, Discarded) and event.seat == 0:
+                cmd = Discard(0, tuple(mask_cards(event.cards)))
+            if cmd is not None:
+                view = session.view_at(i)
+                self._made.append((view, cmd))
+                self.met.append((self.step_no, met_by(view, cmd, False)))
+                self.step_no += 1
+        self._settle_wins(session.view_at(session.cursor))
 
     @property
     def n_steps(self) -> int:

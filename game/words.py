@@ -340,11 +340,12 @@ def _lesson_coach(w: Words, m: Msg) -> str:
     head = _("Lesson {k} of {n}: {title}").format(k=m.get("k"), n=m.get("n"), title=_(str(m.get("title"))))
     step = int(m.get("step", 0))  # type: ignore[call-overload]
     total = int(m.get("steps", 0))  # type: ignore[call-overload]
-    lines = [head]
     if m.get("over"):
-        lines.append(_("Lesson complete! Press Esc for the menu, or go on to the next lesson."))
+        lines = [head, _("Lesson complete! Press Esc for the menu, or go on to the next lesson.")]
+    elif total:
+        lines = [_("{lesson} · move {i} of {n}").format(lesson=head, i=step + 1, n=total)]
     else:
-        lines.append(_("Move {i} of {n}").format(i=step + 1, n=total) if total else "")
+        lines = [head]
     lines.append(_(str(m.get("intro"))))
     why = m.get("why")
     if why is not None and not m.get("over"):
