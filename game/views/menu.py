@@ -59,6 +59,7 @@ class MenuView(BaseView):
         items += [
             (_("New game"), lambda: self.setup(False), {}),
             (_("Practice"), lambda: self.setup(True), {"tooltip": _("Undo, redo and hints")}),
+            (_("Learn to play"), self.learn, {"tooltip": _("Short lessons at the table, for each game")}),
             (_("Watch AI game"), self.watch, {}),
             (_("Replays"), self.replays, {}),
             (_("Your record"), self.record, {}),
@@ -66,8 +67,9 @@ class MenuView(BaseView):
             (_("Settings"), self.settings_view, {}),
             (_("Quit"), self.quit, {}),
         ]
-        top = 470 if len(items) <= 7 else 500
-        h, gap = (46, 10) if len(items) <= 8 else (42, 8)  # nine clear of the notice
+        top = 470 if len(items) <= 7 else 500 if len(items) <= 9 else 506
+        # nine, ten or eleven buttons clear of the subtitle and of the notice
+        h, gap = (46, 10) if len(items) <= 8 else (42, 8) if len(items) <= 9 else (36, 6)
         self.buttons = column(items, top=top, h=h, gap=gap)
         self.focus = 0
 
@@ -85,6 +87,11 @@ class MenuView(BaseView):
             self.window.show_view(ConfirmNewGameView(self.window, practice))  # ask first
             return
         self.window.show_view(NewGameView(self.window, practice))
+
+    def learn(self) -> None:
+        from .lessons_view import LessonsView
+
+        self.window.show_view(LessonsView(self.window))
 
     def watch(self) -> None:
         open_optional(self.window, "game.theatre", "WatchSetupView")
