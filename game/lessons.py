@@ -341,7 +341,10 @@ class LessonController(TableController):
         self.why = reason(view, self.expected)
         cards = self._cards(self.expected)
         hand = frozenset(self.hand_order())
-        self.out.lay(self.position(), frozenset() if view.phase == DISCARD else cards, hand - cards, True)
+        # the move lit: the card raised (a discard's cards left bright), the rest dimmed; in
+        # a free deal the player may choose another, so only the cards no rule allows are dimmed
+        dimmed = hand - self.legal_cards if self.lesson.free else hand - cards
+        self.out.lay(self.position(), frozenset() if view.phase == DISCARD else cards, dimmed, True)
         self._set_status(self._say_step(view), "prompt")
         if self.on_step:
             self.on_step(self.step_no)

@@ -69,7 +69,9 @@ def run(ctl: LessonController, out: Recorder, words: dict[str, list[str]] | None
             # the move is lit: the card raised (a discard: the cards left undimmed), the rest dimmed
             _pos, raised, dimmed, _ease = out.laid[-1]
             hand = set(ctl.hand_order())
-            assert dimmed == hand - cards
+            # a guided move: everything else dimmed; a free deal: only what no rule allows
+            assert dimmed == hand - (ctl.legal_cards if ctl.lesson.free else cards)
+            assert ctl.lesson.free or cards <= ctl.legal_cards
             assert raised == (set() if view.phase == DISCARD else cards)
             if words is not None:
                 for lang in ("en", "fr", "it"):
@@ -167,3 +169,22 @@ def test_progress_is_remembered_and_a_lesson_resumes_where_it_was_left(home) -> 
     # a damaged file is not fatal: no progress
     lessons.progress_path().write_text("{not json")
     assert lessons.load_progress() == {"done": [], "at": {}}
+
+
+def test_in_the_free_deal_the_player_may_choose_another_card(home) -> None:
+    ctl, out = make("p5-coach")
+    chosen = 0
+    for _ in range(30000):
+        ctl.update(1 / 60)
+        if ctl.can_act():
+            view = ctl.view()
+            others = [c.card for c in view.legal() if c != ctl.expected] if view.phase == PLAY else []
+            before = ctl.session.cursor
+            if others and chosen < 3:
+                assert ctl.click_card(others[-1]) and ctl.session.cursor > before  # taken
+                chosen += 1
+            else:
+                assert ctl.auto_move() and ctl.session.cursor > before
+        if ctl.finished:
+            break
+    assert chosen == 3 and ctl.finished and "R10" in ctl.rules_met()
