@@ -208,6 +208,7 @@ def run_lesson(lesson_id: str, language: str | None = None, screenshots: str | N
     import arcade
 
     from . import i18n, lessons, textures
+    from .constants import T_COUNT
     from .settings import Settings
     from .sound import SoundBoard
     from .table_controller import InlineExecutor
@@ -247,6 +248,7 @@ def run_lesson(lesson_id: str, language: str | None = None, screenshots: str | N
 
     frames = 0
     shot_at = -1
+    scoring_at = -1
     t_end = time.perf_counter() + max_seconds
     while True:
         view.on_update(1 / 60)
@@ -259,7 +261,12 @@ def run_lesson(lesson_id: str, language: str | None = None, screenshots: str | N
                     view.on_update(1 / 60)
                 shoot(f"{ctl.step_no + 1:02d}")
             ctl.auto_move()
-        if ctl.done and (not lesson.free or ctl.finished) and not view.table.busy:
+        if ctl.scene == "scoring" and scoring_at < 0:
+            scoring_at = frames + int(60 * (T_COUNT + 0.4) / speed)  # the sheet counted up
+        if frames == scoring_at:
+            shoot("scoring")
+        if ctl.done and (not lesson.free or ctl.finished) and not view.table.busy \
+                and (scoring_at < 0 or frames > scoring_at):
             for _ in range(30):
                 view.on_update(1 / 60)
             shoot("end")

@@ -270,6 +270,7 @@ class LessonController(TableController):
                          on_scene=on_scene, on_exit=on_exit, auto_continue=auto_continue, hint_fn=None,
                          resumed=session.cursor > 1)
         self._recover()
+        self.first_step = self.step_no  # the lesson's idea is said at the first move shown
 
     def _recover(self) -> None:
         """The moves already made in the session (a lesson resumed), from its events."""
@@ -353,10 +354,13 @@ class LessonController(TableController):
     def coach(self):
         """The coach's panel (the view draws it beside the trick): the lesson, the
         move reached, what the lesson teaches and why the move lit."""
+        if self.waiting == "scoring":
+            return None  # the score sheet has the table's middle to itself
         course = COURSES[self.lesson.game]
         return msg("lesson_coach", title=self.lesson.title, intro=self.lesson.intro,
                    k=course.index(self.lesson.id) + 1, n=len(course), step=self.step_no, steps=self.n_steps,
-                   why=self.why if self.prompt_for == self.session.cursor else None, over=self.done)
+                   why=self.why if self.prompt_for == self.session.cursor else None, over=self.done,
+                   intro_too=self.step_no == self.first_step and not self.done)
 
     def _cards(self, cmd: Command) -> frozenset[int]:
         return frozenset(cmd.cards) if isinstance(cmd, Discard) else frozenset({cmd.card})  # type: ignore[union-attr]

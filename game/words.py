@@ -329,7 +329,8 @@ def _lesson_step(w: Words, m: Msg) -> str:
         "trump": lambda: _("You have no {suit}: you must play a trump. Play {card}").format(suit=suit,
                                                                                           card=card),
         "any": lambda: _("No {suit} and no trump: any card will do. Play {card}").format(suit=suit, card=card),
-        "matto": lambda: _("Play the Matto: it never wins, and comes back to your pile"),
+        "matto": lambda: _("Play the Matto: it never wins, and comes back to your team's pile")
+        if w.rules.n_sides < w.rules.n_seats else _("Play the Matto: it never wins, and comes back to your pile"),
         "discard": lambda: _("Click {cards} to lay them aside, then confirm").format(cards=card),
     }
     return texts[str(kind)]()
@@ -346,7 +347,8 @@ def _lesson_coach(w: Words, m: Msg) -> str:
         lines = [_("{lesson} · move {i} of {n}").format(lesson=head, i=step + 1, n=total)]
     else:
         lines = [head]
-    lines.append(_(str(m.get("intro"))))
+    if m.get("intro_too", True):  # said at the first move, and at the end
+        lines[-1] += "\n" + _(str(m.get("intro")))
     why = m.get("why")
     if why is not None and not m.get("over"):
         text = w.reason(why)
