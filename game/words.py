@@ -321,14 +321,16 @@ def _lesson_step(w: Words, m: Msg) -> str:
     suit = suit_name(int(m.get("suit", -1)))  # type: ignore[call-overload]
     if m.get("free"):
         if kind == "discard":
-            return _("The coach would lay aside {cards}; choose your own if you like").format(cards=card)
-        return _("The coach would play {card}; play it or choose your own").format(card=card)
+            return _("Coach: lay aside {cards}, or choose your own").format(cards=card)
+        return _("Coach: play {card}, or choose your own").format(card=card)
     texts = {
         "lead": lambda: _("You lead: play {card}").format(card=card),
         "follow": lambda: _("{suit} were led and you hold some: play {card}").format(suit=suit, card=card),
         "trump": lambda: _("You have no {suit}: you must play a trump. Play {card}").format(suit=suit,
                                                                                           card=card),
-        "any": lambda: _("No {suit} and no trump: any card will do. Play {card}").format(suit=suit, card=card),
+        "any": lambda: _("Trumps were led and you have none: any card will do. Play {card}").format(card=card)
+        if m.get("suit") == TRUMP_SUIT else _("No {suit} and no trump: any card will do. Play {card}").format(
+            suit=suit, card=card),
         "matto": lambda: _("Play the Matto: it never wins, and comes back to your team's pile")
         if w.rules.n_sides < w.rules.n_seats else _("Play the Matto: it never wins, and comes back to your pile"),
         "discard": lambda: _("Click {cards} to lay them aside, then confirm").format(cards=card),

@@ -78,6 +78,7 @@ def run(ctl: LessonController, out: Recorder, words: dict[str, list[str]] | None
                     i18n.set_language(lang)
                     w = Words(ctl.rules, 0)
                     words[lang] += [w.say(ctl.status), w.say(ctl.coach)]
+                    assert "No Trumps" not in words[lang][-2]  # trumps led to a hand without any
                 i18n.set_language("en")
             before = ctl.session.cursor
             assert ctl.auto_move()

@@ -113,9 +113,9 @@ def every_text(words: Words) -> list[tuple[str, str]]:
     # the lessons (issue 32): every kind of move, guided and free, the coach's panel
     for kind in ("lead", "follow", "trump", "any", "matto", "discard"):
         for free in (False, True):
-            for n in (1, 2, 3):
+            for n in (1, 2, 3, TRUMP_SUIT):
                 add(f"lesson_step {kind} {free} {n}", words.say(msg(
-                    "lesson_step", kind=kind, suit=n, cards=tuple(range(n)), why=None, free=free)))
+                    "lesson_step", kind=kind, suit=n, cards=tuple(range(min(n, 3))), why=None, free=free)))
     for lesson in LESSONS:
         for over in (False, True):
             add(f"lesson_coach {lesson.id} {over}", words.say(msg(
