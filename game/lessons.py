@@ -402,8 +402,9 @@ class LessonController(TableController):
             self.met.append((self.step_no, met_by(view, cmd, False)))
             self.step_no += 1
             self._settle_wins(self.session.view_at(self.session.cursor))
-            if self.on_progress and not self.done:
-                self.on_progress(self.lesson.id, self.step_no, False)
+            if self.on_progress and not (self.lesson.free and self.done):
+                # remembered at once: a player may leave as soon as the last move is made
+                self.on_progress(self.lesson.id, self.step_no, self.done)
 
     def _settle_wins(self, view: SeatView) -> None:
         """Add the winner's rule to the moves whose card took its trick (known

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from engine.state import DISCARD
 from game import i18n, lessons
 from game.constants import HEIGHT, WIDTH
 from game.i18n import _
@@ -93,3 +94,41 @@ def test_autoplay_plays_a_lesson_and_lists_them(window, home, tmp_path):
                         "autoplay", "--lesson", "list"], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.split() == lessons.lesson_ids()
     json.dumps(out)  # the --json line
+
+
+def test_a_newcomer_follows_the_first_course_by_the_lit_cards_alone(window, home):
+    """The guided lessons of Piedicavallo played by mouse clicks on the card the
+    table shows lit (the only bright card of the hand), never asking the
+    controller what to play; a discard by its bright cards, then the button."""
+    from game.views.lessons_view import start_lesson
+    from tests.test_gui_helpers import card_point, click
+
+    i18n.set_language("en")
+    for lid in lessons.COURSES["piedicavallo"][:4]:
+        start_lesson(window, lid)
+        view = window.current_view
+        ctl = view.ctl
+        t_end = time.monotonic() + 120
+        while not ctl.done and time.monotonic() < t_end:
+            view.on_update(1 / 60)
+            if ctl.pending is not None and not ctl.pending[0].done():
+                time.sleep(0.002)
+            if not (ctl.can_act() and not view.table.busy):
+                continue
+            view.on_draw()
+            bright = [c for c in ctl.hand_order() if c not in view.table._dimmed]
+            if ctl.view().phase == DISCARD:
+                for c in bright:
+                    if c not in ctl.selected:
+                        click(view, *card_point(view, c))
+                        for _i in range(20):
+                            view.on_update(1 / 60)
+                view.on_draw()
+                click(view, *view.btn_confirm.rect[:2])
+            else:
+                assert len(bright) == 1, bright  # one card lit
+                click(view, *card_point(view, bright[0]))
+            assert ctl.tone != "error", view.words.say(ctl.status)
+        assert ctl.done, (lid, ctl.step_no)
+        view.leave()
+    assert set(lessons.COURSES["piedicavallo"][:4]) <= set(lessons.load_progress()["done"])
