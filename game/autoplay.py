@@ -224,6 +224,9 @@ def _play(view, window, game, own_window, shots_dir, wanted, taken, scene_times,
 def cmd_autoplay(args) -> int:
     from engine.ruleset import ruleset
 
+    if getattr(args, "lesson", None):
+        return cmd_lesson(args)
+
     variant = getattr(args, "variant", "piedicavallo")
     rules = ruleset(variant)
     if args.deals not in rules.game_lengths:
@@ -262,6 +265,119 @@ def cmd_autoplay(args) -> int:
     else:
         print(f"{out['frames']} frames, p50 {out['frame_ms_p50']} ms, p95 {out['frame_ms_p95']} ms")
         print(f"replay: {out['replay']}")
+        for s in out["screenshots"]:
+            print(f"screenshot: {s}")
+    return 0
+
+
+def run_lesson(lesson_id: str, language: str | None = None, screenshots: str | None = None,
+               speed: float = 4.0, window=None, size=(1280, 720), max_seconds: float = 600.0) -> dict:
+    """Play a lesson (``game.lessons``) at the real table by its own prepared
+    moves, clicked as a player would; a screenshot of every move's prompt (the
+    card lit, what to do and why) and of the end."""
+    from .app import prepare_environment
+
+    prepare_environment()
+    import arcade
+
+    from . import i18n, lessons, textures
+    from .constants import T_COUNT
+    from .settings import Settings
+    from .sound import SoundBoard
+    from .table_controller import InlineExecutor
+    from .views.table_view import TableView
+
+    lesson = lessons.BY_ID[lesson_id]
+    i18n.set_language(language or Settings.load().language)
+    own_window = window is None
+    if own_window:
+        from .app import window_class
+
+        window = window_class()(size[0], size[1], "Tarocchi lesson", visible=False,
+                                antialiasing=False, vsync=False)
+    textures.start_loading()
+    settings = Settings(speed=speed, auto_advance=True, sound=False)
+    shots_dir = Path(screenshots) if screenshots else None
+    if shots_dir:
+        shots_dir.mkdir(parents=True, exist_ok=True)
+    session = lessons.lesson_session(lesson)
+
+    def controller(view):
+        return lessons.LessonController(lesson, view, executor=InlineExecutor(), settings=settings,
+                                        auto_continue=True, session=session)
+
+    view = TableView(window, session, lessons.ai_players(lesson), settings=settings, sound=SoundBoard(False),
+                     auto_continue=True, controller=controller)
+    window.show_view(view)
+    ctl = view.ctl
+    shots: list[str] = []
+
+    def shoot(name: str) -> None:
+        view.on_draw()
+        if shots_dir:
+            path = shots_dir / f"{lesson.id}-{name}.png"
+            arcade.get_image().save(path)
+            shots.append(str(path))
+
+    frames = 0
+    shot_at = -1
+    scoring_at = -1
+    t_end = time.perf_counter() + max_seconds
+    while True:
+        view.on_update(1 / 60)
+        view.on_draw()
+        frames += 1
+        if ctl.can_act() and not view.table.busy:
+            if shot_at != ctl.step_no:  # once a move: a discard takes a few frames of clicks
+                shot_at = ctl.step_no
+                for _ in range(3):  # the lit card and the texts settled
+                    view.on_update(1 / 60)
+                shoot(f"{ctl.step_no + 1:02d}")
+            ctl.auto_move()
+        if ctl.scene == "scoring" and scoring_at < 0:
+            scoring_at = frames + int(60 * (T_COUNT + 0.4) / speed)  # the sheet counted up
+        if frames == scoring_at:
+            shoot("scoring")
+        if ctl.done and (not lesson.free or ctl.finished) and not view.table.busy \
+                and (scoring_at < 0 or frames > scoring_at):
+            for _ in range(30):
+                view.on_update(1 / 60)
+            shoot("end")
+            break
+        if time.perf_counter() > t_end:
+            raise SystemExit(f"autoplay: lesson {lesson.id} not finished after {max_seconds:.0f} s")
+    out = {
+        "lesson": lesson.id,
+        "game": lesson.game,
+        "language": i18n.language(),
+        "steps": ctl.step_no,
+        "rules_met": ctl.rules_met(),
+        "met_by_step": [list(rs) for _i, rs in ctl.met],
+        "frames": frames,
+        "screenshots": shots,
+    }
+    view.close()
+    if own_window:
+        window.close()
+    return out
+
+
+def cmd_lesson(args) -> int:
+    """``tarocchi autoplay --lesson LESSON|list``."""
+    from . import lessons
+
+    if args.lesson == "list":
+        for lid in lessons.lesson_ids():
+            print(lid)
+        return 0
+    if args.lesson not in lessons.BY_ID:
+        print(f"unknown lesson {args.lesson!r}; `--lesson list` lists them", file=sys.stderr)
+        return 2
+    out = run_lesson(args.lesson, language=getattr(args, "language", None), screenshots=args.screenshots)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{out['lesson']}: {out['steps']} moves, rules met {' '.join(out['rules_met'])}")
         for s in out["screenshots"]:
             print(f"screenshot: {s}")
     return 0

@@ -31,6 +31,9 @@ def add_game_commands(sub) -> None:
                    "trick complete, scoring)")
     p.add_argument("--language", choices=("en", "fr", "it"), default=None,
                    help="the table's language (default: the one chosen in Settings)")
+    p.add_argument("--lesson", default=None, metavar="LESSON",
+                   help="play a lesson of Learn to play by its own prepared moves ('list' lists them); "
+                   "with --json: lesson, steps, rules_met, screenshots")
     p.add_argument("--json", action="store_true",
                    help='print {"frames", "frame_ms_p50", "frame_ms_p95", "replay", ...}')
     p.set_defaults(func=_autoplay)

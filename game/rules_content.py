@@ -533,13 +533,77 @@ def _game_s(rules: Ruleset) -> Section:
     ))
 
 
+def _glossary(rules: Ruleset) -> Section:
+    """The Italian words a player meets on the cards and around the table (issue 32)."""
+    suits = tuple(Face(code, verbatim(it), say(en)) for code, it, en in (
+        ("SK", "Spade", N_("Swords")), ("BK", "Bastoni", N_("Batons")), ("CK", "Coppe", N_("Cups")),
+        ("DK", "Denari", N_("Coins"))))
+    court = tuple(Face(code, verbatim(letter), say(word)) for code, letter, word in (
+        ("CK", "R · Re", N_("King")), ("CQ", "D · Donna", N_("Queen")), ("CN", "C · Cavallo", N_("Knight")),
+        ("CJ", "F · Fante", N_("Jack"))))
+    numbers = (Face("B7", verbatim("VII = 7")), Face("S10", verbatim("X = 10")))
+    trumps = (Face("T21", verbatim("Tarocchi")), Face("M", verbatim("Matto")))
+    return Section("glossary", say(N_("Italian words and card names")), say(N_("Glossary")), "", (
+        Cards((Group(suits, say(N_("The four suits"))), Group(court, say(N_("Court cards: letter and name")))),
+              width=68),
+        Cards((Group(numbers, say(N_("Swords and Batons: Roman numerals"))),
+               Group(trumps, say(N_("The trumps and the Fool")))), width=68),
+        Para(say(N_("Tarocchi (or trionfi): the 21 trumps, numbered on their faces. Matto: the Fool, "
+                    "card 0, with no suit and no rank."))),
+        Para(say(N_("Presa: a trick. Rispondere: to follow suit. Tagliare: to trump a suit you do not "
+                    "hold. Mazziere: the dealer. Scarto: the discard, and the name of the three-player "
+                    "game."))),
+    ))
+
+
+def _tips(rules: Ruleset) -> Section:
+    """The strategy basics of each game, as the rules of thumb of the AI and the
+    hint's reasons put them (engine.ai.fast, engine.ai.reasons)."""
+    if rules.name == "scarto":
+        blocks: tuple[Block, ...] = (
+            Para(say(N_("Each for themselves: every point you let go feeds one of two opponents, so take "
+                        "tricks with the cheapest card that is sure to win them."))),
+            Cards((
+                Group((Face("T20", mark=GOLD), Face("T21")), say(N_("Trump 20 beats 21; 21 is worth 1")),
+                      fan=True, spread=0.6),
+                Group(_faces(("SQ", "CN")), say(N_("Bank Queens and Knights")),
+                      fan=True, spread=0.6),
+                Group((Face("M", mark=GOLD),), say(N_("The Matto: 4 for you"))),
+            )),
+            Para(say(N_("At the exchange, bank court cards that could be taken, or lay aside a short suit "
+                        "to trump it later. Counting in threes, a pile of low cards is worth little: the "
+                        "points are in the Kings, Queens, Knights, and trumps 1 and 20."))),
+            Para(say(N_("Second hand low. Keep the Matto for a trick you cannot win. Once the trumps are "
+                        "out, your highest card of a suit is master: lead it.")), colour="gold"),
+        )
+    else:
+        blocks = (
+            Para(say(N_("Play for your partner (North): when your side's trick is sure, give it points; "
+                        "when it is not, second hand low, and let your partner play last."))),
+            Cards((
+                Group((Face("T1", mark=GOLD), Face("T21", mark=GOLD), Face("M", mark=GOLD), Face("CK")),
+                      say(N_("Worth 5: trumps 1 and 21, the Matto, Kings")), fan=True, spread=0.6),
+                Group(_faces(("SQ", "CN")), say(N_("Discard Queens and Knights you might lose")),
+                      fan=True, spread=0.6),
+            )),
+            Para(say(N_("Count the trumps: 21 in all, and the dealer says how many were discarded. When "
+                        "none is left out, your highest card of a suit is master. Void a short suit in "
+                        "the discard to trump it."))),
+            Para(say(N_("Keep the Matto for a trick you cannot win: it saves a better card and still "
+                        "counts 5 for your side. Save trump 1 from a higher trump.")), colour="gold"),
+        )
+    return Section("tips", say(N_("Playing well: first tips")), say(N_("Tips")), "", blocks)
+
+
 def outcome_of(rules: Ruleset, outcome: Outcome, totals: Sequence[int]) -> Say:
     return Say(game=rules.name, outcome=(outcome.winners, outcome.losers, tuple(totals)))
 
 
 SECTIONS = {
-    "piedicavallo": (_pack, _faces_section, _ranks, _points, _deal, _discard, _play, _scoring_p, _game_p),
-    "scarto": (_pack, _faces_section, _ranks, _points, _deal, _discard, _play, _scoring_s, _game_s),
+    "piedicavallo": (_pack, _faces_section, _ranks, _points, _deal, _discard, _play, _scoring_p, _game_p,
+                     _glossary, _tips),
+    "scarto": (_pack, _faces_section, _ranks, _points, _deal, _discard, _play, _scoring_s, _game_s,
+               _glossary, _tips),
 }
 
 

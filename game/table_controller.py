@@ -37,7 +37,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.cards import mask_cards
 from engine.errors import Refusal
@@ -66,6 +66,9 @@ from .constants import SPEEDS, T_AI_MIN, T_ANNOUNCE
 from .position import Position
 from .table_session import Answer, LocalSession, Notice, TableSession
 from .words import Msg, msg
+
+if TYPE_CHECKING:
+    from engine.ai.reasons import Reason
 
 #: how long the stock lies in the middle before the dealer takes it (speed 1)
 T_STOCK_SHOW = 0.6
@@ -215,6 +218,8 @@ class TableController:
         self.pending = None  # (future, cursor, generation, started_at)
         self.hint_future = None
         self.hints: dict[int, float] = {}
+        self.hint_reason: Reason | None = None  # why the hint's best move (issue 32)
+        self.refused_instead: tuple[int, ...] = ()  # the cards a refusal says to play instead
         self.generation = 0
         self.shown = 0  # events already shown (index into the session's events)
         self._queued: list[tuple[Step, str, Msg | None]] = []  # steps after the one shown
@@ -451,6 +456,7 @@ class TableController:
         self.prompt_for = self.session.cursor
         self.selected = []
         self.hints = {}
+        self.hint_reason = None
         self.out.show_hints({})
         hand = frozenset(self.hand_order())
         if view.phase == PLAY:
@@ -469,6 +475,7 @@ class TableController:
         self.prompt_for = -1
         self.legal_cards = frozenset()
         self.hints = {}
+        self.hint_reason = None
         self.out.show_hints({})
 
     def can_act(self) -> bool:
@@ -495,7 +502,19 @@ class TableController:
         return False
 
     def _refuse(self, refusal: Refusal, card: int = -1) -> None:
-        self._set_status(msg("refused", refusal=refusal, card=card), "error")
+        """Say why not, and for a card that breaks R7/S5 what may be played
+        instead: the engine's legal cards, named and lit up (issue 32)."""
+        instead: tuple[int, ...] = ()
+        view = self.view()
+        if view.phase == PLAY and refusal.reason in ("must_follow", "must_trump") \
+                and view.turn == view.seat:
+            legal = frozenset(mask_cards(view.legal_mask()))
+            instead = tuple(c for c in self.hand_order() if c in legal)
+            self.legal_cards = legal
+            hand = frozenset(self.hand_order())
+            self.out.lay(self.position(), legal, hand - legal, True)
+        self.refused_instead = instead
+        self._set_status(msg("refused", refusal=refusal, card=card, instead=instead), "error")
         self.out.play_sound("click")
 
     def _pick_discard(self, view: SeatView, card: int) -> bool:
@@ -678,6 +697,7 @@ class TableController:
         self.prompt_for = -1
         self.selected = []
         self.hints = {}
+        self.hint_reason = None
         self.out.show_hints({})
         v = self.view()
         self.scene = {DISCARD: self.discard_scene, PLAY: "play"}.get(v.phase, self.scene)
@@ -708,7 +728,12 @@ class TableController:
             return
         self.hint_future = None
         hints: dict[int, float] = {}
-        for cmd, value in fut.result():
+        ranked = fut.result()
+        from engine.ai.reasons import reason  # with the hint, the AI package is loaded
+
+        # one reason for the best move, drawn from the viewer's own view only
+        self.hint_reason = reason(self.view(), ranked[0][0]) if ranked else None
+        for cmd, value in ranked:
             if isinstance(cmd, Play):
                 hints[cmd.card] = value
             elif isinstance(cmd, Discard):
@@ -716,7 +741,7 @@ class TableController:
                     hints[c] = max(hints.get(c, -1e9), value)
         self.hints = hints
         self.out.show_hints(hints)
-        self._set_status(msg("hints"), "prompt")
+        self._set_status(msg("hints", reason=self.hint_reason), "prompt")
 
     # --- pace ------------------------------------------------------------------------
 

@@ -206,9 +206,41 @@ def _matto(w: Words, m: Msg) -> str:
     return _("The Matto goes to its own player's pile")
 
 
+#: a refusal names at most this many cards to play instead, else counts them
+MAX_NAMED = 3
+
+
+def _instead(w: Words, r: Refusal, cards: tuple[int, ...]) -> str:
+    """A refusal of R7/S5 with what may be played instead (the engine's legal
+    cards): "you must follow Batons: you hold 7 of Batons and Knight of Batons"."""
+    n = len(cards)
+    if r.reason == "must_follow" and r.suit == TRUMP_SUIT:
+        if n > MAX_NAMED:
+            return ngettext("trumps were led, you must play a trump: play the {n} card lit up",
+                            "trumps were led, you must play a trump: play one of the {n} cards lit up",
+                            n).format(n=n)
+        return _("trumps were led, you must play a trump: you hold {cards}").format(cards=card_list(w.pack, cards))
+    suit = suit_name(r.suit)
+    if r.reason == "must_follow":
+        if n > MAX_NAMED:
+            return ngettext("you must follow {suit}: play the {n} card lit up",
+                            "you must follow {suit}: play one of the {n} cards lit up", n).format(suit=suit, n=n)
+        return _("you must follow {suit}: you hold {cards}").format(suit=suit, cards=card_list(w.pack, cards))
+    if n > MAX_NAMED:
+        return ngettext("you have no {suit}, so you must play a trump: play the {n} card lit up",
+                        "you have no {suit}, so you must play a trump: play one of the {n} cards lit up",
+                        n).format(suit=suit, n=n)
+    return _("you have no {suit}, so you must play a trump: you hold {cards}").format(
+        suit=suit, cards=card_list(w.pack, cards))
+
+
 def _refused(w: Words, m: Msg) -> str:
     r = m.get("refusal")
     assert isinstance(r, Refusal)
+    instead = tuple(m.get("instead") or ())  # type: ignore[call-overload]
+    if instead and r.reason in ("must_follow", "must_trump"):
+        text = _instead(w, r, instead)  # the card refused is the one just chosen
+        return text[:1].upper() + text[1:]
     text = w.refusal(r)
     card = m.get("card")
     if isinstance(card, int) and card >= 0:
@@ -218,10 +250,124 @@ def _refused(w: Words, m: Msg) -> str:
     return text[:1].upper() + text[1:]
 
 
+# --- hints that say why (engine.ai.reasons) ----------------------------------------------
+
+
+def _card_arg(w: Words, r: Msg, name: str = "card") -> str:
+    c = r.get(name)
+    return card_name(w.pack, c) if isinstance(c, int) else "?"
+
+
+def _discard_points(w: Words, r: Msg) -> str:
+    cards: tuple[int, ...] = tuple(r.get("cards") or ())  # type: ignore[call-overload]
+    n = w.pack.mask_points(sum(1 << c for c in cards))
+    if w.rules.n_sides < w.rules.n_seats:
+        return ngettext("bank {n} point in the discard: it counts for your team whoever takes the tricks",
+                        "bank {n} points in the discard: they count for your team whoever takes the tricks",
+                        n).format(n=n)
+    return ngettext("bank {n} point in the discard: it counts for you whoever takes the tricks",
+                    "bank {n} points in the discard: they count for you whoever takes the tricks",
+                    n).format(n=n)
+
+
+_ReasonWords = Callable[["Words", Msg], str]
+
+#: one sentence per reason key of :mod:`engine.ai.reasons`
+_REASONS: dict[str, _ReasonWords] = {
+    "forced": lambda w, r: _("it is the only card you may play"),
+    "partner_sure": lambda w, r: _("your partner's trick is sure: give it points"),
+    "matto_save": lambda w, r: _("you cannot win this trick: the Matto saves your points"),
+    "take_sure": lambda w, r: _("the {card} takes this trick: no card left out can beat it").format(
+        card=_card_arg(w, r)),
+    "void_trump": lambda w, r: _("you are void in {suit}: a trump takes this").format(
+        suit=suit_name(int(r.get("suit", -1)))),
+    "master_trumps_out": lambda w, r: _("the last trump is out: your {card} is now master").format(
+        card=_card_arg(w, r)),
+    "master": lambda w, r: _("no higher card of the suit is left out: your {card} is master").format(
+        card=_card_arg(w, r)),
+    "top_trump": lambda w, r: _("the {card} is the highest trump left: lead it to draw trumps").format(
+        card=_card_arg(w, r)),
+    "second_low": lambda w, r: _("second hand low: keep your strong cards for later"),
+    "cannot_win": lambda w, r: _("nothing you hold beats the {card}: give your cheapest card").format(
+        card=_card_arg(w, r)),
+    "keep_matto": lambda w, r: _("keep the Matto for a trick you cannot win"),
+    "draw_trumps": lambda w, r: _("lead a trump to draw the others' trumps"),
+    "lead_low": lambda w, r: _("lead a low card: let the others spend their high ones"),
+    "discard_void": lambda w, r: _("laying aside your last {suit} leaves you void: your trumps can take "
+                                   "those tricks").format(suit=suit_name(int(r.get("suit", -1)))),
+    "discard_points": _discard_points,
+    "discard_low": lambda w, r: _("lay aside low cards you would lose anyway"),
+}
+
+
 def _hints(w: Words, m: Msg) -> str:
+    r = m.get("reason")
+    if r is not None:
+        why = w.reason(r)
+        return _("Best in gold: {reason}").format(reason=why)
     if w.rules.n_sides < w.rules.n_seats:
         return _("Expected points for our team after each card; best in gold")
     return _("Expected points for you after each card; best in gold")
+
+
+# --- lessons (game.lessons) -------------------------------------------------------------------
+
+
+def _lesson_step(w: Words, m: Msg) -> str:
+    """What the lesson asks for now, by the kind of move."""
+    kind = m.get("kind")
+    cards = tuple(m.get("cards") or ())  # type: ignore[call-overload]
+    card = card_list(w.pack, cards)
+    suit = suit_name(int(m.get("suit", -1)))  # type: ignore[call-overload]
+    if m.get("free"):
+        if kind == "discard":
+            return _("Coach: lay aside {cards}, or choose your own").format(cards=card)
+        return _("Coach: play {card}, or choose your own").format(card=card)
+    texts = {
+        "lead": lambda: _("You lead: play {card}").format(card=card),
+        "follow": lambda: _("{suit} were led and you hold some: play {card}").format(suit=suit, card=card),
+        "trump": lambda: _("You have no {suit}: you must play a trump. Play {card}").format(suit=suit,
+                                                                                          card=card),
+        "any": lambda: _("Trumps were led and you have none: any card will do. Play {card}").format(card=card)
+        if m.get("suit") == TRUMP_SUIT else _("No {suit} and no trump: any card will do. Play {card}").format(
+            suit=suit, card=card),
+        "matto": lambda: _("Play the Matto: it never wins, and comes back to your team's pile")
+        if w.rules.n_sides < w.rules.n_seats else _("Play the Matto: it never wins, and comes back to your pile"),
+        "discard": lambda: _("Click {cards} to lay them aside, then confirm").format(cards=card),
+    }
+    return texts[str(kind)]()
+
+
+def _lesson_coach(w: Words, m: Msg) -> str:
+    """The coach's panel: the lesson, the step, what it teaches and why this move."""
+    head = _("Lesson {k} of {n}: {title}").format(k=m.get("k"), n=m.get("n"), title=_(str(m.get("title"))))
+    step = int(m.get("step", 0))  # type: ignore[call-overload]
+    total = int(m.get("steps", 0))  # type: ignore[call-overload]
+    if m.get("over"):
+        lines = [head, _("Lesson complete! Press Esc for the menu, or go on to the next lesson.")]
+    elif total:
+        lines = [_("{lesson} · move {i} of {n}").format(lesson=head, i=step + 1, n=total)]
+    else:
+        lines = [head]
+    if m.get("intro_too", True):  # said at the first move, and at the end
+        lines[-1] += "\n" + _(str(m.get("intro")))
+    why = m.get("why")
+    if why is not None and not m.get("over"):
+        text = w.reason(why)
+        lines.append(_("Why: {reason}").format(reason=text[:1].upper() + text[1:]))
+    return "\n\n".join(x for x in lines if x)
+
+
+def _lesson_wrong(w: Words, m: Msg) -> str:
+    return _("{card} may be played, but this lesson plays {expected}: try again").format(
+        card=card_name(w.pack, int(m.get("card", 0))),  # type: ignore[call-overload]
+        expected=card_name(w.pack, int(m.get("expected", 0))))  # type: ignore[call-overload]
+
+
+def _lesson_wrong_discard(w: Words, m: Msg) -> str:
+    cards = tuple(m.get("cards") or ())  # type: ignore[call-overload]
+    return _("{card} may be laid aside, but this lesson lays aside {cards}").format(
+        card=card_name(w.pack, int(m.get("card", 0))), cards=card_list(w.pack, cards))  # type: ignore[call-overload]
 
 
 def _confirm_label(w: Words, m: Msg) -> str:
@@ -264,6 +410,11 @@ _TEMPLATES: dict[str, _Template] = {
     "standing": lambda w, m: w.standing(int(m.get("deal", 0)), int(m.get("n_deals", 1)),  # type: ignore[call-overload]
                                         m.get("totals", ()), int(m.get("scored", 0))),  # type: ignore[arg-type,call-overload]
     "last_trick": _last_trick,
+    "lesson_step": _lesson_step,
+    "lesson_coach": _lesson_coach,
+    "lesson_wrong": _lesson_wrong,
+    "lesson_wrong_discard": _lesson_wrong_discard,
+    "lesson_done": lambda w, m: _("Lesson complete! Esc: the menu"),
 }
 
 
@@ -307,6 +458,12 @@ class Words:
         if fn:
             return fn(self, r)
         return r.text.replace(f" ({r.rule})", "") if r.rule else r.text
+
+    def reason(self, r: object) -> str:
+        """A hint's reason (:class:`engine.ai.reasons.Reason`) in one sentence."""
+        key = str(getattr(r, "key", ""))
+        fn = _REASONS.get(key)
+        return fn(self, Msg(key, tuple(getattr(r, "args", ())))) if fn else ""
 
     def refusal_rule(self, r: Refusal) -> str:
         """The rule a refusal applies, for a tooltip: "Rule R7 (see Rules)"."""

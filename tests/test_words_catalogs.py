@@ -11,9 +11,12 @@ import re
 
 import pytest
 
+from engine.ai.reasons import KEYS, Reason
+from engine.cards import TRUMP_SUIT
 from engine.errors import Refusal
 from engine.ruleset import Outcome, ruleset
 from game import i18n
+from game.lessons import LESSONS
 from game.words import _TEMPLATES, Words, msg
 
 LANGS = ("en", "fr", "it")
@@ -95,6 +98,36 @@ def every_text(words: Words) -> list[tuple[str, str]]:
     for c in COUNTS:
         for reason in ("discard_size", "discard_trumps_max"):
             add(f"refusal {reason} {c}", words.refusal(Refusal("R6", reason, "", count=c)))
+    # what may be played instead of a refused card (issue 32), named or counted
+    for n in COUNTS[1:]:
+        cards = tuple(range(n))
+        for reason, suit in (("must_follow", 1), ("must_follow", TRUMP_SUIT), ("must_trump", 2)):
+            add(f"refused {reason} {suit} {n}", words.say(msg(
+                "refused", refusal=Refusal("R7", reason, "", suit=suit), card=n, instead=cards)))
+    # the hint's reasons (issue 32): every key, with its card, suit or cards
+    pack = rules.pack
+    for key in KEYS:
+        for n in (1, 2, 3):
+            r = Reason(key, (("card", 0), ("cards", tuple(range(pack.n_trumps + 1, pack.n_trumps + 1 + n))),
+                             ("suit", n)))
+            text = words.reason(r)
+            add(f"reason {key} {n}", text)
+            add(f"hints {key} {n}", words.say(msg("hints", reason=r)))
+    # the lessons (issue 32): every kind of move, guided and free, the coach's panel
+    for kind in ("lead", "follow", "trump", "any", "matto", "discard"):
+        for free in (False, True):
+            for n in (1, 2, 3, TRUMP_SUIT):
+                add(f"lesson_step {kind} {free} {n}", words.say(msg(
+                    "lesson_step", kind=kind, suit=n, cards=tuple(range(min(n, 3))), why=None, free=free)))
+    for lesson in LESSONS:
+        for over in (False, True):
+            add(f"lesson_coach {lesson.id} {over}", words.say(msg(
+                "lesson_coach", title=lesson.title, intro=lesson.intro, k=1, n=4, step=0, steps=3,
+                why=Reason("keep_matto"), over=over)))
+    add("lesson_wrong", words.say(msg("lesson_wrong", card=1, expected=2)))
+    for n in (1, 2, 3):
+        add(f"lesson_wrong_discard {n}", words.say(msg("lesson_wrong_discard", card=5, cards=tuple(range(n)))))
+    add("lesson_done", words.say(msg("lesson_done")))
     return out
 
 
@@ -110,7 +143,8 @@ def test_no_sentence_pastes_you_into_a_name_or_a_count_into_a_plural(lang: str, 
     bad = [(what, text, pat) for what, text in texts for pat in BROKEN[lang] + WRONG_FORM[lang]
            if re.search(pat, text)]
     assert not bad, bad[:8]
-    assert all(text and "{" not in text for _what, text in texts), [t for t in texts if "{" in t[1]][:5]
+    assert all(text and "{" not in text and "?" not in text for _what, text in texts), \
+        [t for t in texts if "{" in t[1] or "?" in t[1] or not t[1]][:5]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -178,5 +212,6 @@ def test_every_template_is_worded() -> None:
                "confirm_label", "your_turn", "click_to_continue", "matto", "thinking_hint", "hints",
                "nothing_to_undo", "nothing_to_redo", "standing", "refused", "engine", "speed",
                "confirm_discard", "reconnecting", "seat_back", "takeover", "timeout", "connection_lost",
-               "connection_back", "save_failed"}
+               "connection_back", "save_failed", "lesson_step", "lesson_coach", "lesson_wrong",
+               "lesson_wrong_discard", "lesson_done"}
     assert set(_TEMPLATES) <= covered, set(_TEMPLATES) - covered

@@ -60,6 +60,7 @@ class MenuView(BaseView):
             (_("New game"), lambda: self.setup(False), {}),
             (_("Practice"), lambda: self.setup(True), {"tooltip": _("Undo, redo and hints")}),
             (_("Play online"), self.online, {"tooltip": _("Host a table or join one by its code")}),
+            (_("Learn to play"), self.learn, {"tooltip": _("Short lessons at the table, for each game")}),
             (_("Watch AI game"), self.watch, {}),
             (_("Replays"), self.replays, {}),
             (_("Your record"), self.record, {}),
@@ -91,6 +92,10 @@ class MenuView(BaseView):
 
     def online(self) -> None:
         open_optional(self.window, "game.views.online", "OnlineView")
+    def learn(self) -> None:
+        from .lessons_view import LessonsView
+
+        self.window.show_view(LessonsView(self.window))
 
     def watch(self) -> None:
         open_optional(self.window, "game.theatre", "WatchSetupView")

@@ -36,6 +36,9 @@ from ..table_session import LocalSession
 from ..ui import BaseView, Button, Pill, button_bounds, panel_picture
 from ..words import Msg, Words, card_list, msg
 
+#: the coach's panel of a lesson: left, top, width of its text (right of the trick)
+COACH_BOX = (868, 548, 262)
+
 TONES = {"info": INK, "prompt": GOLD, "error": RED}
 
 
@@ -59,6 +62,7 @@ class TableView(BaseView):
         on_again=None,
         executor=None,
         resumed: bool = False,
+        controller=None,
     ) -> None:
         super().__init__(window)
         from ..fonts import warm
@@ -93,7 +97,12 @@ class TableView(BaseView):
         self._extra: list[Button] = []  # confirm / continue, when they show (prepare_frame)
         self.score_panel: ScorePanel | None = None
         self._winner_shown = -1
-        self.ctl = TableController(
+        # the coach's panel of a lesson (game.lessons), beside the trick
+        self.coach = arcade.Text("", *COACH_BOX[:2], INK, 12, anchor_x="left", anchor_y="top",
+                                 font_name=FONT, multiline=True, width=COACH_BOX[2])
+        self._coach_said: Msg | None = None
+        # ``controller``: a factory (view -> controller) for a table run otherwise (a lesson)
+        self.ctl = controller(self) if controller is not None else TableController(
             game, players, self, human_seats=human_seats, viewer=viewer, practice=practice,
             settings=settings, executor=executor, auto_continue=auto_continue, on_scene=on_scene,
             on_exit=on_exit, on_again=on_again, on_review=self._review_fn(), hint_fn=find_hint(),
@@ -404,6 +413,10 @@ class TableView(BaseView):
                 self._said[name] = m
                 text.text = self.words.say(m)
         set_colour(self.status, TONES.get(ctl.tone, INK))
+        coach = getattr(ctl, "coach", None)
+        if coach != self._coach_said:
+            self._coach_said = coach
+            self.coach.text = self.words.say(coach) if coach is not None else ""
         winner = ctl.trick_winner if ctl.waiting == "trick" else -1
         if winner != self._winner_shown:
             self.table.winner_text.text = self.words.say(msg("trick", seat=winner)) if winner >= 0 else ""
@@ -543,6 +556,8 @@ class TableView(BaseView):
             else:
                 items.append(damage.rect_item(name, None, None))
         items.append(damage.text_item(self.standing, "standing"))
+        items.append(damage.rect_item("coach", damage.text_key(self.coach) if self.coach.text else None,
+                                      self._coach_bounds() if self.coach.text else None))
         panel = self.review_panel or self.score_panel
         if panel is not None:
             items.append(damage.rect_item("panel", (id(panel), panel.done), panel.bounds()))
@@ -574,11 +589,21 @@ class TableView(BaseView):
             self.banner.draw()
         if self.standing.text and reach("standing"):
             self.standing.draw()
+        if self.coach.text and reach("coach"):
+            left, bottom, right, top = self._coach_bounds()
+            arcade.draw_lrbt_rectangle_filled(left, right, bottom, top, (10, 30, 20, 215))
+            self.coach.draw()
         panel = self.review_panel or self.score_panel
         if panel and reach("panel"):
             panel.draw()
         for b in self._extra:
             b.draw(False)
+
+    def _coach_bounds(self) -> tuple[float, float, float, float]:
+        """The coach's panel: left, bottom, right, top (its text and a margin)."""
+        x, top = COACH_BOX[:2]
+        h = self.coach.content_height
+        return x - 12, top - h - 12, x + COACH_BOX[2] + 12, top + 10
 
     def _key_cursor_box(self) -> tuple[float, float, float, float] | None:
         """The keyboard cursor's outline (left, bottom, width, height), if it shows."""

@@ -1,0 +1,134 @@
+"""Learn to play on screen (issue 32): the menu's entry, the lessons screen, a
+lesson at the real table with its coach panel clear of everything else, its
+progress remembered, and ``tarocchi autoplay --lesson`` (headless)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from engine.state import DISCARD
+from game import i18n, lessons
+from game.constants import HEIGHT, WIDTH
+from game.i18n import _
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def overlaps(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_the_menu_has_learn_to_play_and_every_button_fits(window, home):
+    from game.views.lessons_view import LessonsView
+    from game.views.menu import MenuView
+
+    for lang in ("en", "fr", "it"):
+        i18n.set_language(lang)
+        view = MenuView(window)
+        window.show_view(view)
+        view.on_draw()
+        labels = [b.label for b in view.buttons]
+        assert _("Learn to play") in labels
+        boxes = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for x, y, w, h in (b.rect for b in view.buttons)]
+        sub = view.subtitle
+        assert all(top < sub.y - 12 and bottom > 60 for _l, bottom, _r, top in boxes), (lang, boxes)
+        assert not any(overlaps(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+        assert all(b.text.content_width <= b.rect[2] - 8 for b in view.buttons)
+        view.buttons[labels.index(_("Learn to play"))].action()
+        assert isinstance(window.current_view, LessonsView)
+        lv = window.current_view
+        lv.on_draw()
+        assert all(b.text.content_width <= b.rect[2] - 8 for b in lv.buttons), lang
+    i18n.set_language("en")
+
+
+def test_a_lesson_at_the_table_shows_the_coach_and_is_remembered(window, home):
+    from game.views.lessons_view import LessonsView, start_lesson
+
+    i18n.set_language("en")
+    start_lesson(window, "p4-discard")
+    view = window.current_view
+    ctl = view.ctl
+    assert isinstance(ctl, lessons.LessonController)
+    t_end = time.monotonic() + 120
+    while time.monotonic() < t_end:
+        view.on_update(1 / 60)
+        if ctl.pending is not None and not ctl.pending[0].done():
+            time.sleep(0.002)  # the AI seat answers from the AI process
+        if ctl.can_act() and not view.table.busy:
+            view.on_draw()
+            # the coach's panel: on screen, clear of the status line and of the hand
+            left, bottom, right, top = view._coach_bounds()
+            assert 0 <= left and right <= WIDTH and top <= HEIGHT
+            x, y, w, h = view._status_box()
+            assert bottom > y + h, (bottom, y + h)
+            assert "Lesson 4 of 5" in view.coach.text
+            # the lesson's idea at its first move, then why each move
+            assert ("R6" in view.coach.text) == (ctl.step_no == 0), view.coach.text
+            ctl.auto_move()
+        if ctl.done:
+            break
+    for _i in range(30):
+        view.on_update(1 / 60)
+    view.on_draw()
+    assert "Lesson complete" in view.coach.text
+    assert "p4-discard" in lessons.load_progress()["done"]
+    view.on_back()  # Esc: back to the lessons, the lesson ticked
+    assert isinstance(window.current_view, LessonsView)
+    assert any(b.label.startswith("✓ 4.") for b in window.current_view.buttons)
+
+
+def test_autoplay_plays_a_lesson_and_lists_them(window, home, tmp_path):
+    from game.autoplay import run_lesson
+
+    out = run_lesson("s3-matto", language="it", screenshots=str(tmp_path), window=window, speed=8.0)
+    assert out["lesson"] == "s3-matto" and out["steps"] == 2 and out["rules_met"] == ["S5"]
+    names = sorted(Path(p).name for p in out["screenshots"])
+    assert names == ["s3-matto-01.png", "s3-matto-02.png", "s3-matto-end.png"]
+    assert all(Path(p).stat().st_size > 10000 for p in out["screenshots"])
+    r = subprocess.run([sys.executable, "-c", "import sys; from game.cli import main; sys.exit(main())",
+                        "autoplay", "--lesson", "list"], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.split() == lessons.lesson_ids()
+    json.dumps(out)  # the --json line
+
+
+def test_a_newcomer_follows_the_first_course_by_the_lit_cards_alone(window, home):
+    """The guided lessons of Piedicavallo played by mouse clicks on the card the
+    table shows lit (the only bright card of the hand), never asking the
+    controller what to play; a discard by its bright cards, then the button."""
+    from game.views.lessons_view import start_lesson
+    from tests.test_gui_helpers import card_point, click
+
+    i18n.set_language("en")
+    for lid in lessons.COURSES["piedicavallo"][:4]:
+        start_lesson(window, lid)
+        view = window.current_view
+        ctl = view.ctl
+        t_end = time.monotonic() + 120
+        while not ctl.done and time.monotonic() < t_end:
+            view.on_update(1 / 60)
+            if ctl.pending is not None and not ctl.pending[0].done():
+                time.sleep(0.002)
+            if not (ctl.can_act() and not view.table.busy):
+                continue
+            view.on_draw()
+            bright = [c for c in ctl.hand_order() if c not in view.table._dimmed]
+            if ctl.view().phase == DISCARD:
+                for c in bright:
+                    if c not in ctl.selected:
+                        click(view, *card_point(view, c))
+                        for _i in range(20):
+                            view.on_update(1 / 60)
+                view.on_draw()
+                click(view, *view.btn_confirm.rect[:2])
+            else:
+                assert len(bright) == 1, bright  # one card lit
+                click(view, *card_point(view, bright[0]))
+            assert ctl.tone != "error", view.words.say(ctl.status)
+        assert ctl.done, (lid, ctl.step_no)
+        view.leave()
+    assert set(lessons.COURSES["piedicavallo"][:4]) <= set(lessons.load_progress()["done"])
