@@ -325,6 +325,10 @@ def start_background(data_dir: str | os.PathLike[str], host: str = "127.0.0.1", 
 
 
 async def _serve_forever(data_dir: Path, host: str, port: int, **options: Any) -> None:
+    # The store's writer thread needs the GIL back after each SQLite call; a busy
+    # loop lets it go only every switch interval (5 ms by default), which would
+    # add up to the commit's latency.  A server process can afford to switch more.
+    sys.setswitchinterval(0.0005)
     srv = TarocchiServer(data_dir, **options)
     actual = await srv.start(host, port)
     print(f"ws://{host}:{actual}", flush=True)
@@ -334,7 +338,32 @@ async def _serve_forever(data_dir: Path, host: str, port: int, **options: Any) -
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
     await stop.wait()
+    stats = os.environ.get("TAROCCHI_SERVER_STATS")
+    if stats and srv.hub is not None:
+        write_stats(srv, Path(stats))
     await srv.stop()
+
+
+def write_stats(srv: TarocchiServer, path: Path) -> None:
+    """Server-side latencies (the bench reads them): commit = the store's append,
+    fan-out = from the commit to the last send queued."""
+    import json
+
+    assert srv.hub is not None
+    t = list(srv.hub.timings)
+
+    def pct(xs: list[float], q: float) -> float:
+        xs = sorted(xs)
+        return round(xs[min(len(xs) - 1, int(q * len(xs)))] * 1000, 2) if xs else 0.0
+
+    commit = [a for a, _ in t]
+    fan = [b for _, b in t]
+    store = srv.hub.store
+    path.write_text(json.dumps({
+        "commits": len(t), "transactions": getattr(store, "commits", None),
+        "commit_p50_ms": pct(commit, 0.5), "commit_p95_ms": pct(commit, 0.95),
+        "fanout_p50_ms": pct(fan, 0.5), "fanout_p95_ms": pct(fan, 0.95),
+    }))
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

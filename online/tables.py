@@ -25,6 +25,8 @@ import json
 import logging
 import os
 import secrets
+import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
@@ -407,7 +409,9 @@ class Table:
         if st.phase == OVER:
             status = "over"
         texts = [encode(event_to_json(e, self.rules)) for e in out]
+        t0 = time.perf_counter()
         await self.hub.store.append(self.rec.id, first, texts, key, status)
+        t1 = time.perf_counter()
         # committed: from here on it is the table's history, and may be told
         self.state = st
         self.events.extend(out)
@@ -423,6 +427,7 @@ class Table:
             if isinstance(e, DealScored):
                 self._broadcast({"type": "deal_end", "seq": seq, "points": list(e.points),
                                  "totals": list(self.rules.totals(self._scores_at(seq)))})
+        self.hub.timings.append((t1 - t0, time.perf_counter() - t1))
         if self.rec.status == "over":
             self._game_over()
         self._schedule()
@@ -543,6 +548,8 @@ class Hub:
         self.replays_written: list[Path] = []
         self._create_lock = asyncio.Lock()
         self.on_replay: Callable[[Path], None] | None = None
+        #: (commit, fan-out) seconds of the latest commits, for the bench
+        self.timings: deque[tuple[float, float]] = deque(maxlen=200_000)
 
     async def load(self) -> int:
         for rec in await self.store.load():
