@@ -35,6 +35,7 @@ from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 from engine.view import SPECTATOR
 
@@ -54,8 +55,8 @@ SERVER_NAME = "tarocchi/0.1"
 #: messages a connection may send: a burst of RATE_BURST, then RATE_PER_S a second
 RATE_PER_S = 20.0
 RATE_BURST = 40.0
-#: texts queued for a connection that does not read: past this it is dropped
-MAX_QUEUE = 2000
+#: bytes waiting for a connection that does not read: past this it is closed
+MAX_BUFFER = 1 << 20
 
 
 def default_data_dir() -> Path:
@@ -89,8 +90,11 @@ class Bucket:
 
 
 class Peer:
-    """One connection: its seat at one table, and a queue its writer task empties
-    (a table's fan-out never waits for a slow reader)."""
+    """One connection: its seat at one table.  ``send`` never waits: it frames the
+    text at once and writes every frame queued in one loop iteration with one
+    socket write (an event, its trick and the ack go out together), so a table's
+    fan-out costs no task switch per connection.  A reader that does not read
+    (more than MAX_BUFFER bytes waiting) is closed with 1008."""
 
     def __init__(self, ws: ServerConnection, rate: float, burst: float) -> None:
         self.ws = ws
@@ -99,29 +103,44 @@ class Peer:
         self.hello = False
         self.host_of: set[str] = set()
         self.bucket = Bucket(rate, burst)
-        self.q: asyncio.Queue[str | None] = asyncio.Queue()
         self.closing = False
+        self._flush_due = False
+        self._loop = asyncio.get_running_loop()
 
     def send(self, text: str) -> None:
         if self.closing:
             return
-        if self.q.qsize() >= MAX_QUEUE:
-            self.closing = True
-            self.q.put_nowait(None)
+        ws = self.ws
+        if ws.protocol.state is not State.OPEN:
             return
-        self.q.put_nowait(text)
+        if ws.transport.get_write_buffer_size() > MAX_BUFFER:
+            self.closing = True
+            self._loop.create_task(_close(ws, 1008, "too slow: messages piled up"))
+            return
+        # websockets 17's sans-I/O layer (pinned): frame now, write in _flush
+        ws.protocol.send_text(text.encode())
+        if not self._flush_due:
+            self._flush_due = True
+            self._loop.call_soon(self._flush)
 
-    async def writer(self) -> None:
-        while True:
-            text = await self.q.get()
-            if text is None:
-                await self.ws.close(1008, "too slow: messages piled up")
-                return
-            await self.ws.send(text)
+    def _flush(self) -> None:
+        self._flush_due = False
+        ws = self.ws
+        if ws.protocol.state is not State.OPEN:
+            return  # closing: the library writes what is left with its close frame
+        data = [d for d in ws.protocol.data_to_send() if d]
+        if data:
+            try:
+                ws.transport.write(b"".join(data))
+            except Exception:  # a broken transport: the reader sees the connection close
+                pass
 
     async def flush(self, timeout: float = 2.0) -> None:
+        if self._flush_due:
+            self._flush()
         t0 = time.monotonic()
-        while not self.q.empty() and time.monotonic() - t0 < timeout:
+        while (self.ws.transport.get_write_buffer_size() and time.monotonic() - t0 < timeout
+               and self.ws.protocol.state is State.OPEN):
             await asyncio.sleep(0.005)
 
 
@@ -160,7 +179,6 @@ class TarocchiServer:
 
     async def handler(self, ws: ServerConnection) -> None:
         peer = Peer(ws, self.rate, self.burst)
-        writer = asyncio.get_running_loop().create_task(peer.writer())
         self.connections += 1
         try:
             async for raw in ws:
@@ -187,8 +205,7 @@ class TarocchiServer:
             self.connections -= 1
             if peer.table is not None:
                 peer.table.detach(peer)
-            await peer.flush(0.5)
-            writer.cancel()
+            peer.closing = True
 
     async def dispatch(self, peer: Peer, msg: dict[str, Any]) -> None:
         hub = self.hub
