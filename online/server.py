@@ -154,6 +154,7 @@ class TarocchiServer:
         self.hub: Hub | None = None
         self.server: Server | None = None
         self.connections = 0
+        self.peers: set[Peer] = set()
 
     async def start(self, host: str = "127.0.0.1", port: int = 8765) -> int:
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -168,6 +169,11 @@ class TarocchiServer:
         return int(sock.getsockname()[1])
 
     async def stop(self) -> None:
+        """Say ``bye`` to every connection, close them (1001), close the store."""
+        bye = encode({"type": "bye", "text": "the server is shutting down"})
+        for p in list(self.peers):
+            p.send(bye)
+            p._flush()
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()
@@ -180,6 +186,7 @@ class TarocchiServer:
     async def handler(self, ws: ServerConnection) -> None:
         peer = Peer(ws, self.rate, self.burst)
         self.connections += 1
+        self.peers.add(peer)
         try:
             async for raw in ws:
                 if not peer.bucket.take():
@@ -203,6 +210,7 @@ class TarocchiServer:
             pass
         finally:
             self.connections -= 1
+            self.peers.discard(peer)
             if peer.table is not None:
                 peer.table.detach(peer)
             peer.closing = True

@@ -39,9 +39,25 @@ def test_serve_prints_its_url_and_answers_hello(tmp_path: Path) -> None:
         asyncio.run(hello())
         # the default data folder: TAROCCHI_HOME's server/
         assert (tmp_path / "home" / "server" / "tarocchi.sqlite3").exists()
+
+        async def bye() -> list[str]:
+            c = SeatClient(url, "y", reconnect=False, record=True)
+            await c.connect()
+            p.send_signal(signal.SIGTERM)
+            for _ in range(500):
+                if c.closed or any('"bye"' in f for f in c.frames):
+                    break
+                await asyncio.sleep(0.02)
+            frames = list(c.frames)
+            await c.close()
+            return frames
+
+        assert any('"type":"bye"' in f for f in asyncio.run(bye()))
+        assert p.wait(20) == 0  # SIGTERM: a clean stop
     finally:
-        p.send_signal(signal.SIGTERM)
-        assert p.wait(20) == 0
+        if p.poll() is None:
+            p.kill()
+            p.wait(10)
 
 
 def test_bot_plays_a_seat_to_the_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
