@@ -272,6 +272,8 @@ class Table:
             seat = next((s for s, th in self.rec.tokens.items() if secrets.compare_digest(th, h)), None)
             if seat is None:
                 raise ProtocolError("bad_token", "this token holds no seat at this table")
+            if sum(1 for c in self.conns if c.seat == seat) >= MAX_CONNS_PER_SEAT:
+                raise ProtocolError("table_full", f"seat {seat} has too many connections")
             conn.seat = seat
             if last_seq == 0 or last_seq > self.seq or self.seq - last_seq > RESUME_EVENTS_MAX:
                 conn.send(encode({"type": "resumed", "code": self.code, "seat": seat,
