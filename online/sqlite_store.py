@@ -99,10 +99,17 @@ class SqliteStore:
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={synchronous}")
+        # Checkpoints (copying the WAL into the database, with an fsync of it) run
+        # on a thread of their own, so that no commit waits for one.
+        self._db.execute("PRAGMA wal_autocheckpoint=0")
+        self._stop_checkpoints = threading.Event()
+        self._checkpointer = threading.Thread(target=self._checkpoints, name="store-checkpoint",
+                                              daemon=True)
         self._db.executescript(SCHEMA)
         self._q: queue.SimpleQueue[_Op | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._writer, name="store-writer", daemon=True)
         self._thread.start()
+        self._checkpointer.start()
         self.commits = 0  # transactions committed (for the bench)
 
     # --- the writer thread --------------------------------------------------------
@@ -282,9 +289,27 @@ class SqliteStore:
         result: list[TableRecord] = await self._run(op)
         return result
 
+    def _checkpoints(self, every: float = 1.0) -> None:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            while not self._stop_checkpoints.wait(every):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error:
+                    pass  # busy: the next one
+        finally:
+            db.close()
+
     async def close(self) -> None:
+        self._stop_checkpoints.set()
         self._q.put(None)
-        await asyncio.get_running_loop().run_in_executor(None, self._thread.join, 10)
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, self._thread.join, 10)
+        await loop.run_in_executor(None, self._checkpointer.join, 10)
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error:
+            pass
         self._db.close()
 
     # --- reading outside the server (tests, tools) ---------------------------------
