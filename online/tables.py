@@ -324,7 +324,13 @@ class Table:
                 and not self.rec.seats[seat].get("takeover") and seat not in self._takeover):
             loop = asyncio.get_running_loop()
             self._takeover[seat] = loop.call_later(
-                after, lambda: self._spawn(self.takeover(seat, None, by_host=False)))
+                after, lambda: self._spawn(self._takeover_by_clock(seat)))
+
+    async def _takeover_by_clock(self, seat: int) -> None:
+        try:
+            await self.takeover(seat, None, by_host=False)
+        except ProtocolError:
+            pass  # back meanwhile, or the game ended
 
     # --- the host ------------------------------------------------------------------
 
@@ -348,13 +354,14 @@ class Table:
         async with self.lock:
             if self.started:
                 raise ProtocolError("started", "the game has already started")
-            self.rec.status = "playing"
             await self._commit([], None, status="playing")
             self._broadcast(self.lobby())
 
     async def takeover(self, seat: int, level: str | None, *, by_host: bool = True) -> None:
         async with self.lock:
-            self._takeover.pop(seat, None)
+            timer = self._takeover.pop(seat, None)
+            if timer is not None:
+                timer.cancel()
             if not 0 <= seat < self.rules.n_seats:
                 raise ProtocolError("bad_seat", f"{self.rules.title} has seats {self.rules.seat_range_text()}")
             s = self.rec.seats[seat]
@@ -453,7 +460,12 @@ class Table:
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s: %s", self.code, task.exception())
 
     def _schedule(self) -> None:
         """After every change: an AI to move, or the turn clock to arm."""
