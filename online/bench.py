@@ -59,7 +59,8 @@ def start_server(data: Path, *, pin: bool = False, synchronous: str = "FULL",
     if pin and shutil.which("taskset"):
         cmd = ["taskset", "-c", "0", *cmd]
     root = Path(__file__).resolve().parent.parent
-    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               TAROCCHI_SERVER_STATS=str(data / "stats.json"))
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=root, env=env)
     assert proc.stdout is not None
     line = proc.stdout.readline().strip()
@@ -238,9 +239,12 @@ def run_bench(tables: int, variant: str = "piedicavallo", think: tuple[float, fl
     finally:
         proc.terminate()
         try:
-            proc.wait(10)
+            proc.wait(30)
         except subprocess.TimeoutExpired:
             proc.kill()
+        stats = data / "stats.json"
+        if stats.exists():
+            result["server"] = json.loads(stats.read_text())
         shutil.rmtree(data, ignore_errors=True)
     return result
 

@@ -50,11 +50,16 @@ async def play(c: SeatClient, choose: Chooser, *, timeout: float = 600.0,
     """Play ``c``'s seat until the game is over (``c.over``); ``think()`` seconds
     before each move; ``on_send(seq)`` when a command leaves (the bench times it).
     Raises TimeoutError past ``timeout`` seconds."""
-    changed = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    waiter: list[asyncio.Future[None]] = []
     previous = c.on_message
 
+    def wake(_: object = None) -> None:
+        if waiter and not waiter[0].done():
+            waiter[0].set_result(None)
+
     def seen(msg: dict[str, object]) -> None:
-        changed.set()
+        wake()
         if previous is not None:
             previous(msg)
 
@@ -75,14 +80,20 @@ async def play(c: SeatClient, choose: Chooser, *, timeout: float = 600.0,
                 if on_send is not None:
                     on_send(c.last_seq)
                 await c.send_command(cmd)
-            changed.clear()
+                if my_turn(c) or c.over is not None:
+                    continue
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"seat {c.seat}: the game did not end in {timeout:g} s")
+            # sleep until a message comes (or a second passes): a future, no task
+            fut: asyncio.Future[None] = loop.create_future()
+            waiter[:] = [fut]
+            timer = loop.call_later(min(left, 1.0), wake)
             try:
-                await asyncio.wait_for(changed.wait(), min(left, 1.0))
-            except TimeoutError:
-                pass
+                await fut
+            finally:
+                timer.cancel()
+                waiter.clear()
     finally:
         c.on_message = previous
 

@@ -98,3 +98,4 @@ def add_online_commands(sub: argparse._SubParsersAction[Any]) -> None:
             "cards on loopback to the end of a deal; print one JSON line of figures.")
         add_bench_arguments(b)
         b.set_defaults(func=_bench)
+        bsub.metavar = "{" + ",".join(bsub.choices) + "}"

@@ -254,15 +254,22 @@ class SeatClient:
     async def send_command(self, cmd: Command | dict[str, Any], cid: str | None = None) -> str:
         """Send a command; returns its id (its ``ack`` or ``error`` carries it).  Kept
         until acknowledged and sent again after a reconnect."""
+        cid, body = self.prepare(cmd, cid)
+        await self._send({"type": "command", "id": cid, "command": body})
+        return cid
+
+    def prepare(self, cmd: Command | dict[str, Any], cid: str | None = None
+                ) -> tuple[str, dict[str, Any]]:
+        """The command's id and wire form, recorded as pending (not yet acknowledged)."""
         if isinstance(cmd, dict):
             body = cmd
         else:
-            assert self.rules is not None
+            if self.rules is None:
+                raise ClientError("no table yet: join one before sending commands")
             body = command_to_json(cmd, self.rules)
         cid = cid or self.new_id()
         self.pending[cid] = body
-        await self._send({"type": "command", "id": cid, "command": body})
-        return cid
+        return cid, body
 
     # --- receiving ---------------------------------------------------------------------
 
@@ -398,8 +405,9 @@ class ThreadedClient:
 
     def send_command(self, cmd: Command | dict[str, Any]) -> str:
         c = self._c()
-        cid = c.new_id()
-        asyncio.run_coroutine_threadsafe(c.send_command(cmd, cid), self._loop)
+        cid, body = c.prepare(cmd)  # pending at once: the GUI sees it before the send
+        asyncio.run_coroutine_threadsafe(
+            c._send({"type": "command", "id": cid, "command": body}), self._loop)
         return cid
 
     def poll(self) -> list[dict[str, Any]]:

@@ -51,7 +51,7 @@ CLIENT_TYPES = frozenset(
     {"hello", "create", "join", "resume", "command", "set_seat", "start", "takeover", "ping"}
 )
 SERVER_TYPES = frozenset(
-    {"welcome", "created", "lobby", "seated", "watching", "event", "snapshot", "ack",
+    {"welcome", "created", "lobby", "seated", "watching", "resumed", "event", "snapshot", "ack",
      "presence", "deal_end", "game_over", "timeout", "takeover", "error", "pong", "bye"}
 )
 

@@ -58,7 +58,36 @@ CREATE TABLE IF NOT EXISTS commands (
 ) WITHOUT ROWID;
 """
 
-_Op = tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any] | None, asyncio.AbstractEventLoop | None]
+_INSERT_EVENT = "INSERT INTO events (table_id, seq, event) VALUES (?, ?, ?)"
+_INSERT_COMMAND = "INSERT INTO commands (table_id, seat, cmd_id, seq) VALUES (?, ?, ?, ?)"
+_SET_STATUS = "UPDATE tables SET status = ? WHERE id = ?"
+
+
+class _Append:
+    """One table's events (and the command id, the new status) to append."""
+
+    __slots__ = ("rows", "command", "status")
+
+    def __init__(self, rows: list[tuple[int, int, str]], command: tuple[int, int, str, int] | None,
+                 status: tuple[str, int] | None) -> None:
+        self.rows = rows
+        self.command = command
+        self.status = status
+
+    def apply(self, db: sqlite3.Connection) -> None:
+        try:
+            db.executemany(_INSERT_EVENT, self.rows)
+            if self.command:
+                db.execute(_INSERT_COMMAND, self.command)
+        except sqlite3.IntegrityError as exc:
+            seq = self.rows[0][1] if self.rows else 0
+            raise SeqConflict(f"seq {seq} is taken ({exc})") from None
+        if self.status:
+            db.execute(_SET_STATUS, self.status)
+
+
+_Op = tuple[Callable[[sqlite3.Connection], Any] | _Append, asyncio.Future[Any] | None,
+            asyncio.AbstractEventLoop | None]
 
 
 class SqliteStore:
@@ -70,16 +99,22 @@ class SqliteStore:
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={synchronous}")
+        # Checkpoints (copying the WAL into the database, with an fsync of it) run
+        # on a thread of their own, so that no commit waits for one.
+        self._db.execute("PRAGMA wal_autocheckpoint=0")
+        self._stop_checkpoints = threading.Event()
+        self._checkpointer = threading.Thread(target=self._checkpoints, name="store-checkpoint",
+                                              daemon=True)
         self._db.executescript(SCHEMA)
         self._q: queue.SimpleQueue[_Op | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._writer, name="store-writer", daemon=True)
         self._thread.start()
+        self._checkpointer.start()
         self.commits = 0  # transactions committed (for the bench)
 
     # --- the writer thread --------------------------------------------------------
 
     def _writer(self) -> None:
-        db = self._db
         while True:
             first = self._q.get()
             if first is None:
@@ -95,33 +130,93 @@ class SqliteStore:
                     stop = True
                     break
                 ops.append(op)
-            results: list[tuple[bool, Any]] = []
             try:
-                db.execute("BEGIN IMMEDIATE")
-                for fn, _, _ in ops:
-                    db.execute("SAVEPOINT op")
-                    try:
-                        results.append((True, fn(db)))
-                        db.execute("RELEASE op")
-                    except Exception as exc:  # refused: this change only
-                        db.execute("ROLLBACK TO op")
-                        db.execute("RELEASE op")
-                        results.append((False, exc))
-                db.execute("COMMIT")
-                self.commits += 1
+                results = self._group_fast(ops)
+            except sqlite3.IntegrityError:
+                results = self._group_each(ops)
             except Exception as exc:  # the commit failed: every change of the group
-                try:
-                    db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
                 results = [(False, exc)] * len(ops)
+            by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool, Any]]] = {}
             for (ok, value), (_, fut, loop) in zip(results, ops, strict=True):
                 if fut is not None and loop is not None:
-                    loop.call_soon_threadsafe(_settle, fut, ok, value)
+                    by_loop.setdefault(loop, []).append((fut, ok, value))
+            for loop, settled in by_loop.items():  # one wake-up of the loop a group
+                try:
+                    loop.call_soon_threadsafe(_settle_all, settled)
+                except RuntimeError:  # the loop is closed
+                    pass
             if stop:
                 return
 
-    async def _run(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+    def _group_fast(self, ops: list[_Op]) -> list[tuple[bool, Any]]:
+        """The whole group in one transaction, the appends of every table in one
+        ``executemany``: few calls, so the writer seldom waits for the GIL (each
+        return from SQLite needs it, and a busy event loop yields it only every
+        switch interval).  A refused append (IntegrityError) rolls it all back and
+        :meth:`_group_each` runs the group change by change."""
+        db = self._db
+        rows: list[tuple[int, int, str]] = []
+        cmds: list[tuple[int, int, str, int]] = []
+        stats: list[tuple[str, int]] = []
+        for payload, _, _ in ops:
+            if isinstance(payload, _Append):
+                rows += payload.rows
+                if payload.command:
+                    cmds.append(payload.command)
+                if payload.status:
+                    stats.append(payload.status)
+        results: list[tuple[bool, Any]] = []
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if rows:
+                db.executemany(_INSERT_EVENT, rows)
+            if cmds:
+                db.executemany(_INSERT_COMMAND, cmds)
+            if stats:
+                db.executemany(_SET_STATUS, stats)
+            for payload, _, _ in ops:
+                if isinstance(payload, _Append):
+                    results.append((True, None))
+                else:
+                    results.append(self._one(payload))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        self.commits += 1
+        return results
+
+    def _group_each(self, ops: list[_Op]) -> list[tuple[bool, Any]]:
+        db = self._db
+        results: list[tuple[bool, Any]] = []
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for payload, _, _ in ops:
+                fn = payload.apply if isinstance(payload, _Append) else payload
+                results.append(self._one(fn))
+            db.execute("COMMIT")
+            self.commits += 1
+        except Exception as exc:
+            try:
+                db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            results = [(False, exc)] * len(ops)
+        return results
+
+    def _one(self, fn: Callable[[sqlite3.Connection], Any]) -> tuple[bool, Any]:
+        db = self._db
+        db.execute("SAVEPOINT op")
+        try:
+            out = (True, fn(db))
+            db.execute("RELEASE op")
+            return out
+        except Exception as exc:  # refused: this change only
+            db.execute("ROLLBACK TO op")
+            db.execute("RELEASE op")
+            return (False, exc)
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], Any] | _Append) -> Any:
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[Any] = loop.create_future()
         self._q.put((fn, fut, loop))
@@ -164,21 +259,9 @@ class SqliteStore:
     async def append(self, table_id: int, first_seq: int, events: list[str],
                      command: tuple[int, str] | None = None, status: str | None = None) -> None:
         rows = [(table_id, first_seq + i, e) for i, e in enumerate(events)]
-
-        def op(db: sqlite3.Connection) -> None:
-            try:
-                db.executemany("INSERT INTO events (table_id, seq, event) VALUES (?, ?, ?)", rows)
-                if command is not None:
-                    db.execute(
-                        "INSERT INTO commands (table_id, seat, cmd_id, seq) VALUES (?, ?, ?, ?)",
-                        (table_id, command[0], command[1], first_seq + len(events) - 1),
-                    )
-            except sqlite3.IntegrityError as exc:
-                raise SeqConflict(f"table {table_id}: seq {first_seq} is taken ({exc})") from None
-            if status is not None:
-                db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
-
-        await self._run(op)
+        cmd = ((table_id, command[0], command[1], first_seq + len(events) - 1)
+               if command is not None else None)
+        await self._run(_Append(rows, cmd, (status, table_id) if status is not None else None))
 
     async def load(self) -> list[TableRecord]:
         def op(db: sqlite3.Connection) -> list[TableRecord]:
@@ -206,9 +289,27 @@ class SqliteStore:
         result: list[TableRecord] = await self._run(op)
         return result
 
+    def _checkpoints(self, every: float = 1.0) -> None:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        try:
+            while not self._stop_checkpoints.wait(every):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error:
+                    pass  # busy: the next one
+        finally:
+            db.close()
+
     async def close(self) -> None:
+        self._stop_checkpoints.set()
         self._q.put(None)
-        await asyncio.get_running_loop().run_in_executor(None, self._thread.join, 10)
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, self._thread.join, 10)
+        await loop.run_in_executor(None, self._checkpointer.join, 10)
+        try:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error:
+            pass
         self._db.close()
 
     # --- reading outside the server (tests, tools) ---------------------------------
@@ -228,10 +329,11 @@ def read_events(path: str | os.PathLike[str], code: str) -> list[str]:
         db.close()
 
 
-def _settle(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
-    if fut.done():
-        return
-    if ok:
-        fut.set_result(value)
-    else:
-        fut.set_exception(value)
+def _settle_all(settled: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    for fut, ok, value in settled:
+        if fut.done():
+            continue
+        if ok:
+            fut.set_result(value)
+        else:
+            fut.set_exception(value)

@@ -25,6 +25,8 @@ import json
 import logging
 import os
 import secrets
+import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
@@ -270,6 +272,8 @@ class Table:
             seat = next((s for s, th in self.rec.tokens.items() if secrets.compare_digest(th, h)), None)
             if seat is None:
                 raise ProtocolError("bad_token", "this token holds no seat at this table")
+            if sum(1 for c in self.conns if c.seat == seat) >= MAX_CONNS_PER_SEAT:
+                raise ProtocolError("table_full", f"seat {seat} has too many connections")
             conn.seat = seat
             if last_seq == 0 or last_seq > self.seq or self.seq - last_seq > RESUME_EVENTS_MAX:
                 conn.send(encode({"type": "resumed", "code": self.code, "seat": seat,
@@ -320,7 +324,13 @@ class Table:
                 and not self.rec.seats[seat].get("takeover") and seat not in self._takeover):
             loop = asyncio.get_running_loop()
             self._takeover[seat] = loop.call_later(
-                after, lambda: self._spawn(self.takeover(seat, None, by_host=False)))
+                after, lambda: self._spawn(self._takeover_by_clock(seat)))
+
+    async def _takeover_by_clock(self, seat: int) -> None:
+        try:
+            await self.takeover(seat, None, by_host=False)
+        except ProtocolError:
+            pass  # back meanwhile, or the game ended
 
     # --- the host ------------------------------------------------------------------
 
@@ -344,13 +354,14 @@ class Table:
         async with self.lock:
             if self.started:
                 raise ProtocolError("started", "the game has already started")
-            self.rec.status = "playing"
             await self._commit([], None, status="playing")
             self._broadcast(self.lobby())
 
     async def takeover(self, seat: int, level: str | None, *, by_host: bool = True) -> None:
         async with self.lock:
-            self._takeover.pop(seat, None)
+            timer = self._takeover.pop(seat, None)
+            if timer is not None:
+                timer.cancel()
             if not 0 <= seat < self.rules.n_seats:
                 raise ProtocolError("bad_seat", f"{self.rules.title} has seats {self.rules.seat_range_text()}")
             s = self.rec.seats[seat]
@@ -407,7 +418,9 @@ class Table:
         if st.phase == OVER:
             status = "over"
         texts = [encode(event_to_json(e, self.rules)) for e in out]
+        t0 = time.perf_counter()
         await self.hub.store.append(self.rec.id, first, texts, key, status)
+        t1 = time.perf_counter()
         # committed: from here on it is the table's history, and may be told
         self.state = st
         self.events.extend(out)
@@ -423,6 +436,7 @@ class Table:
             if isinstance(e, DealScored):
                 self._broadcast({"type": "deal_end", "seq": seq, "points": list(e.points),
                                  "totals": list(self.rules.totals(self._scores_at(seq)))})
+        self.hub.timings.append((t1 - t0, time.perf_counter() - t1))
         if self.rec.status == "over":
             self._game_over()
         self._schedule()
@@ -446,7 +460,12 @@ class Table:
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s: %s", self.code, task.exception())
 
     def _schedule(self) -> None:
         """After every change: an AI to move, or the turn clock to arm."""
@@ -543,6 +562,8 @@ class Hub:
         self.replays_written: list[Path] = []
         self._create_lock = asyncio.Lock()
         self.on_replay: Callable[[Path], None] | None = None
+        #: (commit, fan-out) seconds of the latest commits, for the bench
+        self.timings: deque[tuple[float, float]] = deque(maxlen=200_000)
 
     async def load(self) -> int:
         for rec in await self.store.load():

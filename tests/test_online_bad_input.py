@@ -298,3 +298,43 @@ def test_a_retried_command_is_applied_once(server) -> None:
             await x.close()
 
     asyncio.run(main())
+
+
+def test_a_store_failure_is_an_error_and_changes_nothing(server) -> None:
+    """The disk refuses a commit: the sender gets server_error, nobody gets the
+    event, the table's position is unchanged, and the same command goes through
+    once the store works again."""
+    store = server.server.hub.store
+    real = store.append
+    fail = [True]
+
+    async def flaky(*args: Any, **kw: Any) -> None:
+        if fail[0]:
+            fail[0] = False
+            raise OSError(28, "No space left on device")
+        await real(*args, **kw)
+
+    async def main() -> None:
+        code, a, _ = await _table(server.url)
+        d = _dealer(a)
+        c = a[d]
+        assert c.view is not None
+        got: list[dict[str, Any]] = []
+        c.on_message = got.append
+        cmd = c.view.legal()[0]
+        store.append = flaky
+        try:
+            cid = await c.send_command(cmd)
+            await wait_until(lambda: any(m.get("id") == cid for m in got), 5, "the error")
+            assert next(m for m in got if m.get("id") == cid)["code"] == "server_error"
+            assert len(all_logs(server.data_dir)[code]) == 1
+            assert all(x.last_seq == 1 for x in a.values())
+            await c.send_command(cmd, cid)  # the same command again: now it is applied
+            await wait_until(lambda: cid in c.acked, 5, "the ack")
+            assert len(all_logs(server.data_dir)[code]) == 2
+        finally:
+            store.append = real
+        for x in a.values():
+            await x.close()
+
+    asyncio.run(main())
