@@ -251,6 +251,9 @@ class TarocchiServer:
             peer.send(encode(table.lobby()))
             return
         if kind in ("join", "resume"):
+            if kind == "resume" and peer.table is not None and peer.table.code == msg["code"]:
+                await peer.table.resume(peer, msg["token"], msg["last_seq"])  # a re-sync
+                return
             if peer.table is not None:
                 raise ProtocolError("already_joined", f"this connection is at table {peer.table.code}")
             table = hub.get(msg["code"])
