@@ -107,7 +107,7 @@ class SeatClient:
         self.reconnects = 0
         self._ids = itertools.count(1)
         self._tag = secrets.token_hex(3)
-        self._waiters: list[tuple[frozenset[str], asyncio.Future[dict[str, Any]]]] = []
+        self._waiters: list[tuple[frozenset[str], asyncio.Future[dict[str, Any]], str | None]] = []
         self._reader: asyncio.Task[None] | None = None
         self._resyncing = False
 
@@ -200,10 +200,10 @@ class SeatClient:
 
     # --- requests --------------------------------------------------------------------
 
-    async def _request(self, msg: dict[str, Any], answers: set[str], timeout: float = 10.0
-                       ) -> dict[str, Any]:
+    async def _request(self, msg: dict[str, Any], answers: set[str], timeout: float = 10.0,
+                       done: str | None = None) -> dict[str, Any]:
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._waiters.append((frozenset(answers | {"error"}), fut))
+        self._waiters.append((frozenset(answers | {"error"}), fut, done))
         await self._send(msg)
         try:
             reply = await asyncio.wait_for(fut, timeout)
@@ -246,7 +246,7 @@ class SeatClient:
         if self.code is None or self.host_token is None:
             raise ClientError("this client hosts no table")
         msg = {"type": kind, "code": self.code, "host_token": self.host_token, **fields}
-        return await self._request(msg, {"lobby"})
+        return await self._request(msg, {"lobby"}, done=kind)
 
     def new_id(self) -> str:
         return f"{self._tag}-{next(self._ids)}"
@@ -274,18 +274,21 @@ class SeatClient:
     # --- receiving ---------------------------------------------------------------------
 
     def _deliver(self, msg: dict[str, Any]) -> None:
-        for types, fut in list(self._waiters):
+        for w in list(self._waiters):
+            types, fut, done = w
             if msg.get("type") in types and not fut.done():
                 if msg.get("type") == "error" and msg.get("id") is not None:
                     continue  # a command's error: not an answer to a request
+                if done is not None and msg.get("type") == "lobby" and msg.get("done") != done:
+                    continue  # a lobby sent for another reason
                 fut.set_result(msg)
-                self._waiters.remove((types, fut))
+                self._waiters.remove(w)
                 break
         if self.on_message is not None:
             self.on_message(msg)
 
     def _fail_waiters(self, why: str) -> None:
-        for _, fut in self._waiters:
+        for _, fut, _ in self._waiters:
             if not fut.done():
                 fut.set_result({"type": "error", "code": "closed", "text": why})
         self._waiters.clear()

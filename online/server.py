@@ -251,6 +251,9 @@ class TarocchiServer:
             peer.send(encode(table.lobby()))
             return
         if kind in ("join", "resume"):
+            if kind == "resume" and peer.table is not None and peer.table.code == msg["code"]:
+                await peer.table.resume(peer, msg["token"], msg["last_seq"])  # a re-sync
+                return
             if peer.table is not None:
                 raise ProtocolError("already_joined", f"this connection is at table {peer.table.code}")
             table = hub.get(msg["code"])
@@ -280,8 +283,7 @@ class TarocchiServer:
             await table.start()
         elif kind == "takeover":
             await table.takeover(msg["seat"], msg["level"])
-        if peer.table is not table:
-            peer.send(encode(table.lobby()))
+        peer.send(encode({**table.lobby(), "done": kind}))  # the answer: the lobby after it
 
 
 async def _close(ws: ServerConnection, code: int, reason: str) -> None:
@@ -394,11 +396,23 @@ def write_stats(srv: TarocchiServer, path: Path) -> None:
     commit = [a for a, _ in t]
     fan = [b for _, b in t]
     store = srv.hub.store
-    path.write_text(json.dumps({
+    out = {
         "commits": len(t), "transactions": getattr(store, "commits", None),
         "commit_p50_ms": pct(commit, 0.5), "commit_p95_ms": pct(commit, 0.95),
         "fanout_p50_ms": pct(fan, 0.5), "fanout_p95_ms": pct(fan, 0.95),
-    }))
+    }
+    g = list(getattr(store, "timings", []))
+    w = list(getattr(store, "wakeups", []))
+    if g:
+        out.update({
+            "queue_wait_p50_ms": pct([x[0] for x in g], 0.5),
+            "queue_wait_p95_ms": pct([x[0] for x in g], 0.95),
+            "transaction_p50_ms": pct([x[1] for x in g], 0.5),
+            "transaction_p95_ms": pct([x[1] for x in g], 0.95),
+            "group_mean": round(sum(x[2] for x in g) / len(g), 1),
+            "loop_wakeup_p50_ms": pct(w, 0.5), "loop_wakeup_p95_ms": pct(w, 0.95),
+        })
+    path.write_text(json.dumps(out))
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

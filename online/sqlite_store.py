@@ -17,6 +17,8 @@ import os
 import queue
 import sqlite3
 import threading
+import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -66,13 +68,14 @@ _SET_STATUS = "UPDATE tables SET status = ? WHERE id = ?"
 class _Append:
     """One table's events (and the command id, the new status) to append."""
 
-    __slots__ = ("rows", "command", "status")
+    __slots__ = ("rows", "command", "status", "t")
 
     def __init__(self, rows: list[tuple[int, int, str]], command: tuple[int, int, str, int] | None,
                  status: tuple[str, int] | None) -> None:
         self.rows = rows
         self.command = command
         self.status = status
+        self.t = time.perf_counter()  # when it was queued (the bench's figures)
 
     def apply(self, db: sqlite3.Connection) -> None:
         try:
@@ -106,11 +109,16 @@ class SqliteStore:
         self._checkpointer = threading.Thread(target=self._checkpoints, name="store-checkpoint",
                                               daemon=True)
         self._db.executescript(SCHEMA)
-        self._q: queue.SimpleQueue[_Op | None] = queue.SimpleQueue()
+        self._q: queue.SimpleQueue[list[_Op] | None] = queue.SimpleQueue()
+        self._batch: list[_Op] = []  # changes of this loop iteration, handed over at its end
         self._thread = threading.Thread(target=self._writer, name="store-writer", daemon=True)
         self._thread.start()
         self._checkpointer.start()
         self.commits = 0  # transactions committed (for the bench)
+        #: per group: (seconds the first append waited in the queue, seconds of the
+        #: transaction, changes in it); per wake-up of a loop: seconds to be run
+        self.timings: deque[tuple[float, float, int]] = deque(maxlen=100_000)
+        self.wakeups: deque[float] = deque(maxlen=100_000)
 
     # --- the writer thread --------------------------------------------------------
 
@@ -119,17 +127,18 @@ class SqliteStore:
             first = self._q.get()
             if first is None:
                 return
-            ops = [first]
+            ops = list(first)
             stop = False
             while len(ops) < GROUP_MAX:
                 try:
-                    op = self._q.get_nowait()
+                    more = self._q.get_nowait()
                 except queue.Empty:
                     break
-                if op is None:
+                if more is None:
                     stop = True
                     break
-                ops.append(op)
+                ops += more
+            t_pick = time.perf_counter()
             try:
                 results = self._group_fast(ops)
             except sqlite3.IntegrityError:
@@ -140,9 +149,12 @@ class SqliteStore:
             for (ok, value), (_, fut, loop) in zip(results, ops, strict=True):
                 if fut is not None and loop is not None:
                     by_loop.setdefault(loop, []).append((fut, ok, value))
+            t_done = time.perf_counter()
+            waited = max((t_pick - p.t for p, _, _ in ops if isinstance(p, _Append)), default=0.0)
+            self.timings.append((waited, t_done - t_pick, len(ops)))
             for loop, settled in by_loop.items():  # one wake-up of the loop a group
                 try:
-                    loop.call_soon_threadsafe(_settle_all, settled)
+                    loop.call_soon_threadsafe(_settle_all, settled, t_done, self.wakeups)
                 except RuntimeError:  # the loop is closed
                     pass
             if stop:
@@ -219,8 +231,17 @@ class SqliteStore:
     async def _run(self, fn: Callable[[sqlite3.Connection], Any] | _Append) -> Any:
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[Any] = loop.create_future()
-        self._q.put((fn, fut, loop))
+        # One hand-over to the writer a loop iteration, not one a change: each wakes
+        # a thread, and on a busy machine a wake-up can cost the loop its CPU.
+        if not self._batch:
+            loop.call_soon(self._hand_over)
+        self._batch.append((fn, fut, loop))
         return await fut
+
+    def _hand_over(self) -> None:
+        batch, self._batch = self._batch, []
+        if batch:
+            self._q.put(batch)
 
     # --- the Store interface ----------------------------------------------------------
 
@@ -329,7 +350,9 @@ def read_events(path: str | os.PathLike[str], code: str) -> list[str]:
         db.close()
 
 
-def _settle_all(settled: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+def _settle_all(settled: list[tuple[asyncio.Future[Any], bool, Any]], t_done: float,
+                wakeups: deque[float]) -> None:
+    wakeups.append(time.perf_counter() - t_done)
     for fut, ok, value in settled:
         if fut.done():
             continue

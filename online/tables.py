@@ -272,7 +272,10 @@ class Table:
             seat = next((s for s, th in self.rec.tokens.items() if secrets.compare_digest(th, h)), None)
             if seat is None:
                 raise ProtocolError("bad_token", "this token holds no seat at this table")
-            if sum(1 for c in self.conns if c.seat == seat) >= MAX_CONNS_PER_SEAT:
+            again = conn in self.conns  # a re-sync on the same connection (a gap seen)
+            if again and conn.seat != seat:
+                raise ProtocolError("already_joined", f"this connection plays seat {conn.seat}")
+            if not again and sum(1 for c in self.conns if c.seat == seat) >= MAX_CONNS_PER_SEAT:
                 raise ProtocolError("table_full", f"seat {seat} has too many connections")
             conn.seat = seat
             if last_seq == 0 or last_seq > self.seq or self.seq - last_seq > RESUME_EVENTS_MAX:
@@ -286,6 +289,8 @@ class Table:
                     e = seat_event(self.events[i], seat, self.rules)
                     conn.send(encode({"type": "event", "seq": i + 1,
                                       "event": event_json(e, self.rules)}))
+            if again:
+                return seat
             s = self.rec.seats[seat]
             if s.get("takeover"):  # the person is back: the AI gives the seat back
                 s.pop("takeover")

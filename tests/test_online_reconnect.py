@@ -209,3 +209,27 @@ def test_threaded_client_for_a_gui(server) -> None:
     _, events, states, _ = truth(server.data_dir, code)
     assert tc.last_seq == len(events) and tc.view == seat_view(states[-1], 0)
     tc.close()
+
+
+def test_a_gap_is_filled_on_the_same_connection(server) -> None:
+    """A client that sees a gap asks again (resume on its open connection): it gets
+    the events after its last seq, and its view is the server's."""
+
+    async def main() -> None:
+        code, cl, a = await _seated(server.url, "scarto", ["human", "random", "random"])
+        await a.host("start")
+        await wait_until(lambda: a.last_seq >= 1, 5, "the deal")
+        _, _, states, _ = truth(server.data_dir, code)
+        # forget the deal, as if it had been lost, then see a later event: a gap
+        a.view = seat_view(states[0], 0)
+        a.last_seq = 0
+        got: list[dict[str, Any]] = []
+        a.on_message = got.append
+        a._handle('{"type":"event","seq":5,"event":{"type":"score","points":[0,0,0]}}')
+        await wait_until(lambda: a.last_seq >= 1, 5, "the missed events")
+        assert any(m["type"] == "resumed" for m in got)
+        _, _, states, _ = truth(server.data_dir, code)
+        assert a.view == seat_view(states[a.last_seq], 0)
+        await a.close()
+
+    asyncio.run(main())
