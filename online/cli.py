@@ -33,6 +33,14 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL",
                    help="SQLite durability: FULL survives a power cut (default), NORMAL a killed "
                    "process")
+    p.add_argument("--db", default=None, metavar="URL",
+                   help="postgresql://user@host:port/dbname: keep the tables in PostgreSQL, shared "
+                   "by several server nodes (each its own --port); default: SQLite in --data")
+    p.add_argument("--node-url", default=None, metavar="URL",
+                   help="with --db: the URL other nodes send clients to (default ws://HOST:PORT)")
+    p.add_argument("--lease-seconds", type=float, default=5.0, metavar="S",
+                   help="with --db: a dead node's tables are taken over after this long "
+                   "(default 5)")
 
 
 def add_bot_arguments(p: argparse.ArgumentParser) -> None:
