@@ -94,6 +94,7 @@ class SeatClient:
         self.url = self.urls[0]
         self._url_index = 0
         self.redirects = 0
+        self._redirect_delay = 0.0  # grows while redirects lead nowhere (a dead owner)
         self._back = asyncio.Event()
         self.name = name
         self.reconnect = reconnect
@@ -161,7 +162,7 @@ class SeatClient:
                 self._fail_waiters("the connection was lost")
                 self._deliver({"type": "connection", "state": "closed", "reason": "lost"})
                 return
-            backoff = 0.05
+            backoff = max(0.05, self._redirect_delay)
             while not self.closed:
                 attempt += 1
                 if attempt > self.max_attempts:
@@ -338,6 +339,7 @@ class SeatClient:
             msg["seat_view"] = self.view
         elif kind in ("seated", "watching"):
             self.code = msg["code"]
+            self._redirect_delay = 0.0
             self.seat = msg.get("seat", SPECTATOR)
             if kind == "seated":
                 self.token = msg["token"]
@@ -346,6 +348,7 @@ class SeatClient:
         elif kind == "resumed":
             self.seat = msg["seat"]
             self._resyncing = False
+            self._redirect_delay = 0.0
             for cid, cmd in list(self.pending.items()):
                 asyncio.get_running_loop().create_task(
                     self._send({"type": "command", "id": cid, "command": cmd}))
@@ -373,6 +376,8 @@ class SeatClient:
         if not url.startswith(("ws://", "wss://")):
             return
         self.redirects += 1
+        # until the lease of a dead node expires, nodes send us to it: back off
+        self._redirect_delay = min(self.max_backoff, max(0.05, self._redirect_delay * 2))
         self.url = url
         self._back.clear()
         if self.ws is not None:

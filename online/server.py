@@ -148,6 +148,10 @@ class TarocchiServer:
     async def start(self, host: str = "127.0.0.1", port: int = 8765) -> int:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         sock = None
+        if self.db and not is_postgres_url(self.db):
+            # (the URL is not repeated: it may hold a password)
+            raise OSError("--db takes a postgresql://user@host:port/dbname URL "
+                          "(without --db: SQLite in the data folder)")
         if is_postgres_url(self.db):
             try:
                 from .cluster import start_node

@@ -233,16 +233,15 @@ async def run(dsn: str, kills: int, seed: int = 1, nodes: int = 2, lease: float 
             await asyncio.sleep(rnd.uniform(0.2, 1.0))
             if all(t.done() for t in tasks):
                 break
-            logs = pg_logs(dsn)
             live = [code for code in tables
                     if pg_table(dsn, code)["status"] != "over" and pg_owner(dsn, code) in urls]
             if not live:
                 continue
             code = rnd.choice(live)
             victim = urls.index(str(pg_owner(dsn, code)))
-            before = len(logs.get(code, []))
             os.kill(procs[victim].pid, signal.SIGKILL)
             procs[victim].wait(10)
+            before = len(pg_logs(dsn).get(code, []))  # the dead node's last event
             done_kills += 1
             checked = check_received_in_log(dsn, tables)
             try:

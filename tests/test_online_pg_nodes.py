@@ -115,3 +115,10 @@ def test_a_node_answers_bad_input_clearly(pg_dsn: str, tmp_path: Path) -> None:
     assert out.returncode == 1
     assert out.stderr.startswith("tarocchi serve: the database:"), out.stderr
     assert "Traceback" not in out.stderr
+    # not a PostgreSQL URL: refused (not SQLite in its place), the URL not repeated
+    out = subprocess.run(
+        [sys.executable, "-m", "online.server", "--db", "mysql://me:s3cret@127.0.0.1/t",
+         "--port", "0", "--data", str(tmp_path / "d")], cwd=ROOT, capture_output=True,
+        text=True, timeout=60)
+    assert out.returncode == 1 and "postgresql://" in out.stderr, out.stderr
+    assert "s3cret" not in out.stderr and not out.stdout
