@@ -122,3 +122,52 @@ def test_a_node_answers_bad_input_clearly(pg_dsn: str, tmp_path: Path) -> None:
         text=True, timeout=60)
     assert out.returncode == 1 and "postgresql://" in out.stderr, out.stderr
     assert "s3cret" not in out.stderr and not out.stdout
+
+
+def test_a_node_whose_lease_was_taken_drops_the_table_and_its_client_follows(
+        pg_dsn: str, tmp_path: Path) -> None:
+    """Node a runs a table; its lease passes to node b behind its back (as when a
+    paused a whole lease long).  a's next write is refused by the database, a
+    drops the table and closes the connection; the client comes back, is sent
+    to b, which rebuilds the table from the log, and its command (sent again, same
+    id) is applied once there.  The game goes on to the end on b."""
+    import psycopg
+
+    from online.bot import my_turn
+    from tests.online_pg_kill import pg_logs
+
+    a = start_background(tmp_path / "a", db=pg_dsn, lease_seconds=30.0)
+    b = start_background(tmp_path / "b", db=pg_dsn, lease_seconds=30.0)
+
+    async def main() -> tuple[str, SeatClient, str]:
+        c = SeatClient([a.url, b.url], "solo", record=True, max_backoff=0.2)
+        await c.connect()
+        code, _ = await c.create("piedicavallo", 1, ["human", "random", "random", "random"], {})
+        await c.join(code, 0)
+        await c.host("start")
+        await wait_until(lambda: my_turn(c), 30, "seat 0's turn")
+        assert b.server.cluster is not None
+        with psycopg.connect(pg_dsn, autocommit=True) as conn:
+            conn.execute("UPDATE leases SET node = %s, url = %s",
+                         (b.server.cluster.node, b.url))
+        v = c.view
+        assert v is not None
+        cid = await c.send_command(v.legal()[0])
+        await wait_until(lambda: cid in c.acked, 30, "the command's ack, from b")
+        await play(c, random_chooser(3), timeout=60)
+        await c.close()
+        return code, c, cid
+
+    try:
+        code, c, cid = asyncio.run(asyncio.wait_for(main(), 90))
+        assert a.server.cluster is not None and a.server.cluster.evictions == 1
+        assert a.server.hub is not None and code not in a.server.hub.tables
+        assert c.redirects >= 1 and c.url == b.url
+        assert pg_owner(pg_dsn, code) == b.url
+        events = pg_logs(pg_dsn)[code]  # each seq once, no gap
+        acks = [json.loads(f) for f in c.frames if '"type":"ack"' in f]
+        assert {m["seq"] for m in acks if m["id"] == cid} == {c.acked[cid]}
+        assert c.last_seq == len(events) and pg_table(pg_dsn, code)["status"] == "over"
+    finally:
+        a.stop()
+        b.stop()
