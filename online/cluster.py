@@ -74,6 +74,7 @@ class Cluster:
         self.lease_seconds = store.lease_seconds
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loading: dict[str, asyncio.Lock] = {}
+        self._taking: dict[int, asyncio.Lock] = {}
         self.takeovers = 0  # tables this node took over from a dead node (the scan)
         self.evictions = 0
 
@@ -118,6 +119,12 @@ class Cluster:
             return await self._take(lease.table_id)
 
     async def _take(self, table_id: int) -> Table:
+        # one at a time a table: the scan and a client's join may both want it, and
+        # two Table objects of one table would be two writers in this node
+        async with self._taking.setdefault(table_id, asyncio.Lock()):
+            return await self._take_locked(table_id)
+
+    async def _take_locked(self, table_id: int) -> Table:
         lease = await self.store.acquire(table_id)
         if lease.node != self.node:
             raise redirect(lease)

@@ -171,3 +171,34 @@ def test_a_node_whose_lease_was_taken_drops_the_table_and_its_client_follows(
     finally:
         a.stop()
         b.stop()
+
+
+def test_the_single_server_loopback_game_passes_on_postgresql(pg_dsn: str, tmp_path: Path) -> None:
+    """The server issue's loopback game (tests/test_online_games.py, its helper and
+    its checks unchanged) on one node whose store is PostgreSQL."""
+    from tests.test_online_games import _whole_game
+
+    node = start_background(tmp_path / "node", db=pg_dsn)
+
+    async def main() -> tuple[str, dict[int, SeatClient]]:
+        code, clients = await _whole_game(node.url, "piedicavallo",
+                                          ["human", "easy", "human", "easy"], 7)
+        for c in clients.values():
+            await c.close()
+        replays = tmp_path / "node" / "replays"
+        await wait_until(lambda: any(replays.glob(f"{code}-*.jsonl")), 10, "the replay file")
+        return code, clients
+
+    try:
+        code, clients = asyncio.run(asyncio.wait_for(main(), 150))
+    finally:
+        node.stop()
+    data = export_to_sqlite(pg_dsn, tmp_path / "truth")
+    rules, events, states, _ = truth(data, code)
+    assert len([e for e in events if type(e).__name__ == "DealScored"]) == rules.full_game
+    final_views_match(clients, states)
+    for seat, c in clients.items():
+        assert check_frames(c, seat, data, code) >= len(events)
+        assert sum(1 for f in c.frames if '"type":"event"' in f) == len(events), seat
+    rp = read_replay(tmp_path / "node" / "replays" / f"{code}-{pg_table(pg_dsn, code)['id']}.jsonl")
+    assert rp.events == events and rp.final == states[-1]
