@@ -105,6 +105,12 @@ class Cluster:
         code = code.upper()
         t = self.hub.tables.get(code)
         if t is not None:
+            # a join or resume (not every move): check that the lease is still ours, so
+            # a node that lost the table unknowingly does not show a stale position
+            lease = await self.store.lookup(code)
+            if lease is not None and lease.node is not None and lease.node != self.node:
+                self.evict(t, "its lease was taken by another node")
+                raise redirect(lease)
             return t
         lock = self._loading.setdefault(code, asyncio.Lock())
         async with lock:

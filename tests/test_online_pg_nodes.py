@@ -127,8 +127,9 @@ def test_a_node_answers_bad_input_clearly(pg_dsn: str, tmp_path: Path) -> None:
 def test_a_node_whose_lease_was_taken_drops_the_table_and_its_client_follows(
         pg_dsn: str, tmp_path: Path) -> None:
     """Node a runs a table; its lease passes to node b behind its back (as when a
-    paused a whole lease long).  a's next write is refused by the database, a
-    drops the table and closes the connection; the client comes back, is sent
+    paused a whole lease long).  A spectator who comes to a for another of its
+    tables is redirected to b; a's next write is refused by the database, a drops
+    the table and closes the connection; the client comes back, is sent
     to b, which rebuilds the table from the log, and its command (sent again, same
     id) is applied once there.  The game goes on to the end on b."""
     import psycopg
@@ -146,10 +147,21 @@ def test_a_node_whose_lease_was_taken_drops_the_table_and_its_client_follows(
         await c.join(code, 0)
         await c.host("start")
         await wait_until(lambda: my_turn(c), 30, "seat 0's turn")
+        other = SeatClient(a.url, "other")  # a second table at a, in its lobby
+        await other.connect()
+        code2, _ = await other.create("scarto", 1, ["human"] * 3, {})
+        await other.close()
         assert b.server.cluster is not None
         with psycopg.connect(pg_dsn, autocommit=True) as conn:
             conn.execute("UPDATE leases SET node = %s, url = %s",
                          (b.server.cluster.node, b.url))
+        # someone who comes to a for the second table is sent to b: a, which has not
+        # written it since, does not show its stale copy
+        watcher = SeatClient(a.url, "watcher", max_backoff=0.2)
+        await watcher.connect()
+        reply = await watcher.join(code2, None)
+        assert reply["type"] == "watching" and watcher.url == b.url
+        await watcher.close()
         v = c.view
         assert v is not None
         cid = await c.send_command(v.legal()[0])
@@ -160,7 +172,7 @@ def test_a_node_whose_lease_was_taken_drops_the_table_and_its_client_follows(
 
     try:
         code, c, cid = asyncio.run(asyncio.wait_for(main(), 90))
-        assert a.server.cluster is not None and a.server.cluster.evictions == 1
+        assert a.server.cluster is not None and a.server.cluster.evictions == 2
         assert a.server.hub is not None and code not in a.server.hub.tables
         assert c.redirects >= 1 and c.url == b.url
         assert pg_owner(pg_dsn, code) == b.url
