@@ -37,7 +37,10 @@ class PgCluster:
 
     def __init__(self, initdb: str) -> None:
         self.bin = Path(os.path.realpath(initdb)).parent  # Debian: /usr/lib/postgresql/N/bin
-        self.root = Path(tempfile.mkdtemp(prefix="tarocchi-pg-"))
+        # as root, in /tmp: the postgres user must reach the folder (a TMPDIR under
+        # /root it could not), and the socket's path stays short (107 bytes at most)
+        self.root = Path(tempfile.mkdtemp(prefix="tarocchi-pg-",
+                                          dir="/tmp" if os.geteuid() == 0 else None))
         self.data = self.root / "data"
         self.port = free_port()
         self.as_user: str | None = None
