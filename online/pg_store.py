@@ -95,8 +95,22 @@ BEGIN
 END $$;
 CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events
     FOR EACH ROW EXECUTE FUNCTION tarocchi_events_append_only();
+-- the fence of a write, as one statement (an append is sent in one round trip)
+CREATE FUNCTION tarocchi_fence(tid BIGINT, me TEXT) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE holder TEXT; live BOOLEAN;
+BEGIN
+    SELECT node, expires_at > now() INTO holder, live FROM leases WHERE table_id = tid FOR SHARE;
+    IF holder IS DISTINCT FROM me OR NOT live THEN
+        RAISE EXCEPTION USING ERRCODE = 'TL031', MESSAGE = format(
+            'table %s: node %s does not hold its lease (%s)', tid, me,
+            coalesce('node ' || holder || CASE WHEN live THEN '' ELSE ', expired' END, 'nobody'));
+    END IF;
+END $$;
 """,
 }
+
+#: the SQLSTATE of a write refused by its fence (tarocchi_fence)
+FENCE_FAILED = "TL031"
 
 #: the advisory lock key that serialises schema migrations between nodes
 MIGRATE_LOCK = 31_0031
@@ -171,17 +185,25 @@ class PgStore:
             self._free.put_nowait(conn)
 
     async def _fence(self, conn: psycopg.AsyncConnection[Any], table_id: int) -> None:
-        """Inside a transaction: refuse unless this node holds the table's lease."""
-        if self.node is None:
-            return
-        cur = await conn.execute(
-            "SELECT node, expires_at > now() FROM leases WHERE table_id = %s FOR SHARE",
-            (table_id,))
-        row = await cur.fetchone()
-        if row is None or row[0] != self.node or not row[1]:
-            holder = "nobody" if row is None else f"node {row[0]}"
-            raise LeaseLost(f"table {table_id}: node {self.node} does not hold its lease "
-                            f"({holder} does{'' if row is None or row[1] else ', expired'})")
+        """Inside a transaction: refuse unless this node holds the table's lease
+        (:data:`FENCE_FAILED`, raised as :class:`LeaseLost` by :meth:`_write`)."""
+        if self.node is not None:
+            await conn.execute("SELECT tarocchi_fence(%s, %s)", (table_id, self.node))
+
+    @contextlib.asynccontextmanager
+    async def _write(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """A write transaction, its statements pipelined (one round trip, then the
+        commit): a refused fence is :class:`LeaseLost`, a taken seq :class:`SeqConflict`."""
+        try:
+            async with self._conn() as conn, conn.pipeline(), conn.transaction():
+                yield conn
+        except pg_errors.UniqueViolation as exc:
+            raise SeqConflict(str(exc).strip()) from None
+        except psycopg.Error as exc:
+            if exc.sqlstate == FENCE_FAILED:
+                raise LeaseLost(str(exc).strip()) from None
+            raise
+        self.commits += 1
 
     # --- the Store interface ----------------------------------------------------------
 
@@ -205,7 +227,7 @@ class PgStore:
 
     async def update_table(self, table_id: int, *, seats: list[dict[str, Any]] | None = None,
                            status: str | None = None) -> None:
-        async with self._conn() as conn, conn.transaction():
+        async with self._write() as conn:
             await self._fence(conn, table_id)
             if seats is not None:
                 await conn.execute("UPDATE tables SET seats = %s WHERE id = %s",
@@ -213,37 +235,32 @@ class PgStore:
             if status is not None:
                 await conn.execute("UPDATE tables SET status = %s WHERE id = %s",
                                    (status, table_id))
-        self.commits += 1
 
     async def set_token(self, table_id: int, seat: int, token_hash: str) -> None:
-        async with self._conn() as conn, conn.transaction():
+        async with self._write() as conn:
             await self._fence(conn, table_id)
             await conn.execute(
                 "INSERT INTO tokens (table_id, seat, hash) VALUES (%s, %s, %s)"
                 " ON CONFLICT (table_id, seat) DO UPDATE SET hash = EXCLUDED.hash",
                 (table_id, seat, token_hash))
-        self.commits += 1
 
     async def append(self, table_id: int, first_seq: int, events: list[str],
                      command: tuple[int, str] | None = None, status: str | None = None) -> None:
-        rows = [(table_id, first_seq + i, e) for i, e in enumerate(events)]
-        try:
-            async with self._conn() as conn, conn.transaction():
-                await self._fence(conn, table_id)
-                if rows:
-                    async with conn.cursor() as cur:
-                        await cur.executemany(
-                            "INSERT INTO events (table_id, seq, event) VALUES (%s, %s, %s)", rows)
-                if command is not None:
-                    await conn.execute(
-                        "INSERT INTO commands (table_id, seat, cmd_id, seq) VALUES (%s, %s, %s, %s)",
-                        (table_id, command[0], command[1], first_seq + len(events) - 1))
-                if status is not None:
-                    await conn.execute("UPDATE tables SET status = %s WHERE id = %s",
-                                       (status, table_id))
-        except pg_errors.UniqueViolation as exc:
-            raise SeqConflict(f"table {table_id}: seq {first_seq} is taken ({exc})") from None
-        self.commits += 1
+        seqs = [first_seq + i for i in range(len(events))]
+        async with self._write() as conn:
+            await self._fence(conn, table_id)
+            if events:
+                await conn.execute(
+                    "INSERT INTO events (table_id, seq, event)"
+                    " SELECT %s, s, e FROM unnest(%s::integer[], %s::text[]) AS u(s, e)",
+                    (table_id, seqs, events))
+            if command is not None:
+                await conn.execute(
+                    "INSERT INTO commands (table_id, seat, cmd_id, seq) VALUES (%s, %s, %s, %s)",
+                    (table_id, command[0], command[1], first_seq + len(events) - 1))
+            if status is not None:
+                await conn.execute("UPDATE tables SET status = %s WHERE id = %s",
+                                   (status, table_id))
 
     async def load(self) -> list[TableRecord]:
         """Every table (a single server's start-up; a node of several loads the tables
