@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -91,6 +92,7 @@ def run_nodes(dsn: str, nodes: int, tables: int, think: tuple[float, float],
             p.terminate()
         for p in procs:
             p.wait(15)
+        shutil.rmtree(data, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:
