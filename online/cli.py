@@ -20,6 +20,16 @@ def _bench_subparsers(sub: argparse._SubParsersAction[Any]) -> argparse._SubPars
     return None
 
 
+def _lease_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0.5 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text} s: a lease is 0.5 to 3600 seconds")
+    return value
+
+
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: a free one)")
@@ -33,6 +43,14 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL",
                    help="SQLite durability: FULL survives a power cut (default), NORMAL a killed "
                    "process")
+    p.add_argument("--db", default=None, metavar="URL",
+                   help="postgresql://user@host:port/dbname: keep the tables in PostgreSQL, shared "
+                   "by several server nodes (each its own --port); default: SQLite in --data")
+    p.add_argument("--node-url", default=None, metavar="URL",
+                   help="with --db: the URL other nodes send clients to (default ws://HOST:PORT)")
+    p.add_argument("--lease-seconds", type=_lease_seconds, default=5.0, metavar="S",
+                   help="with --db: a dead node's tables are taken over after this long "
+                   "(default 5)")
 
 
 def add_bot_arguments(p: argparse.ArgumentParser) -> None:

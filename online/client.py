@@ -63,6 +63,10 @@ from .protocol import (
     view_from_json,
 )
 
+#: redirects one request follows (a node answers ``redirect`` to the node that runs
+#: the table; a failover may move it once more meanwhile)
+MAX_REDIRECTS = 5
+
 
 class ClientError(Exception):
     """The server refused a request (``msg`` is its error message) or did not answer."""
@@ -78,11 +82,20 @@ class SeatClient:
     message after it was applied (and the synthetic ``connection`` ones);
     ``record``: keep every raw frame received, in ``frames``."""
 
-    def __init__(self, url: str, name: str = "", *, reconnect: bool = True,
+    def __init__(self, url: str | list[str], name: str = "", *, reconnect: bool = True,
                  max_backoff: float = 2.0, max_attempts: int = 200,
                  on_message: Callable[[dict[str, Any]], None] | None = None,
                  record: bool = False) -> None:
-        self.url = url
+        # several nodes of one service (online/cluster.py): reconnect through any of
+        # them, and follow a ``redirect`` to the node that runs the table
+        self.urls = [url] if isinstance(url, str) else list(url)
+        if not self.urls:
+            raise ValueError("no server URL")
+        self.url = self.urls[0]
+        self._url_index = 0
+        self.redirects = 0
+        self._redirect_delay = 0.0  # grows while redirects lead nowhere (a dead owner)
+        self._back = asyncio.Event()
         self.name = name
         self.reconnect = reconnect
         self.max_backoff = max_backoff
@@ -149,7 +162,7 @@ class SeatClient:
                 self._fail_waiters("the connection was lost")
                 self._deliver({"type": "connection", "state": "closed", "reason": "lost"})
                 return
-            backoff = 0.05
+            backoff = max(0.05, self._redirect_delay)
             while not self.closed:
                 attempt += 1
                 if attempt > self.max_attempts:
@@ -164,9 +177,11 @@ class SeatClient:
                     await self._open(5.0)
                 except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError, ClientError,
                         json.JSONDecodeError):
+                    self._next_url()
                     continue
                 self.reconnects += 1
                 await self._rejoin()
+                self._back.set()
                 self._deliver({"type": "connection", "state": "back"})
                 break
 
@@ -176,10 +191,11 @@ class SeatClient:
         if self.code is None:
             return
         if self.token is not None:
+            # the commands not acknowledged go again once the seat is back ("resumed"):
+            # sent before, a node that redirects would refuse them, and the client
+            # would take that refusal for the command's
             await self._send({"type": "resume", "code": self.code, "token": self.token,
                               "last_seq": self.last_seq})
-            for cid, cmd in list(self.pending.items()):
-                await self._send({"type": "command", "id": cid, "command": cmd})
         elif self.seat == SPECTATOR:
             await self._send({"type": "join", "code": self.code, "seat": None, "name": self.name})
 
@@ -202,13 +218,24 @@ class SeatClient:
 
     async def _request(self, msg: dict[str, Any], answers: set[str], timeout: float = 10.0,
                        done: str | None = None) -> dict[str, Any]:
-        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._waiters.append((frozenset(answers | {"error"}), fut, done))
-        await self._send(msg)
-        try:
-            reply = await asyncio.wait_for(fut, timeout)
-        except TimeoutError:
-            raise ClientError(f"no answer to {msg['type']}") from None
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        for attempt in range(MAX_REDIRECTS + 1):
+            fut: asyncio.Future[dict[str, Any]] = loop.create_future()
+            self._waiters.append((frozenset(answers | {"error"}), fut, done))
+            if attempt == 0 or msg["type"] != "resume":  # a resume is sent again by _rejoin
+                await self._send(msg)
+            try:
+                reply = await asyncio.wait_for(fut, max(0.0, end - loop.time()))
+            except TimeoutError:
+                raise ClientError(f"no answer to {msg['type']}") from None
+            if reply.get("type") != "error" or reply.get("code") != "redirect":
+                break
+            if msg["type"] != "resume":  # reconnected to the table's node: ask again there
+                try:
+                    await asyncio.wait_for(self._back.wait(), max(0.0, end - loop.time()))
+                except TimeoutError:
+                    raise ClientError(f"no answer to {msg['type']} after a redirect") from None
         if reply.get("type") == "error":
             raise ClientError(f"{reply.get('code')}: {reply.get('text')}", reply)
         return reply
@@ -322,6 +349,7 @@ class SeatClient:
             msg["seat_view"] = self.view
         elif kind in ("seated", "watching"):
             self.code = msg["code"]
+            self._redirect_delay = 0.0
             self.seat = msg.get("seat", SPECTATOR)
             if kind == "seated":
                 self.token = msg["token"]
@@ -330,6 +358,12 @@ class SeatClient:
         elif kind == "resumed":
             self.seat = msg["seat"]
             self._resyncing = False
+            self._redirect_delay = 0.0
+            for cid, cmd in list(self.pending.items()):
+                asyncio.get_running_loop().create_task(
+                    self._send({"type": "command", "id": cid, "command": cmd}))
+        elif kind == "error" and msg.get("code") == "redirect":
+            self._follow(str(msg.get("url", "")))
         elif kind == "ack":
             self.pending.pop(msg["id"], None)
             self.acked[msg["id"]] = msg["seq"]
@@ -340,6 +374,24 @@ class SeatClient:
         elif kind == "game_over":
             self.over = msg
         self._deliver(msg)
+
+    def _next_url(self) -> None:
+        """A node did not answer: the next one of the list."""
+        self._url_index = (self._url_index + 1) % len(self.urls)
+        self.url = self.urls[self._url_index]
+
+    def _follow(self, url: str) -> None:
+        """``redirect``: another node runs the table; reconnect there (bounded: the
+        reconnect loop's attempts, and :data:`MAX_REDIRECTS` a request)."""
+        if not url.startswith(("ws://", "wss://")):
+            return
+        self.redirects += 1
+        # until the lease of a dead node expires, nodes send us to it: back off
+        self._redirect_delay = min(self.max_backoff, max(0.05, self._redirect_delay * 2))
+        self.url = url
+        self._back.clear()
+        if self.ws is not None:
+            self.ws.transport.abort()  # _run reconnects, to self.url first
 
     def _resync(self) -> None:
         """A gap in the seq numbers: ask for what is missing (once at a time)."""

@@ -31,7 +31,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -47,7 +47,11 @@ from .protocol import (
     encode,
 )
 from .sqlite_store import SqliteStore
+from .store import SeqConflict, is_postgres_url
 from .tables import AiRunner, Hub, Table
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 log = logging.getLogger("tarocchi.online")
 
@@ -147,8 +151,13 @@ class Peer:
 
 class TarocchiServer:
     def __init__(self, data_dir: str | os.PathLike[str], *, rate: float = RATE_PER_S,
-                 burst: float = RATE_BURST, ai_workers: int = 1, synchronous: str = "FULL") -> None:
+                 burst: float = RATE_BURST, ai_workers: int = 1, synchronous: str = "FULL",
+                 db: str | None = None, node_url: str | None = None,
+                 lease_seconds: float = 5.0) -> None:
         self.data_dir = Path(data_dir)
+        # db: a postgresql:// URL makes this server one node of several (online/cluster.py)
+        self.db, self.node_url, self.lease_seconds = db, node_url, lease_seconds
+        self.cluster: Cluster | None = None
         self.rate, self.burst = rate, burst
         self.ai_workers = ai_workers
         self.synchronous = synchronous
@@ -159,11 +168,25 @@ class TarocchiServer:
 
     async def start(self, host: str = "127.0.0.1", port: int = 8765) -> int:
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        store = SqliteStore(self.data_dir / "tarocchi.sqlite3", synchronous=self.synchronous)
-        self.hub = Hub(store, self.data_dir, AiRunner(self.ai_workers))
-        await self.hub.load()
+        sock = None
+        if self.db and not is_postgres_url(self.db):
+            # (the URL is not repeated: it may hold a password)
+            raise OSError("--db takes a postgresql://user@host:port/dbname URL "
+                          "(without --db: SQLite in the data folder)")
+        if is_postgres_url(self.db):
+            try:
+                from .cluster import start_node
+            except ImportError as exc:
+                raise OSError(f"--db postgresql://... needs psycopg 3: pip install "
+                              f"'tarocchi[postgres]' ({exc})") from None
+            sock = await start_node(self, host, port)  # tables are leased one by one
+        else:
+            store = SqliteStore(self.data_dir / "tarocchi.sqlite3", synchronous=self.synchronous)
+            self.hub = Hub(store, self.data_dir, AiRunner(self.ai_workers))
+            await self.hub.load()
         self.server = await serve(
-            self.handler, host, port, max_size=HARD_MAX_FRAME, compression=None,
+            self.handler, None if sock else host, None if sock else port, sock=sock,
+            max_size=HARD_MAX_FRAME, compression=None,
             ping_interval=20, ping_timeout=20, max_queue=64, close_timeout=2,
         )
         sock = next(iter(self.server.sockets))
@@ -178,6 +201,8 @@ class TarocchiServer:
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()
+        if self.cluster is not None:
+            await self.cluster.stop()
         if self.hub is not None:
             self.hub.close()
             await self.hub.store.close()
@@ -207,6 +232,17 @@ class TarocchiServer:
                         await peer.flush()
                         await _close(ws, 1002, "protocol version")
                         break
+                except SeqConflict:
+                    if self.cluster is None or peer.table is None:  # one server: never; a fault
+                        log.exception("a write of one server was refused as a conflict")
+                        peer.send(encode(ProtocolError(
+                            "server_error", "the server could not do this (SeqConflict); "
+                            "nothing was changed").message(msg_id)))
+                        continue
+                    # another node runs the table now: drop ours (closes this connection);
+                    # the client reconnects, is redirected, and sends its command again
+                    self.cluster.evict(peer.table, "a write was refused (its lease is gone)")
+                    break
                 except ConnectionClosed:
                     raise
                 except Exception as exc:  # a fault of ours (the store, a bug): said, not hidden
@@ -222,6 +258,13 @@ class TarocchiServer:
             if peer.table is not None:
                 peer.table.detach(peer)
             peer.closing = True
+
+    async def table_of(self, code: str) -> Table:
+        """The table with this code; a node of several may answer ``redirect``."""
+        if self.cluster is not None:
+            return await self.cluster.table(code)
+        assert self.hub is not None
+        return self.hub.get(code)
 
     async def dispatch(self, peer: Peer, msg: dict[str, Any]) -> None:
         hub = self.hub
@@ -256,7 +299,7 @@ class TarocchiServer:
                 return
             if peer.table is not None:
                 raise ProtocolError("already_joined", f"this connection is at table {peer.table.code}")
-            table = hub.get(msg["code"])
+            table = await self.table_of(msg["code"])
             if kind == "join":
                 await table.join(peer, msg["seat"], msg["name"] or peer.name,
                                  host=table.code in peer.host_of)
@@ -275,7 +318,7 @@ class TarocchiServer:
             peer.send(encode({"type": "ack", "id": msg["id"], "seq": seq}))
             return
         # the host's lobby commands
-        table = hub.get(msg["code"])
+        table = await self.table_of(msg["code"])
         table.check_host(msg["host_token"])
         if kind == "set_seat":
             await table.set_seat(msg["seat"], msg["level"])
@@ -420,7 +463,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         asyncio.run(_serve_forever(data, args.host, args.port, rate=args.rate,
                                    burst=max(RATE_BURST, 2 * args.rate),
-                                   ai_workers=args.ai_workers, synchronous=args.synchronous))
+                                   ai_workers=args.ai_workers, synchronous=args.synchronous,
+                                   db=getattr(args, "db", None),
+                                   node_url=getattr(args, "node_url", None),
+                                   lease_seconds=getattr(args, "lease_seconds", 5.0)))
     except OSError as exc:
         print(f"tarocchi serve: {exc}", file=sys.stderr)
         return 1

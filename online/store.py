@@ -68,3 +68,9 @@ class Store(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+
+def is_postgres_url(db: str | None) -> bool:
+    """``--db``: a ``postgresql://`` URL (a node of several, online/cluster.py), else
+    the SQLite file in the data folder.  Here, not in pg_store: no psycopg import."""
+    return bool(db) and str(db).startswith(("postgresql://", "postgres://"))

@@ -137,3 +137,31 @@ def home(tmp_path, monkeypatch):
     """A fresh user data folder for one test."""
     monkeypatch.setenv("TAROCCHI_HOME", str(tmp_path / "home"))
     return tmp_path / "home"
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A throw-away PostgreSQL cluster for the session (tests/pg_cluster.py): initdb
+    in a temporary folder (as the ``postgres`` user when root), pg_ctl start on a
+    free loopback port, stopped and removed at the end.  Without PostgreSQL the
+    test is skipped naming the package (failed under CI: tests/prereq.py)."""
+    from tests.pg_cluster import PgCluster
+    from tests.prereq import POSTGRESQL_DIRS, require_program
+
+    initdb = require_program("initdb", "postgresql", extra_dirs=POSTGRESQL_DIRS)
+    require_program("pg_ctl", "postgresql", extra_dirs=POSTGRESQL_DIRS)
+    cluster = PgCluster(initdb)
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+_pg_databases = iter(range(1, 1_000_000))
+
+
+@pytest.fixture
+def pg_dsn(postgres) -> str:
+    """A new empty database of the session's cluster (its URL)."""
+    return postgres.new_database(f"t{next(_pg_databases)}")
