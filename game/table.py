@@ -256,7 +256,7 @@ class TableScene:
             cy = (bottom + top) / 2
             tx, ty = layout.token_pos(self.n_seats, self.spots[seat], self.open_hands)
             x = tx + layout.TOKEN_R + 8
-            self.labels.append(arcade.Text("", x, cy + 9, INK, 13, anchor_x="left", anchor_y="center",
+            self.labels.append(arcade.Text("", x, cy + 10, INK, 13, anchor_x="left", anchor_y="center",
                                            font_name=FONT, batch=self.batch, bold=True))
             self.counts.append(arcade.Text("", x, cy - 10, SUBTITLE_INK, 11, anchor_x="left",
                                            anchor_y="center", font_name=FONT, batch=self.batch))
@@ -275,11 +275,17 @@ class TableScene:
                                        anchor_y="center", font_name=FONT, bold=True)
         self._winner_pill = Pill(layout.SLOT_H, "status")
         self._turn = -1
+        #: a sheet lies over the table (the end of a deal): the name plates and every
+        #: label are put away, so none shows half covered at the sheet's edges
+        self.cleared = False
 
     def backdrop_marks(self) -> tuple:
-        """The table's marks that never move, for the view's backdrop (see the module)."""
+        """The table's marks that never move, for the view's backdrop (see the module);
+        without the name plates while the table is :attr:`cleared`."""
         if self._marks is None:
             self._marks = self._make_marks()
+        if self.cleared:
+            return tuple(m for m in self._marks if m not in self._plate_marks)
         return self._marks
 
     def _make_marks(self) -> tuple:
@@ -291,11 +297,13 @@ class TableScene:
             colour = TEAM_COLOURS[t] if teams else PILE_EDGE
             marks.append(paint.Box((x - ph / 2 - 8, y - pw / 2 - 8, x + ph / 2 + 8, y + pw / 2 + 8), 7,
                                    fill=(0, 0, 0, 40), edge=(*colour, 130), edge_width=1.5))
+        first = len(marks)
         for seat, rect in enumerate(self.plates):
             marks.append(paint.Box(rect, 10, fill=(6, 22, 14, 190), edge=(220, 200, 150, 90), shadow=110))
             tx, ty = layout.token_pos(n, self.spots[seat], self.open_hands)
             ring = TEAM_COLOURS[self.rules.side[seat]] if teams else (220, 200, 150)
             marks.append(paint.Disc(tx, ty, layout.TOKEN_R, fill=(0, 0, 0, 90), edge=(*ring, 210), edge_width=2.0))
+        self._plate_marks = tuple(marks[first:])
         return tuple(marks)
 
     def side_colour(self, side: int):
@@ -324,9 +332,13 @@ class TableScene:
             cards = w.cards_held(pos.hand_sizes[seat]) if pos.deal_no else ""
             sub = self.subtitles[seat] if seat < len(self.subtitles) else ""
             text = " · ".join(x for x in (sub, cards) if x)
-            if self.counts[seat].text != text:
-                self.counts[seat].text = text
-                fit_font(self.counts[seat], self._text_room(seat), 11, 9)
+            t = self.counts[seat]
+            if t.text != text:
+                t.text = text
+                fit_font(t, self._text_room(seat), 11, 9)
+                if t.content_width > self._text_room(seat):  # a long level's name: the count alone
+                    t.text = cards
+                    fit_font(t, self._text_room(seat), 11, 9)
         for t in range(self.rules.n_sides):
             self.pile_labels[t].text = w.pile_line(t, pos.points[t], pos.tricks_won[t])
         dealer = pos.dealer if pos.dealer >= 0 and pos.deal_no else -1
@@ -929,9 +941,10 @@ class TableScene:
         """Everything :meth:`draw` draws, as ``game.damage`` items (after :meth:`prepare`)."""
         items = []
         for sl in (self.shadows, self.fans, self.bands, self.sprite_list, self.markers):
-            items.extend(damage.sprite_items(sl))
+            items.extend(damage.sprite_items(sl) if sl is not self.markers or not self.cleared else
+                         (damage.rect_item(id(s), None, None) for s in sl))
         for t in self._batch_texts:
-            items.append(damage.text_item(t))
+            items.append(damage.text_item(t) if not self.cleared else damage.rect_item(id(t), None, None))
         w = self.winner_text
         items.append(damage.rect_item("winner", damage.text_key(w), self._winner_rect() if w.text else None))
         turn = self._turn if 0 <= self._turn < self.n_seats else -1
@@ -962,9 +975,9 @@ class TableScene:
         for sl, drawn in ((self.fans, self.fans), (self.bands, self.bands), (self.sprite_list, self.sprites)):
             if reach(*map(id, drawn)):
                 sl.draw(pixelated=self.pixelated)  # cards at 1:1: nearest sampling
-        if reach(*map(id, self.markers)):
+        if reach(*map(id, self.markers)) and not self.cleared:
             self.markers.draw()  # the dealer marker is scaled down: linear
-        if reach(*map(id, self._batch_texts)):
+        if reach(*map(id, self._batch_texts)) and not self.cleared:
             self.batch.draw()
         if self.winner_text.text and reach("winner"):
             self._winner_pill.draw(self._winner_box())

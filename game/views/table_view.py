@@ -101,7 +101,10 @@ class TableView(BaseView):
         # where the game stands: under the running pile lines
         score_pos = self.table.geo.score_pos
         self.standing.x = score_pos[0][0]
-        self.standing.y = min(y for _x, y in score_pos) - 26
+        top = max(y for _x, y in score_pos)
+        # over the two lines of a four-seat table (under them it met West's hand);
+        # under the three lines of a three-seat one, where the top is theirs
+        self.standing.y = top + 24 if top + 24 < HEIGHT - 70 else min(y for _x, y in score_pos) - 26
         self._end_buttons: dict[str, Button] = {}
         self._mouse = (-1.0, -1.0)
         self.review_panel: ReviewPanel | None = None
@@ -409,9 +412,10 @@ class TableView(BaseView):
             self._winner_shown = winner
 
     def backdrop_key(self):
+        cleared = self.table.cleared
         key = getattr(self, "_backdrop_key", None)
-        if key is None:
-            key = self._backdrop_key = ("table", self.table.backdrop_marks())
+        if key is None or key[2] != cleared:
+            key = self._backdrop_key = ("table", self.table.backdrop_marks(), cleared)
         return key
 
     def paint_backdrop(self, size):
@@ -424,6 +428,8 @@ class TableView(BaseView):
         self.table.pixelated = (round(vp.width), round(vp.height)) == (WIDTH, HEIGHT) and \
             self.window.get_framebuffer_size()[0] == self.window.get_size()[0]
         self._sync_texts()
+        # the end of a deal's sheet over the table: the plates and labels put away
+        self.table.cleared = self.review_panel is not None or self.score_panel is not None
         self.table.prepare()
         ctl = self.ctl
         self._sync_toolbar()
@@ -675,7 +681,7 @@ class ScorePanel:
         rules = sheet.rules
         sides = rules.n_sides
         multi = sheet.n_deals > 1
-        row_h = 27 if sides == 2 else 24
+        row_h = 27
         self.W = max(700 if sides == 2 else 780, min(WIDTH - 40, min_width))
         n_sheet = (len(sheet.history) + (1 if sheet.over else 0)) if multi else 0
         strong = sum(1 for r in sheet.rows if r.strong)
@@ -857,25 +863,38 @@ class ReviewPanel:
         top = self.top - 56  # the first row's labels
         bottom = self.button_y + 30
         cell_h = (top - bottom) / rows
-        width = min(68.0, (cell_h - 40) * 320 / 592)  # the cards fill the cell under the label
-        h = width * 592 / 320
         cell_w = (self.RIGHT - self.LEFT) / cols
+        says = [f"{t.number} · " + self.words.say(msg("led_took", leader=t.leader, winner=t.winner))
+                for t in tricks]
+        size = 11  # one size for every label, the longest fitting its cell, else in two lines
+        probe = arcade.Text("", 0, 0, INK, size, font_name=FONT)
+        widest = max(says, key=len, default="")
+        while size > 9:
+            probe.text, probe.font_size = widest, size
+            if probe.content_width <= cell_w - 8:
+                break
+            size -= 1
+        probe.text, probe.font_size = widest, size
+        wrap = probe.content_width > cell_w - 8
+        below = 20 + (size + 5 if wrap else 0)  # from the label's middle to the cards' top
+        width = min(68.0, (cell_h - 40 - (below - 20)) * 320 / 592)  # the cards fill the cell
+        h = width * 592 / 320
         step = min(30.0, (cell_w - 18 - width) / max(1, rules.n_seats - 1))
-        labels = []
-        for k, t in enumerate(tricks):
+        for k, (t, say) in enumerate(zip(tricks, says, strict=True)):
             r, c = divmod(k, cols)
             x0 = self.LEFT + c * cell_w
             y_label = top - r * cell_h
-            who = self.words.say(msg("led_took", leader=t.leader, winner=t.winner))
-            labels.append(self._text(f"{t.number} · {who}", x0 + cell_w / 2, y_label, INK, 11))
+            if wrap:  # two lines centred in the cell, the first where one line would be
+                label = arcade.Text(say, x0 + cell_w / 2, y_label + size / 2 + 3, INK, size, anchor_x="center",
+                                    anchor_y="top", font_name=FONT, multiline=True, width=int(cell_w - 8),
+                                    align="center")
+                label.y = y_label + label.content_height / 2 - (size + 5) / 2 + 1
+                self.texts.append(label)
+            else:
+                self._text(say, x0 + cell_w / 2, y_label, INK, size)
             row_w = width + step * (len(t.cards) - 1)
-            self._row(t.cards, x0 + (cell_w - row_w) / 2, y_label - 20 - h / 2, width, step,
+            self._row(t.cards, x0 + (cell_w - row_w) / 2, y_label - below - h / 2, width, step,
                       raised=t.winning_card)
-        size = 11  # one size for every label, the longest fitting its cell
-        while size > 8 and any(t.content_width > cell_w - 8 for t in labels):
-            size -= 1
-            for t in labels:
-                t.font_size = size
 
     def _piles(self) -> None:
         sheet = self.sheet

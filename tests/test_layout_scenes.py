@@ -1,0 +1,148 @@
+"""A layout test that one language cannot fool (issue 36, part 5): every scene of
+both games and the screens round them, in English, French and Italian, at
+1280x720 and at the smallest window (640x360), drawn by the real views; the
+boxes are read from the draw calls themselves (``tests/layout_probe.py``): no
+text meets another text or a card's index corner, and nothing drawn later hides
+a text or an index.
+
+``TAROCCHI_LAYOUT_SHOTS=folder`` also saves each scene as a PNG, to look at."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import arcade
+import pytest
+
+from engine.ruleset import ruleset
+from engine.state import DISCARD, PLAY, first_dealer
+from game import i18n, session
+from game.settings import Settings
+from game.table_controller import InlineExecutor
+from tests import layout_probe
+from tests.test_gui_helpers import card_point, click, frames, play_human_turn
+
+GOLDEN = Path(__file__).parent / "golden"
+SIZES = ((1280, 720), (640, 360))
+LANGS = ("en", "fr", "it")
+SHOTS = os.environ.get("TAROCCHI_LAYOUT_SHOTS", "")
+
+
+class Shooter:
+    """Draws a view whole at each window size and keeps what the probe saw."""
+
+    def __init__(self, window, lang: str) -> None:
+        self.window = window
+        self.lang = lang
+        self.problems: list[str] = []
+        self.scenes: list[str] = []
+
+    def __call__(self, name: str, view) -> None:
+        win = self.window
+        real_size, real_fb = win.get_size, win.get_framebuffer_size
+        mode = getattr(win, "_tarocchi_redraw_mode", None)
+        win._tarocchi_redraw_mode = "full"
+        self.scenes.append(name)
+        try:
+            for size in SIZES:
+                win.get_size = win.get_framebuffer_size = (lambda s=size: s)
+                view._fit()
+                with layout_probe.record(size) as log:
+                    view.on_draw()
+                assert any(d.kind == "text" for d in log), (name, "nothing drawn")
+                if os.environ.get("DUMP") == name:
+                    for d in log:
+                        print(d.kind, [round(v) for v in d.rect], d.what[:40])
+                self.problems += [f"{self.lang} {size[0]}x{size[1]} {name}: {p}"
+                                  for p in layout_probe.collisions(log)]
+                if SHOTS:
+                    Path(SHOTS).mkdir(parents=True, exist_ok=True)
+                    img = arcade.get_image(0, 0, *size)
+                    img.save(Path(SHOTS) / f"{name}-{self.lang}-{size[0]}.png")
+        finally:
+            win.get_size, win.get_framebuffer_size = real_size, real_fb
+            win._tarocchi_redraw_mode = mode
+            view._fit()
+            win.forget = None
+
+
+def _until(view, cond, limit: float = 60.0, dt: float = 1 / 60) -> None:
+    end = time.monotonic() + limit
+    while not cond():
+        assert time.monotonic() < end, "the scene never came"
+        view.on_update(dt)
+
+
+def _table(window, variant: str, shoot: Shooter) -> None:
+    from game.views.table_view import TableView
+
+    rules = ruleset(variant)
+    seed = next(s for s in range(1, 500) if first_dealer(s, rules) == 0)  # South deals: the discard
+    game = session.new_game(partner="random", opponents="random", match=True, practice=True, seed=seed,
+                            variant=variant)
+    settings = Settings(speed=8.0, auto_advance=False, sound=False)
+    view = TableView(window, game, session.ai_players(game), human_seats=session.human_seats(game),
+                     practice=True, settings=settings, sound=window.sound, executor=InlineExecutor())
+    window.show_view(view)
+    g = variant[:5]
+    frames(view, 40, draw_every=0)
+    shoot(f"{g}-deal", view)
+    _until(view, lambda: view._can_act())
+    assert view.game.state.phase == DISCARD
+    hand = view.ctl.hand_order()
+    first = next(c for c in hand if c in view.ctl.legal_cards)
+    click(view, *card_point(view, first))
+    view.ask_hint()
+    _until(view, lambda: view.ctl.hint_future is None and not view.table.busy)
+    shoot(f"{g}-discard", view)
+    view.ctl.selected = []
+    play_human_turn(view)
+    _until(view, lambda: view._can_act() or view.ctl.waiting)
+    seen_trick = seen_play = False
+    while not view.ctl.waiting == "scoring":
+        if view.ctl.waiting == "trick":
+            if not seen_trick and view.ctl.trick_winner != 0:
+                shoot(f"{g}-trick", view)
+                seen_trick = True
+            view.continue_()
+        elif view._can_act():
+            if not seen_play and view.game.state.trick:
+                x, y = card_point(view, view.ctl.hand_order()[2])
+                view.on_mouse_motion(x, y, 0, 0)
+                frames(view, 3, draw_every=0)
+                shoot(f"{g}-play", view)
+                view.on_mouse_motion(5, 5, 0, 0)
+                view.show_last_trick()
+                shoot(f"{g}-last-trick", view)
+                view.show_last_trick()
+                seen_play = True
+            assert view.game.state.phase == PLAY
+            play_human_turn(view)
+        view.on_update(1 / 60)
+    assert seen_trick and seen_play
+    frames(view, 10, draw_every=0)
+    shoot(f"{g}-scoring", view)
+    view.score_panel.finish()
+    frames(view, 2, draw_every=0)
+    shoot(f"{g}-score-sheet", view)
+    for page in ("tricks", "piles"):
+        view.choose(page)
+        frames(view, 2, draw_every=0)
+        shoot(f"{g}-{page}", view)
+    view.choose("score")
+    view.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_text_meets_a_text_or_an_index_in_any_scene(window, home, lang) -> None:
+    i18n.set_language(lang)
+    shoot = Shooter(window, lang)
+    try:
+        for variant in ("piedicavallo", "scarto"):
+            _table(window, variant, shoot)
+    finally:
+        i18n.set_language("en")
+    assert len(shoot.scenes) >= 18
+    assert not shoot.problems, f"{len(shoot.problems)} collisions:\n" + "\n".join(shoot.problems)
