@@ -62,6 +62,7 @@ from .constants import (
     FONT,
     GOLD,
     HAND_SCALE,
+    HEIGHT,
     INK,
     PILE_EDGE,
     PILE_SCALE,
@@ -75,6 +76,7 @@ from .constants import (
     T_SWEEP,
     T_TRICK_SHOW,
     TEAM_COLOURS,
+    WIDTH,
 )
 from .i18n import N_, _
 from .layout import Place
@@ -270,7 +272,24 @@ class TableScene:
         ]
         self.trump_note = arcade.Text("", 0, 0, GOLD, 12, anchor_x="right", anchor_y="center",
                                       font_name=FONT, batch=self.batch)
-        self._batch_texts = (*self.labels, *self.counts, *self.letters, *self.pile_labels, self.trump_note)
+        # whose tricks each pile holds, and how many: over a pile low on the screen or
+        # on the left (clear of the stack as it grows and of the discard lying across
+        # it), left of the pile at the top right (under it lies the discard's trump note)
+        pw, ph = layout.card_size(PILE_SCALE)
+        self.pile_titles = []
+        self._pile_title_room = []
+        for t, (x, y) in enumerate(geo.pile_pos):
+            if y > HEIGHT / 2 and x > WIDTH / 2:
+                tx, ty, anchor = x - ph / 2 - 18, y, "right"
+                room = tx - 1000  # as far as North's plate (it ends at 996)
+            else:
+                tx, ty, anchor, room = x, y + ph / 2 + 12, "center", 2 * min(x, WIDTH - x) - 12
+            self.pile_titles.append(arcade.Text("", tx, ty, self.side_colour(t), 11, anchor_x=anchor,
+                                                anchor_y="center", font_name=FONT, batch=self.batch,
+                                                bold=True))
+            self._pile_title_room.append(room)
+        self._batch_texts = (*self.labels, *self.counts, *self.letters, *self.pile_labels, *self.pile_titles,
+                             self.trump_note)
         self.winner_text = arcade.Text("", *layout.TOP_SLOT, GOLD, 15, anchor_x="center",
                                        anchor_y="center", font_name=FONT, bold=True)
         self._winner_pill = Pill(layout.SLOT_H, "status")
@@ -341,6 +360,10 @@ class TableScene:
                     fit_font(t, self._text_room(seat), 11, 9)
         for t in range(self.rules.n_sides):
             self.pile_labels[t].text = w.pile_line(t, pos.points[t], pos.tricks_won[t])
+            title = w.pile_title(t, pos.tricks_won[t]) if pos.deal_no else ""
+            if self.pile_titles[t].text != title:
+                self.pile_titles[t].text = title
+                fit_font(self.pile_titles[t], self._pile_title_room[t], 11, 8)
         dealer = pos.dealer if pos.dealer >= 0 and pos.deal_no else -1
         if dealer >= 0:
             self.dealer_marker.position = layout.token_pos(self.n_seats, self.spots[dealer], self.open_hands)
@@ -699,6 +722,19 @@ class TableScene:
             if layout.point_in_place(x, y, s.place) and (best is None or s.z > best.z):
                 best = s
         return best.key[1] if best else None
+
+    def face_at(self, x: float, y: float):
+        """The topmost card lying face up (at rest) under a logical point: a card the
+        viewer may see, in a hand, the trick or the stock; None elsewhere."""
+        if self.last_trick_overlay:
+            return None
+        best = None
+        for s in self.sprites:
+            if s.key[0] != "card" or not s.face_up or s.tweens or not s.visible and not s.covered:
+                continue
+            if layout.point_in_place(x, y, s.place) and (best is None or s.place.z > best.place.z):
+                best = s
+        return best
 
     def _fan_texture(self, seat: int, n: int):
         """A hidden hand of ``n`` at rest as one image, with its soft shadow."""

@@ -16,6 +16,7 @@ from pathlib import Path
 import arcade
 import pytest
 
+from engine.replay import read_replay
 from engine.ruleset import ruleset
 from engine.state import DISCARD, PLAY, first_dealer
 from game import i18n, session
@@ -135,14 +136,116 @@ def _table(window, variant: str, shoot: Shooter) -> None:
     view.close()
 
 
+def _scarto_file(dest: Path) -> Path:
+    from engine.players import make_player
+    from engine.replay import write_replay
+    from engine.simulate import play_game
+
+    g = play_game(5, [make_player(x) for x in ("easy", "random", "random")], 1, rules=ruleset("scarto"))
+    write_replay(dest, g.header, g.events)
+    return dest
+
+
+def _theatre(window, shoot: Shooter, path: Path, g: str) -> None:
+    from game.theatre import ViewerView
+
+    view = ViewerView(window, read_replay(path), title=path.name, face_up=True, speed=8.0)
+    window.show_view(view)
+    tl = view.timeline
+    view.seek(0)
+    view.on_update(1 / 60)
+    shoot(f"{g}-theatre-start", view)
+    mid = tl.next_card(tl.next_trick(tl.next_trick(tl.next_trick(0))))
+    view.seek(mid)
+    frames(view, 30, draw_every=0)
+    shoot(f"{g}-theatre", view)
+    view.seek(tl.n)
+    frames(view, 30, draw_every=0)
+    shoot(f"{g}-theatre-end", view)
+
+
+REVIEWS: dict = {}  # path -> the review, worked out once for the three languages
+
+
+def _review(window, shoot: Shooter, path: Path, g: str) -> None:
+    from engine.ai.players import MEDIUM
+    from engine.review import default_seat
+    from game import ai_service, review_view
+    from game.review_model import pick_deal
+
+    rp = read_replay(path)
+    service = ai_service.AIService(use_process=False)
+    old = review_view.BUDGET
+    review_view.BUDGET = MEDIUM
+    try:
+        view = review_view.ReviewView(window, rp, path, seat=default_seat(rp), deal=pick_deal(rp, None),
+                                      service=service)
+        window.show_view(view)
+        end = time.monotonic() + 240
+        while view.running:
+            assert time.monotonic() < end, "the review never came back"
+            view.on_update(1 / 30)
+            time.sleep(0.01)
+        view.on_update(0.0)
+        for k, name in ((0, "review-first"), (len(view.model) - 1, "review-last")):
+            view.goto_step(k)
+            view.on_update(0.0)
+            shoot(f"{g}-{name}", view)
+        view.on_back = lambda: None
+    finally:
+        review_view.BUDGET = old
+        service.close()
+
+
+def _menus(window, shoot: Shooter, home: Path) -> None:
+    from game import paths
+    from game.replay_browser import ReplayBrowserView
+    from game.theatre import WatchSetupView
+    from game.views.menu import ConfirmNewGameView, MenuView, NewGameView
+    from game.views.online import OnlineView
+    from game.views.record_view import RecordView
+    from game.views.rules import RulesView
+    from game.views.settings import SettingsView
+
+    # a game left in the middle of a trick, to resume
+    game = session.new_game(partner="random", opponents="random", match=True, practice=False, seed=3)
+    while game.state.trick_no < 4 or game.state.phase != PLAY:
+        game.submit(game.legal()[0])
+    game.close()
+    paths.replays_dir().mkdir(parents=True, exist_ok=True)
+    import shutil
+
+    shutil.copy(GOLDEN / "match-seed-7.jsonl", paths.replays_dir() / "match-seed-7.jsonl")
+    views = [("menu", lambda: MenuView(window)), ("new-game", lambda: NewGameView(window, practice=True)),
+             ("confirm-new", lambda: ConfirmNewGameView(window, practice=False)),
+             ("settings", lambda: SettingsView(window)), ("watch-setup", lambda: WatchSetupView(window)),
+             ("replays", lambda: ReplayBrowserView(window)), ("record", lambda: RecordView(window)),
+             ("online", lambda: OnlineView(window))]
+    views += [(f"rules-{gm[:5]}-{i}", lambda gm=gm, i=i: RulesView(window, gm, i))
+              for gm in ("piedicavallo", "scarto") for i in range(0, 9, 2)]
+    for name, make in views:
+        view = make()
+        window.show_view(view)
+        view.on_update(1 / 60)
+        shoot(name, view)
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_no_text_meets_a_text_or_an_index_in_any_scene(window, home, lang) -> None:
+def test_no_text_meets_a_text_or_an_index_in_any_scene(window, home, lang, tmp_path) -> None:
     i18n.set_language(lang)
+    window.settings = Settings(language=lang)
     shoot = Shooter(window, lang)
     try:
         for variant in ("piedicavallo", "scarto"):
             _table(window, variant, shoot)
+        scarto = _scarto_file(tmp_path / "scarto-5.jsonl")
+        for path, g in ((GOLDEN / "match-seed-7.jsonl", "piedi"), (scarto, "scart")):
+            _theatre(window, shoot, path, g)
+        for path, g in ((GOLDEN / "single-seed-42.jsonl", "piedi"), (scarto, "scart")):
+            _review(window, shoot, path, g)
+        _menus(window, shoot, home)
     finally:
         i18n.set_language("en")
-    assert len(shoot.scenes) >= 18
+        window.settings = Settings()
+    assert len(shoot.scenes) >= 40
     assert not shoot.problems, f"{len(shoot.problems)} collisions:\n" + "\n".join(shoot.problems)

@@ -33,8 +33,8 @@ from ..score_sheet import ScoreSheet
 from ..table import SUBTITLE_INK, TableScene, set_colour
 from ..table_controller import Step, TableController, find_hint
 from ..table_session import LocalSession
-from ..ui import BaseView, Button, Pill, button_bounds, panel_picture
-from ..words import Msg, Words, card_list, msg
+from ..ui import TIP_H, BaseView, Button, Pill, button_bounds, panel_picture
+from ..words import Msg, Words, card_label, card_list, msg
 
 TONES = {"info": INK, "prompt": GOLD, "error": RED}
 
@@ -264,7 +264,8 @@ class TableView(BaseView):
             return None
 
         def review(path) -> None:
-            open_review(self.window, path, seat=self.ctl.you, back=lambda: self.window.show_view(self))
+            open_review(self.window, path, seat=self.ctl.you,
+                        back=theatre.going_back(lambda: self.window.show_view(self), _("Back to the table (Esc)")))
 
         return review
 
@@ -331,7 +332,7 @@ class TableView(BaseView):
         super().on_mouse_press(x, y, button, modifiers)
 
     def on_logical_motion(self, x: float, y: float) -> None:
-        self._mouse = (x, y)
+        self._mouse = (x, y)  # a card under it is named (its tooltip)
         for b in self._extra:
             b.hover = b.contains(x, y)
 
@@ -494,7 +495,7 @@ class TableView(BaseView):
         ctl = self.ctl
         r = ctl.status.get("refusal") if ctl.status is not None and ctl.status.key == "refused" else None
         if r is None or not self.status.text:
-            return None
+            return self._card_tooltip()
         text = self.words.refusal_rule(r)
         x, y, w, h = self._status_box()
         mx, my = self._mouse
@@ -503,6 +504,29 @@ class TableView(BaseView):
         tx, ty = layout.STATUS_POS[0], y - 16
         if (self.tooltip.text, self.tooltip.x, self.tooltip.y) != (text, tx, ty):
             self.tooltip.text = text
+            self.tooltip.x, self.tooltip.y = tx, ty
+        return text, tx, ty
+
+    def _card_tooltip(self) -> tuple[str, float, float] | None:
+        """A card under the mouse is named, with its points: "Knight of Coins (C), 3
+        points" (just over the card; over South's hand, between it and the status)."""
+        if self.ctl.sheet is not None:
+            return None
+        s = self.table.face_at(*self._mouse)
+        if s is None:
+            return None
+        text = card_label(self.ctl.rules.pack, s.key[1])
+        if self.tooltip.text != text:
+            self.tooltip.text = text
+        w, h = layout.card_size(s.place.scale)
+        half = self._tooltip_width() / 2
+        tx = max(4 + half, min(WIDTH - 4 - half, s.place.x))
+        in_hand = 100 <= s.place.z < 300
+        top = max(p.y + layout.card_size(p.scale)[1] / 2 for p in (x.place for x in self.table.sprites
+                  if x.key[0] == "card" and 100 <= x.place.z < 200 and x.place.y < HEIGHT / 3)) \
+            if in_hand and s.place.y < HEIGHT / 3 else s.place.y + h / 2
+        ty = min(HEIGHT - 4 - TIP_H / 2, top + 6 + TIP_H / 2)
+        if (self.tooltip.x, self.tooltip.y) != (tx, ty):
             self.tooltip.x, self.tooltip.y = tx, ty
         return text, tx, ty
 
