@@ -402,7 +402,7 @@ def hint_place(card_left: float, card_top: float, strip: float, i: int) -> tuple
     every other figure stands a row higher."""
     close = strip < 44
     x = card_left + strip / 2
-    y = card_top + 10 + (HINT_ROW if close and i % 2 else 0)
+    y = card_top + 12 + (HINT_ROW if close and i % 2 else 0)  # clear of the index under it
     return x, y, close
 
 

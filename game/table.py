@@ -304,7 +304,7 @@ class TableScene:
         if self._marks is None:
             self._marks = self._make_marks()
         if self.cleared:
-            return tuple(m for m in self._marks if m not in self._plate_marks)
+            return tuple(m for m in self._marks if m not in self._plate_marks and m not in self._pile_marks)
         return self._marks
 
     def _make_marks(self) -> tuple:
@@ -312,11 +312,13 @@ class TableScene:
         teams = self.rules.n_sides < n
         marks: list = [paint.Ring(*layout.RING, arrows=layout.RING_ARROWS[n])]
         pw, ph = layout.card_size(PILE_SCALE)
+        piles = len(marks)
         for t, (x, y) in enumerate(self.geo.pile_pos):
             colour = TEAM_COLOURS[t] if teams else PILE_EDGE
             marks.append(paint.Box((x - ph / 2 - 8, y - pw / 2 - 8, x + ph / 2 + 8, y + pw / 2 + 8), 7,
                                    fill=(0, 0, 0, 40), edge=(*colour, 130), edge_width=1.5))
         first = len(marks)
+        self._pile_marks = tuple(marks[piles:first])
         for seat, rect in enumerate(self.plates):
             marks.append(paint.Box(rect, 10, fill=(6, 22, 14, 190), edge=(220, 200, 150, 90), shadow=110))
             tx, ty = layout.token_pos(n, self.spots[seat], self.open_hands)
@@ -977,16 +979,17 @@ class TableScene:
         """Everything :meth:`draw` draws, as ``game.damage`` items (after :meth:`prepare`)."""
         items = []
         for sl in (self.shadows, self.fans, self.bands, self.sprite_list, self.markers):
-            items.extend(damage.sprite_items(sl) if sl is not self.markers or not self.cleared else
-                         (damage.rect_item(id(s), None, None) for s in sl))
+            items.extend(damage.sprite_items(sl))
         for t in self._batch_texts:
-            items.append(damage.text_item(t) if not self.cleared else damage.rect_item(id(t), None, None))
+            items.append(damage.text_item(t))
         w = self.winner_text
         items.append(damage.rect_item("winner", damage.text_key(w), self._winner_rect() if w.text else None))
         turn = self._turn if 0 <= self._turn < self.n_seats else -1
         items.append(damage.rect_item("turn", turn, self._turn_rect(turn) if turn >= 0 else None))
         ov = self.last_trick_overlay
         items.append(damage.rect_item("last-trick", ov, self._overlay_bounds() if ov else None))
+        if self.cleared:  # put away under a sheet: nothing of the table is drawn
+            return [damage.rect_item(item[0], None, None) for item in items]
         return items
 
     def draw(self, prepare: bool = True, shows=None) -> None:
@@ -1003,6 +1006,8 @@ class TableScene:
         def reach(*idents) -> bool:
             return shows is None or any(shows(i) for i in idents)
 
+        if self.cleared:  # a sheet lies over the table: nothing of it shows at the sheet's edges
+            return
         if reach(*map(id, self.shadows)):
             self.shadows.draw()  # scaled and blurred: linear
         turn = self._turn

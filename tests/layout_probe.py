@@ -180,6 +180,10 @@ def _meet(a: Rect, b: Rect, slack: float = 0.5) -> bool:
     return a[0] + slack < b[2] and b[0] + slack < a[2] and a[1] + slack < b[3] and b[1] + slack < a[3]
 
 
+def _inside(a: Rect, b: Rect) -> bool:
+    return b[0] <= a[0] and b[1] <= a[1] and a[2] <= b[2] and a[3] <= b[3]
+
+
 def _hidden(card: Drawn, text: Drawn, log: list[Drawn]) -> bool:
     """Whether a panel drawn between ``card`` and ``text`` covers where they meet."""
     a, b = card.rect, text.rect
@@ -215,7 +219,12 @@ def collisions(log: list[Drawn]) -> list[str]:
             hidden = [c for c in log[d.order + 1:] if c.kind in ("cover", "face") and _meet(c.rect, d.rect)]
             if hidden:
                 out.append(f"text {d.what!r} is under {hidden[0].what}")
-        elif d.kind == "face" and d.corner:
+        if d.kind in ("face", "cover") and d.what.startswith(cards):
+            over = [c for c in log[d.order + 1:] if c.kind == "cover" and not c.what.startswith(cards)
+                    and _meet(c.rect, d.rect, 2.0) and not _inside(d.rect, c.rect)]
+            if over:
+                out.append(f"{d.what} lies half under {over[0].what}")
+        if d.kind == "face" and d.corner:
             hidden = [c for c in log[d.order + 1:] if c.kind in ("cover", "face") and c.ident != d.ident
                       and _meet(c.rect, d.corner)]
             if hidden:

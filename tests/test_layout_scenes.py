@@ -95,8 +95,10 @@ def _table(window, variant: str, shoot: Shooter) -> None:
     hand = view.ctl.hand_order()
     first = next(c for c in hand if c in view.ctl.legal_cards)
     click(view, *card_point(view, first))
-    view.ask_hint()
+    _until(view, lambda: not view.table.busy)
+    view.ask_hint()  # the hint figures over the hand, one card of the discard raised
     _until(view, lambda: view.ctl.hint_future is None and not view.table.busy)
+    assert view.hint_texts and view.ctl.selected == [first]
     shoot(f"{g}-discard", view)
     view.ctl.selected = []
     play_human_turn(view)

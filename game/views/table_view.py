@@ -207,13 +207,16 @@ class TableView(BaseView):
                 continue
             w, h = layout.card_size(p.scale)
             step = hand[i + 1].x - p.x if i + 1 < len(hand) else w
-            x, y, close = layout.hint_place(p.x - w / 2, p.y + h / 2, min(step, w), i)
+            top = p.y + h / 2
+            if i:  # a raised left neighbour reaches over this card's strip: stand over it too
+                top = max(top, hand[i - 1].y + layout.card_size(hand[i - 1].scale)[1] / 2)
+            x, y, close = layout.hint_place(p.x - w / 2, top, min(step, w), i)
             v = hints[c]
             colour = GOLD if v >= best - 1e-9 else INK
             t = arcade.Text(f"{v:.1f}", x, y, colour, 11 if close else 13, anchor_x="center",
                             anchor_y="center", font_name=FONT, bold=True)
             self.hint_texts.append(t)
-            bw = min(34 if close else 40, round(min(step, w)) - 1)
+            bw = min(34 if close else 40, round(min(step, w)) - 4)  # within its own strip
             bh = layout.HINT_ROW - 1
             self.hint_badges.append(arcade.Sprite(panel_picture(bw, bh, "status", radius=bh / 2), 1.0, x, y))
 
