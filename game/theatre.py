@@ -142,7 +142,7 @@ class ViewerView(BaseView):
                 sp.visible = False
                 self.tiles.append(sp)
         # Until the first trick is taken the list says so (an empty panel looks broken).
-        self.no_tricks = arcade.Text("", left + 10, bottom + ph - 34, PLACEHOLDER_INK, 10, font_name=FONT,
+        self.no_tricks = arcade.Text("", left + 10, bottom + ph - 40, PLACEHOLDER_INK, 10, font_name=FONT,
                                      anchor_y="center")
         # The table is drawn a little smaller and higher, leaving the bottom strip free.
         self.table_camera = arcade.Camera2D(

@@ -19,9 +19,10 @@ import pytest
 from engine.replay import read_replay
 from engine.ruleset import ruleset
 from engine.state import DISCARD, PLAY, first_dealer
-from game import i18n, session
+from game import i18n, layout, session
 from game.settings import Settings
 from game.table_controller import InlineExecutor
+from game.words import card_label
 from tests import layout_probe
 from tests.test_gui_helpers import card_point, click, frames, play_human_turn
 
@@ -107,15 +108,25 @@ def _table(window, variant: str, shoot: Shooter) -> None:
     while not view.ctl.waiting == "scoring":
         if view.ctl.waiting == "trick":
             if not seen_trick and view.ctl.trick_winner != 0:
+                pos = view.ctl.position(view.ctl.shown)
+                assert len(pos.trick) == rules.n_seats  # every card of the trick stays in view
+                assert [t.text for t in view.table.pile_titles] == [
+                    view.words.pile_title(side, pos.tricks_won[side]) for side in range(rules.n_sides)]
                 shoot(f"{g}-trick", view)
                 seen_trick = True
             view.continue_()
         elif view._can_act():
             if not seen_play and view.game.state.trick:
-                x, y = card_point(view, view.ctl.hand_order()[2])
+                hovered = view.ctl.hand_order()[2]
+                x, y = card_point(view, hovered)
                 view.on_mouse_motion(x, y, 0, 0)
                 frames(view, 3, draw_every=0)
+                # the card under the mouse is named, with its points ("Knight of Coins (C), 3 points")
+                assert view._place_tooltip()[0] == card_label(view.ctl.rules.pack, hovered)
                 shoot(f"{g}-play", view)
+                x, y = layout.hand_places(layout.TOP if rules.n_seats == 4 else layout.RIGHT, 5, False)[2][:2]
+                view.on_mouse_motion(x, y, 0, 0)
+                assert view._place_tooltip() is None  # a card lying face down is never named
                 view.on_mouse_motion(5, 5, 0, 0)
                 view.show_last_trick()
                 shoot(f"{g}-last-trick", view)
