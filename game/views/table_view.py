@@ -207,9 +207,12 @@ class TableView(BaseView):
                 continue
             w, h = layout.card_size(p.scale)
             step = hand[i + 1].x - p.x if i + 1 < len(hand) else w
-            top = p.y + h / 2
-            if i:  # a raised left neighbour reaches over this card's strip: stand over it too
-                top = max(top, hand[i - 1].y + layout.card_size(hand[i - 1].scale)[1] / 2)
+            # a raised card reaching over this card's strip: the figure stands over it
+            # too; in a close hand (a raised card spans several strips) every figure
+            # stands over the highest card, on its two rows
+            mid, half = p.x - w / 2 + min(step, w) / 2, 22
+            top = max(q.y + layout.card_size(q.scale)[1] / 2 for q in hand
+                      if min(step, w) < 44 or abs(q.x - mid) < layout.card_size(q.scale)[0] / 2 + half)
             x, y, close = layout.hint_place(p.x - w / 2, top, min(step, w), i)
             v = hints[c]
             colour = GOLD if v >= best - 1e-9 else INK
