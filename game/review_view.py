@@ -366,6 +366,7 @@ class ReviewView(ViewerView):
         self.t_label.color = label_colour
         _fit(self.t_label, 17, PANEL_BOX[2] - 20)
         played = best = played_v = best_v = stake = ""
+        short = {}  # the cards alone, where the sentence does not fit in two lines (a discard of three)
         if self.error:
             played, best = self.error[:32], self.error[32:64]
         elif k is not None:
@@ -373,18 +374,23 @@ class ReviewView(ViewerView):
             cards = cards_from_codes(pack, m.played[k])  # named, never a code
             played = (_("You laid aside {cards}") if m.kinds[k] == "discard"
                       else _("You played {cards}")).format(cards=cards)
+            short["played"] = cards[:1].upper() + cards[1:]  # under "Your discard" / "Trick 3 of 15"
             best = _("The AI prefers …")
             if d is not None:
                 played_v, best_v = f"{d.expected_played:.1f}", f"{d.expected_best:.1f}"
                 same = set(d.best.split()) == set(d.played.split())
                 best = _("The AI chooses the same") if same else _("The AI prefers {cards}").format(
                     cards=cards_from_codes(pack, d.best))
+                short["best"] = _("AI: {cards}").format(cards=cards_from_codes(pack, d.best))
                 stake = _("At stake: {points} points").format(points=f"{d.loss:.1f}")
         self.t_played.text, self.t_played_v.text = played, played_v
         self.t_best.text, self.t_best_v.text = best, best_v
         self.t_stake.text = stake
-        for t in (self.t_played, self.t_best):
+        for name, t in (("played", self.t_played), ("best", self.t_best)):
             _fit_lines(t, 12)
+            if t.content_height > 2 * t.font_size * 1.75 and name in short:
+                t.text = short[name]
+                _fit_lines(t, 12, least=7)
         _fit(self.t_stake, 10, PANEL_BOX[2] - 20)
         self.t_played.color = LABEL_COLOURS[d.label] if d is not None else INK
         self.t_best.color = AI_COLOUR if d is not None else DIM_INK
@@ -479,7 +485,7 @@ class ReviewView(ViewerView):
             top = max(y for _x, y in frame)
             tag.text = word
             half = tag.content_width / 2 + 4
-            tx, ty = left + half, top + 9
+            tx, ty = left + half, top + 12  # clear of the card under the tag (and of a raised neighbour)
             # tags of neighbouring cards (a discard, a close hand) are stacked, not overlaid
             while any(abs(tx - ox) < half + oh + 2 and abs(ty - oy) < 16 for ox, oy, oh in placed):
                 ty += 17

@@ -154,7 +154,9 @@ def _scarto_file(dest: Path) -> Path:
     from engine.replay import write_replay
     from engine.simulate import play_game
 
-    g = play_game(5, [make_player(x) for x in ("easy", "random", "random")], 1, rules=ruleset("scarto"))
+    rules = ruleset("scarto")
+    seed = next(s for s in range(1, 500) if first_dealer(s, rules) == 0)  # South deals: a discard of three
+    g = play_game(seed, [make_player(x) for x in ("easy", "random", "random")], 1, rules=rules)
     write_replay(dest, g.header, g.events)
     return dest
 
