@@ -56,6 +56,7 @@ T_SWEEP = 0.4
 T_DISCARD = 0.5
 T_ANNOUNCE = 1.6
 T_AI_MIN = 0.35  # an AI "thinks" at least this long, so play is followable
+T_AI_READ = 1.0  # the same at a reading pace (a trick waits for a click): one card a second
 T_COUNT = 1.8  # the scoring count-up
 RAISE = 22  # how far South's legal cards are raised
 

@@ -234,14 +234,17 @@ def hand_places(where: int, n: int, face_up: bool, raised: frozenset[int] = froz
 # Where a seat's card lies in the trick: off the centre toward the seat; South's
 # and North's overlap a little (North's over South's top, South's over North's
 # bottom: each keeps one of its two corner indices in view).
-_TRICK_OFFSETS = ((0, -60), (96, 2), (4, 62), (-96, -2))
-#: the card that takes the trick is lifted to South's size (drawn 1:1, as at rest)
-LIFT = HAND_SCALE / TRICK_SCALE
+# South's card a little left, West's and East's further out: each card's index (its
+# top-left corner) stays in view whoever plays last, North's card over South's too
+_TRICK_OFFSETS = ((-20, -60), (110, 2), (4, 62), (-110, -2))
+#: the card that takes the trick keeps its size (its gold glow marks it): lifted to
+#: South's size, North's card covered the index of South's card below it
+LIFT = 1.0
 
 
 def trick_place(where: int, order: int, highlight: bool = False) -> Place:
     """The place of the ``order``-th card of the trick, played from ``where``;
-    ``highlight``: lifted (the card that takes the trick), over the others."""
+    ``highlight``: the card that takes the trick, over the others."""
     dx, dy = _TRICK_OFFSETS[where]
     scale = TRICK_SCALE * (LIFT if highlight else 1.0)
     return Place(round(CENTRE[0] + dx), round(CENTRE[1] + dy), 0.0, scale, True,
@@ -399,7 +402,7 @@ def hint_place(card_left: float, card_top: float, strip: float, i: int) -> tuple
     every other figure stands a row higher."""
     close = strip < 44
     x = card_left + strip / 2
-    y = card_top + 10 + (HINT_ROW if close and i % 2 else 0)
+    y = card_top + 12 + (HINT_ROW if close and i % 2 else 0)  # clear of the index under it
     return x, y, close
 
 

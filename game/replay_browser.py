@@ -48,6 +48,13 @@ def _cycle(values: tuple[str, ...], current: str) -> str:
 
 
 class ReplayBrowserView(BaseView):
+    def _back_here(self):
+        """The way back to this list from a replay or a review, said on its "<"."""
+        from .theatre import going_back
+
+        return going_back(lambda: self.window.show_view(ReplayBrowserView(self.window)),
+                          _("Back to the replays (Esc)"))
+
     def __init__(self, window: arcade.Window | None) -> None:
         super().__init__(window)
         self.game_filter = STATE.get("game", "all")
@@ -237,14 +244,14 @@ class ReplayBrowserView(BaseView):
     def open_selected(self) -> None:
         if 0 <= self.selected < len(self.entries):
             e = self.entries[self.selected]
-            open_replay(self.window, e.path, back=lambda: self.window.show_view(ReplayBrowserView(self.window)))
+            open_replay(self.window, e.path, back=self._back_here())
 
     def review_selected(self) -> None:
         """The theatre's review of the highlighted finished game (your seat's play graded)."""
         review = _review()
         if review is not None and 0 <= self.selected < len(self.entries) and self.entries[self.selected].finished:
             review(self.window, self.entries[self.selected].path,
-                   back=lambda: self.window.show_view(ReplayBrowserView(self.window)))
+                   back=self._back_here())
 
     def cycle_game(self) -> None:
         self.game_filter = _cycle(rl.GAME_FILTERS, self.game_filter)

@@ -45,6 +45,7 @@ from .i18n import N_, _
 from .review_model import ReviewModel, deals_in, review_deal
 from .theatre import ViewerView
 from .ui import Button
+from .words import cards_from_codes
 
 #: the labels' colours (as a chess review's)
 LABEL_COLOURS = {
@@ -69,6 +70,7 @@ CHART_BOX = (856, 318, 248, 262)
 PLOT_PAD = (30, 10, 40, 48)  # the plot inside the chart: left, right, bottom, top
 BUTTON_Y = 268 + 24
 DEAL_BUTTON = (68, 30, 112, 34)  # centre x, centre y, width, height: left of the seek bar
+ROWS_Y = 186  # the summary rows: the first one's middle, down from the panel's top
 ROW_COUNT_X = 120  # the summary rows: the count's right edge (from the panel's inner left)
 POLL = 0.1  # seconds between two looks at the review's progress
 BUDGET: Any = None  # the review's search budget (None: the hard level's; tests set a small one)
@@ -272,15 +274,18 @@ class ReviewView(ViewerView):
 
         self.t_where = t(x0, top - 16, 12, GOLD, True)
         self.t_count = t(x1, top - 16, 11, DIM_INK, anchor_x="right")
-        self.t_label = t(x0, top - 42, 17, INK, True)
-        self.t_played = t(x0, top - 68)
-        self.t_played_v = t(x1, top - 68, anchor_x="right")
-        self.t_best = t(x0, top - 88)
-        self.t_best_v = t(x1, top - 88, anchor_x="right")
-        self.t_stake = t(x0, top - 110)
-        self.t_summary = t(x0, top - 142, 12, GOLD, True)
-        self.t_mean = t(x0, top - 160, 11, DIM_INK)
-        self.t_rows = [(t(x0 + 16, top - 180 - 16 * i, 10), t(x0 + ROW_COUNT_X, top - 180 - 16 * i, 10, INK,
+        self.t_label = t(x0, top - 40, 17, INK, True)
+        # the cards named in words (a discard, or a long name, takes two lines)
+        self.t_played = arcade.Text("", x0, top - 70, INK, 12, anchor_y="center", font_name=FONT,
+                                    multiline=True, width=int(w - 66))
+        self.t_played_v = t(x1, top - 70, anchor_x="right")
+        self.t_best = arcade.Text("", x0, top - 102, INK, 12, anchor_y="center", font_name=FONT,
+                                  multiline=True, width=int(w - 66))
+        self.t_best_v = t(x1, top - 102, anchor_x="right")
+        self.t_stake = t(x0, top - 128, 10)
+        self.t_summary = t(x0, top - 148, 12, GOLD, True)
+        self.t_mean = t(x0, top - 166, 11, DIM_INK)
+        self.t_rows = [(t(x0 + 16, top - ROWS_Y - 16 * i, 10), t(x0 + ROW_COUNT_X, top - ROWS_Y - 16 * i, 10, INK,
                                                               True, anchor_x="right"))
                        for i in range(5)]
         self.t_tags = [arcade.Text("", 0, 0, (12, 20, 14), 9, anchor_x="center", anchor_y="center",
@@ -361,24 +366,32 @@ class ReviewView(ViewerView):
         self.t_label.color = label_colour
         _fit(self.t_label, 17, PANEL_BOX[2] - 20)
         played = best = played_v = best_v = stake = ""
+        short = {}  # the cards alone, where the sentence does not fit in two lines (a discard of three)
         if self.error:
             played, best = self.error[:32], self.error[32:64]
         elif k is not None:
-            cards = " ".join(m.played[k])
+            pack = self.rules.pack
+            cards = cards_from_codes(pack, m.played[k])  # named, never a code
             played = (_("You laid aside {cards}") if m.kinds[k] == "discard"
                       else _("You played {cards}")).format(cards=cards)
+            short["played"] = cards[:1].upper() + cards[1:]  # under "Your discard" / "Trick 3 of 15"
             best = _("The AI prefers …")
             if d is not None:
                 played_v, best_v = f"{d.expected_played:.1f}", f"{d.expected_best:.1f}"
                 same = set(d.best.split()) == set(d.played.split())
-                best = _("The AI chooses the same") if same else _("The AI prefers {cards}").format(cards=d.best)
+                best = _("The AI chooses the same") if same else _("The AI prefers {cards}").format(
+                    cards=cards_from_codes(pack, d.best))
+                short["best"] = _("AI: {cards}").format(cards=cards_from_codes(pack, d.best))
                 stake = _("At stake: {points} points").format(points=f"{d.loss:.1f}")
         self.t_played.text, self.t_played_v.text = played, played_v
         self.t_best.text, self.t_best_v.text = best, best_v
         self.t_stake.text = stake
-        for t in (self.t_played, self.t_best):
-            _fit(t, 12, PANEL_BOX[2] - 66)
-        _fit(self.t_stake, 12, PANEL_BOX[2] - 20)
+        for name, t in (("played", self.t_played), ("best", self.t_best)):
+            _fit_lines(t, 12)
+            if t.content_height > 2 * t.font_size * 1.75 and name in short:
+                t.text = short[name]
+                _fit_lines(t, 12, least=7)
+        _fit(self.t_stake, 10, PANEL_BOX[2] - 20)
         self.t_played.color = LABEL_COLOURS[d.label] if d is not None else INK
         self.t_best.color = AI_COLOUR if d is not None else DIM_INK
         if m.ready:
@@ -472,7 +485,7 @@ class ReviewView(ViewerView):
             top = max(y for _x, y in frame)
             tag.text = word
             half = tag.content_width / 2 + 4
-            tx, ty = left + half, top + 9
+            tx, ty = left + half, top + 12  # clear of the card under the tag (and of a raised neighbour)
             # tags of neighbouring cards (a discard, a close hand) are stacked, not overlaid
             while any(abs(tx - ox) < half + oh + 2 and abs(ty - oy) < 16 for ox, oy, oh in placed):
                 ty += 17
@@ -686,7 +699,7 @@ class ReviewView(ViewerView):
         if m.ready:
             most = max([c for _l, c in m.counts()] + [1])
             for i, (label, c) in enumerate(m.counts()):
-                y = top - 180 - 16 * i
+                y = top - ROWS_Y - 16 * i
                 arcade.draw_lbwh_rectangle_filled(x0, y - 5, 10, 10, LABEL_COLOURS[label])
                 bx = x0 + ROW_COUNT_X + 6
                 bw = w - 20 - ROW_COUNT_X - 6
@@ -695,7 +708,7 @@ class ReviewView(ViewerView):
                     arcade.draw_lbwh_rectangle_filled(bx, y - 4, bw * c / most, 8, LABEL_COLOURS[label])
         elif not self.error and len(m):
             done, total = self.progress or (0, max(len(m), 1))
-            y = top - 180
+            y = top - ROWS_Y
             bw = w - 20
             arcade.draw_lbwh_rectangle_filled(x0, y - 5, bw, 10, TRACK)
             arcade.draw_lbwh_rectangle_filled(x0, y - 5, bw * done / max(total, 1), 10, GOLD)
@@ -730,6 +743,15 @@ def _fit(t: arcade.Text, size: int, width: float, least: int = 8) -> None:
         t.font_size = size
     while t.text and t.content_width > width and t.font_size > least:
         t.font_size -= 1
+
+
+def _fit_lines(t: arcade.Text, size: int, least: int = 8) -> None:
+    """A wrapped text set at ``size`` on one line, else smaller on two at most."""
+    for s in range(size, least - 1, -1):
+        if t.font_size != s:
+            t.font_size = s
+        if t.content_height <= (1 if s > 9 else 2) * s * 1.75:
+            return
 
 
 def _store_accuracy(file: str, deal: int, accuracy: float, seat: int) -> None:

@@ -21,7 +21,10 @@ class Settings:
     sound: bool = True
     volume: float = 0.7
     speed: float = 1.0  # animation speed factor
-    auto_advance: bool = True  # after each trick; otherwise click to continue
+    # False (a new player's default): each complete trick stays until a click, and the
+    # AI's cards come at a reading pace (T_AI_READ); True: today's quick table, the
+    # trick gathered by itself after T_TRICK_SHOW and the AI's cards every T_AI_MIN
+    auto_advance: bool = False
     partner: str = "medium"  # AI level of North
     opponents: str = "medium"  # AI level of East and West
     match: bool = False  # the whole game (a match of four deals, Scarto's three) instead of one deal

@@ -62,6 +62,7 @@ from .constants import (
     FONT,
     GOLD,
     HAND_SCALE,
+    HEIGHT,
     INK,
     PILE_EDGE,
     PILE_SCALE,
@@ -75,6 +76,7 @@ from .constants import (
     T_SWEEP,
     T_TRICK_SHOW,
     TEAM_COLOURS,
+    WIDTH,
 )
 from .i18n import N_, _
 from .layout import Place
@@ -256,7 +258,7 @@ class TableScene:
             cy = (bottom + top) / 2
             tx, ty = layout.token_pos(self.n_seats, self.spots[seat], self.open_hands)
             x = tx + layout.TOKEN_R + 8
-            self.labels.append(arcade.Text("", x, cy + 9, INK, 13, anchor_x="left", anchor_y="center",
+            self.labels.append(arcade.Text("", x, cy + 10, INK, 13, anchor_x="left", anchor_y="center",
                                            font_name=FONT, batch=self.batch, bold=True))
             self.counts.append(arcade.Text("", x, cy - 10, SUBTITLE_INK, 11, anchor_x="left",
                                            anchor_y="center", font_name=FONT, batch=self.batch))
@@ -270,16 +272,39 @@ class TableScene:
         ]
         self.trump_note = arcade.Text("", 0, 0, GOLD, 12, anchor_x="right", anchor_y="center",
                                       font_name=FONT, batch=self.batch)
-        self._batch_texts = (*self.labels, *self.counts, *self.letters, *self.pile_labels, self.trump_note)
+        # whose tricks each pile holds, and how many: over a pile low on the screen or
+        # on the left (clear of the stack as it grows and of the discard lying across
+        # it), left of the pile at the top right (under it lies the discard's trump note)
+        pw, ph = layout.card_size(PILE_SCALE)
+        self.pile_titles = []
+        self._pile_title_room = []
+        for t, (x, y) in enumerate(geo.pile_pos):
+            if y > HEIGHT / 2 and x > WIDTH / 2:
+                tx, ty, anchor = x - ph / 2 - 18, y, "right"
+                room = tx - 1000  # as far as North's plate (it ends at 996)
+            else:
+                tx, ty, anchor, room = x, y + ph / 2 + 12, "center", 2 * min(x, WIDTH - x) - 12
+            self.pile_titles.append(arcade.Text("", tx, ty, self.side_colour(t), 11, anchor_x=anchor,
+                                                anchor_y="center", font_name=FONT, batch=self.batch,
+                                                bold=True))
+            self._pile_title_room.append(room)
+        self._batch_texts = (*self.labels, *self.counts, *self.letters, *self.pile_labels, *self.pile_titles,
+                             self.trump_note)
         self.winner_text = arcade.Text("", *layout.TOP_SLOT, GOLD, 15, anchor_x="center",
                                        anchor_y="center", font_name=FONT, bold=True)
         self._winner_pill = Pill(layout.SLOT_H, "status")
         self._turn = -1
+        #: a sheet lies over the table (the end of a deal): the name plates and every
+        #: label are put away, so none shows half covered at the sheet's edges
+        self.cleared = False
 
     def backdrop_marks(self) -> tuple:
-        """The table's marks that never move, for the view's backdrop (see the module)."""
+        """The table's marks that never move, for the view's backdrop (see the module);
+        without the name plates while the table is :attr:`cleared`."""
         if self._marks is None:
             self._marks = self._make_marks()
+        if self.cleared:
+            return tuple(m for m in self._marks if m not in self._plate_marks and m not in self._pile_marks)
         return self._marks
 
     def _make_marks(self) -> tuple:
@@ -287,15 +312,19 @@ class TableScene:
         teams = self.rules.n_sides < n
         marks: list = [paint.Ring(*layout.RING, arrows=layout.RING_ARROWS[n])]
         pw, ph = layout.card_size(PILE_SCALE)
+        piles = len(marks)
         for t, (x, y) in enumerate(self.geo.pile_pos):
             colour = TEAM_COLOURS[t] if teams else PILE_EDGE
             marks.append(paint.Box((x - ph / 2 - 8, y - pw / 2 - 8, x + ph / 2 + 8, y + pw / 2 + 8), 7,
                                    fill=(0, 0, 0, 40), edge=(*colour, 130), edge_width=1.5))
+        first = len(marks)
+        self._pile_marks = tuple(marks[piles:first])
         for seat, rect in enumerate(self.plates):
             marks.append(paint.Box(rect, 10, fill=(6, 22, 14, 190), edge=(220, 200, 150, 90), shadow=110))
             tx, ty = layout.token_pos(n, self.spots[seat], self.open_hands)
             ring = TEAM_COLOURS[self.rules.side[seat]] if teams else (220, 200, 150)
             marks.append(paint.Disc(tx, ty, layout.TOKEN_R, fill=(0, 0, 0, 90), edge=(*ring, 210), edge_width=2.0))
+        self._plate_marks = tuple(marks[first:])
         return tuple(marks)
 
     def side_colour(self, side: int):
@@ -324,11 +353,19 @@ class TableScene:
             cards = w.cards_held(pos.hand_sizes[seat]) if pos.deal_no else ""
             sub = self.subtitles[seat] if seat < len(self.subtitles) else ""
             text = " · ".join(x for x in (sub, cards) if x)
-            if self.counts[seat].text != text:
-                self.counts[seat].text = text
-                fit_font(self.counts[seat], self._text_room(seat), 11, 9)
+            t = self.counts[seat]
+            if t.text != text:
+                t.text = text
+                fit_font(t, self._text_room(seat), 11, 9)
+                if t.content_width > self._text_room(seat):  # a long level's name: the count alone
+                    t.text = cards
+                    fit_font(t, self._text_room(seat), 11, 9)
         for t in range(self.rules.n_sides):
             self.pile_labels[t].text = w.pile_line(t, pos.points[t], pos.tricks_won[t])
+            title = w.pile_title(t, pos.tricks_won[t]) if pos.deal_no else ""
+            if self.pile_titles[t].text != title:
+                self.pile_titles[t].text = title
+                fit_font(self.pile_titles[t], self._pile_title_room[t], 11, 8)
         dealer = pos.dealer if pos.dealer >= 0 and pos.deal_no else -1
         if dealer >= 0:
             self.dealer_marker.position = layout.token_pos(self.n_seats, self.spots[dealer], self.open_hands)
@@ -688,6 +725,19 @@ class TableScene:
                 best = s
         return best.key[1] if best else None
 
+    def face_at(self, x: float, y: float):
+        """The topmost card lying face up (at rest) under a logical point: a card the
+        viewer may see, in a hand, the trick or the stock; None elsewhere."""
+        if self.last_trick_overlay:
+            return None
+        best = None
+        for s in self.sprites:
+            if s.key[0] != "card" or not s.face_up or s.tweens or not s.visible and not s.covered:
+                continue
+            if layout.point_in_place(x, y, s.place) and (best is None or s.place.z > best.place.z):
+                best = s
+        return best
+
     def _fan_texture(self, seat: int, n: int):
         """A hidden hand of ``n`` at rest as one image, with its soft shadow."""
         where = self.spots[seat]
@@ -938,6 +988,8 @@ class TableScene:
         items.append(damage.rect_item("turn", turn, self._turn_rect(turn) if turn >= 0 else None))
         ov = self.last_trick_overlay
         items.append(damage.rect_item("last-trick", ov, self._overlay_bounds() if ov else None))
+        if self.cleared:  # put away under a sheet: nothing of the table is drawn
+            return [damage.rect_item(item[0], None, None) for item in items]
         return items
 
     def draw(self, prepare: bool = True, shows=None) -> None:
@@ -954,6 +1006,8 @@ class TableScene:
         def reach(*idents) -> bool:
             return shows is None or any(shows(i) for i in idents)
 
+        if self.cleared:  # a sheet lies over the table: nothing of it shows at the sheet's edges
+            return
         if reach(*map(id, self.shadows)):
             self.shadows.draw()  # scaled and blurred: linear
         turn = self._turn
@@ -962,9 +1016,9 @@ class TableScene:
         for sl, drawn in ((self.fans, self.fans), (self.bands, self.bands), (self.sprite_list, self.sprites)):
             if reach(*map(id, drawn)):
                 sl.draw(pixelated=self.pixelated)  # cards at 1:1: nearest sampling
-        if reach(*map(id, self.markers)):
+        if reach(*map(id, self.markers)) and not self.cleared:
             self.markers.draw()  # the dealer marker is scaled down: linear
-        if reach(*map(id, self._batch_texts)):
+        if reach(*map(id, self._batch_texts)) and not self.cleared:
             self.batch.draw()
         if self.winner_text.text and reach("winner"):
             self._winner_pill.draw(self._winner_box())

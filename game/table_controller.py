@@ -62,7 +62,7 @@ from engine.state import (
 from engine.view import SeatView
 
 from . import layout, paths, score_sheet
-from .constants import SPEEDS, T_AI_MIN, T_ANNOUNCE
+from .constants import SPEEDS, T_AI_MIN, T_AI_READ, T_ANNOUNCE
 from .position import Position
 from .table_session import Answer, LocalSession, Notice, TableSession
 from .words import Msg, msg
@@ -438,7 +438,7 @@ class TableController:
         if gen != self.generation or cursor != session.cursor:
             self.pending = None
             return
-        if not fut.done() or self.clock - started < T_AI_MIN / self.speed:
+        if not fut.done() or self.clock - started < self.ai_pause:
             return
         self.pending = None
         player = self.players[seat]
@@ -744,6 +744,15 @@ class TableController:
         self._set_status(msg("hints", reason=self.hint_reason), "prompt")
 
     # --- pace ------------------------------------------------------------------------
+
+    @property
+    def ai_pause(self) -> float:
+        """The least time an AI seat takes over a card (seconds, speed applied): a
+        reading pace where each trick waits for a click (a new player's table, so
+        every card of every trick can be seen), the quick pace where the tricks go
+        on by themselves or nobody watches (autoplay)."""
+        quick = self.auto_advance or self.auto_continue or not self.human_seats
+        return (T_AI_MIN if quick else T_AI_READ) / self.speed
 
     def cycle_speed(self) -> None:
         i = SPEEDS.index(self.speed) if self.speed in SPEEDS else SPEEDS.index(1.0)

@@ -43,13 +43,44 @@ from .words import Words, game_name
 
 SEAT_KEYS = (arcade.key.KEY_1, arcade.key.KEY_2, arcade.key.KEY_3, arcade.key.KEY_4)
 BAR = (140, 16, 1000, 12)  # seek bar: left, centre y, width, height (logical)
-TRICK_LINES = 15  # the last 15 tricks of the deal (Scarto has 25)
+TRICK_LINES = 11  # the last 11 tricks of the deal (Scarto has 25), each card drawn by its corner
 STRIP = 56  # the table is drawn slightly smaller, above a strip for the bar and status
 TABLE_ZOOM = 0.92
-TRICKS_PANEL = (212, 250, 220, 290)  # the tricks list: left, bottom, width, height (logical)
+TRICKS_PANEL = (212, 250, 190, 336)  # its right edge clear of the pack at the first event  # the tricks list: left, bottom, width, height (logical)
+TRICK_ROW = 27  # a line of the list: the corners of its cards (TILE_H) and a gap
+TILE_W, TILE_H = 19, 25  # a card's corner (its index) cut from its face 68 px wide
+TILE_X, TILE_STEP = 58, 22  # the first corner from the panel's left, and from one to the next
+_TILES: dict[tuple[str, str], arcade.Texture] = {}
+
+
+def card_tile(faces: dict, code: str, key: str) -> arcade.Texture:
+    """A card's corner (its rank and sign, as the table shows it) as a small picture:
+    the tricks list draws the cards rather than writing their codes."""
+    tex = _TILES.get((key, code))
+    if tex is None:
+        from .textures import Textures
+
+        face = Textures.nearest(faces, 68)
+        img = face.image.crop((0, 0, TILE_W, TILE_H))
+        tex = _TILES[(key, code)] = arcade.Texture(img, hash=f"tile:{key}:{code}")
+    return tex
 PLACEHOLDER_INK = (190, 196, 182)  # the tricks list's "No tricks yet": quieter than a trick's line
 MARK_COLOURS = {"deal": GOLD, "discard": (120, 190, 255), "trick": (230, 230, 230), "score": RED}
 PAUSE_AFTER = 0.25  # seconds between events at speed 1 (after the event's animation)
+
+
+def going_back(fn, tip: str):
+    """``fn`` (a view's way back) with the tooltip of the "<" button that runs it,
+    saying where it goes ("Back to the replays (Esc)")."""
+    fn.tip = tip
+    return fn
+
+
+def back_tip(back) -> str:
+    """Where the "<" button goes: the menu when nothing else is said."""
+    if back is None:
+        return _("Back to the menu (Esc)")
+    return getattr(back, "tip", None) or _("Back (Esc)")
 
 
 def seat_names(rules: Ruleset, players: list[str]) -> list[str]:
@@ -98,10 +129,20 @@ class ViewerView(BaseView):
                                       anchor_y="center", bold=True)
         # One single-line Text per trick: a seek re-lays only the lines that change
         # (a multiline Text is laid out whole, several ms on llvmpipe).
-        self.trick_lines = [arcade.Text("", left + 10, bottom + ph - 34 - 17 * i, INK, 10, font_name=FONT,
-                                        anchor_y="center") for i in range(TRICK_LINES)]
+        self.trick_lines = [arcade.Text("", left + 10, bottom + ph - 40 - TRICK_ROW * i, INK, 10,
+                                        font_name=FONT, anchor_y="center") for i in range(TRICK_LINES)]
+        # ... the cards of each trick drawn by their corners after it, then who took it
+        self.trick_wins = [arcade.Text("", left + TILE_X + self.rules.n_seats * TILE_STEP + 4, line.y, INK, 10, font_name=FONT,
+                                       anchor_y="center") for line in self.trick_lines]
+        self.tiles = arcade.SpriteList()
+        self._tile_sprites = [[arcade.Sprite(self.table.tex.back) for _c in range(self.rules.n_seats)]
+                              for _line in self.trick_lines]
+        for row in self._tile_sprites:
+            for sp in row:
+                sp.visible = False
+                self.tiles.append(sp)
         # Until the first trick is taken the list says so (an empty panel looks broken).
-        self.no_tricks = arcade.Text("", left + 10, bottom + ph - 34, PLACEHOLDER_INK, 10, font_name=FONT,
+        self.no_tricks = arcade.Text("", left + 10, bottom + ph - 40, PLACEHOLDER_INK, 10, font_name=FONT,
                                      anchor_y="center")
         # The table is drawn a little smaller and higher, leaving the bottom strip free.
         self.table_camera = arcade.Camera2D(
@@ -136,7 +177,7 @@ class ViewerView(BaseView):
 
     def _build_buttons(self) -> None:
         specs = [
-            ("<", _("Back to the menu (Esc)"), self.on_back),
+            ("<", back_tip(self.back), self.on_back),
             ("|<<", _("Previous trick (Shift+Left)"), lambda: self.seek(self.timeline.prev_trick(self.pos))),
             ("<|", _("Previous card (Left)"), lambda: self.seek(self.timeline.prev_card(self.pos))),
             (">", _("Play / pause (Space)"), self.toggle_play),
@@ -231,16 +272,30 @@ class ViewerView(BaseView):
         codes = self.rules.pack.codes
         winners = trick_winners(st)  # the engine's: who took each trick
         first = max(0, len(st.tricks) - len(self.trick_lines))  # the latest tricks of a long deal
-        for i, line in enumerate(self.trick_lines):
-            text = ""
+        left = TRICKS_PANEL[0]
+        for i, (line, win) in enumerate(zip(self.trick_lines, self.trick_wins, strict=True)):
+            text = won = ""
             k = first + i
+            cards: tuple[int, ...] = ()
             if k < len(st.tricks):
                 leader, cards = st.tricks[k]
-                played = " ".join(codes[c] for c in cards)
-                text = (f"{k + 1:>2}. {seat_letter(self.rules, leader)}: {played}  → "
-                        f"{seat_letter(self.rules, winners[k])}")
+                text = f"{k + 1:>2}. {seat_letter(self.rules, leader)}:"
+                won = f"→ {seat_letter(self.rules, winners[k])}"
             if line.text != text:
                 line.text = text
+            if win.text != won:
+                win.text = won
+            for j, sp in enumerate(self._tile_sprites[i]):
+                if j < len(cards):
+                    tex = card_tile(self.table.faces[cards[j]], codes[cards[j]], self.rules.pack.name)
+                    if sp.texture is not tex:
+                        sp.texture = tex
+                    pos = (left + TILE_X + TILE_STEP * j + TILE_W / 2, line.y)
+                    if sp.position != pos:
+                        sp.position = pos
+                    sp.visible = True
+                elif sp.visible:
+                    sp.visible = False
         placeholder = "" if st.tricks else _("No tricks yet")
         if self.no_tricks.text != placeholder:
             self.no_tricks.text = placeholder
@@ -322,16 +377,19 @@ class ViewerView(BaseView):
         """The damage items of what :meth:`draw_side` draws (the tricks list here)."""
         x, y, w, h = self._panel_box()
         items = [damage.rect_item("tricks-panel", h, (x - 1, y - 1, x + w + 1, y + h + 1))]
-        items.extend(damage.text_item(t) for t in (self.score_text, self.no_tricks, *self.trick_lines))
+        items.extend(damage.text_item(t) for t in (self.score_text, self.no_tricks, *self.trick_lines,
+                                                    *self.trick_wins))
+        items.extend(damage.sprite_items(self.tiles))
         return items
 
     def draw_side(self) -> None:
         """What is drawn over the table beside the trick: the tricks of the deal."""
         draw_panel(self._panel_box(), "status", radius=8)
         self.score_text.draw()
-        for line in (self.no_tricks, *self.trick_lines):
+        for line in (self.no_tricks, *self.trick_lines, *self.trick_wins):
             if line.text:
                 line.draw()
+        self.tiles.draw(pixelated=True)
 
     def picture_key(self) -> tuple:
         return tuple(self.table_camera.position), self.table_camera.zoom

@@ -76,6 +76,47 @@ def card_list(pack: Pack, cards: Sequence[int]) -> str:
     return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
 
 
+#: the letters the courts' corners show (Re, Donna, Cavallo, Fante), as on the cards
+COURT_LETTERS = {"K": "R", "Q": "D", "N": "C", "J": "F"}
+_ROMAN = ("", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
+
+
+def card_index(pack: Pack, card: int) -> str:
+    """What the card's corner shows where it is not the name's own figure: a
+    court's Italian letter (R, D, C, F), the Roman numeral of a pip of Swords or
+    Batons; "" for the others (trumps, Cups and Coins show their number)."""
+    code = pack.codes[card]
+    s = pack.suit[card]
+    if s == TRUMP_SUIT or card == pack.matto:
+        return ""
+    rank = code[1:]
+    if rank in COURT_LETTERS:
+        return COURT_LETTERS[rank]
+    if code[0] in "SB" and rank.isdigit() and 0 < int(rank) < len(_ROMAN):
+        return _ROMAN[int(rank)]
+    return ""
+
+
+def card_label(pack: Pack, card: int) -> str:
+    """A card named for someone learning the pack, with its points and, where the
+    corner shows a letter or a numeral, that too: "Knight of Coins (C), 3 points"."""
+    name = card_name(pack, card)
+    name = name[:1].upper() + name[1:]
+    index = card_index(pack, card)
+    if index:
+        name = _("{name} ({index})").format(name=name, index=index)
+    n = pack.points[card]
+    return _("{card}, {points}").format(card=name, points=ngettext("{n} point", "{n} points", n).format(n=n))
+
+
+def cards_from_codes(pack: Pack, codes) -> str:
+    """Cards given by their codes ("S7 SJ", or a sequence of codes) named in words."""
+    if isinstance(codes, str):
+        codes = codes.split()
+    cards = [pack.by_code[c] for c in codes if c in pack.by_code]
+    return card_list(pack, cards) if cards else " ".join(codes)
+
+
 def suit_name(suit: int) -> str:
     return _(_SUIT_WORDS[suit]) if 0 <= suit < len(_SUIT_WORDS) else "?"
 
@@ -475,15 +516,24 @@ class Words:
         return ngettext("{n} card", "{n} cards", n).format(n=n)
 
     def pile_line(self, side: int, points: int, tricks: int) -> str:
-        """A side's pile during play, said for what it is: the card points taken in
-        tricks so far (not the deal's result: the discard, and in Scarto the
-        count in threes, come at the end), and the tricks."""
+        """A side's pile during play in plain words: "Us: 17 points, 2 tricks" (the
+        card points taken so far; the deal's result, with the discard and in Scarto
+        the count in threes, comes on the sheet at the end)."""
         tricks_text = ngettext("{n} trick", "{n} tricks", tricks).format(n=tricks)
-        if self.rules.trick_adjust:  # counted in threes at the end (S6)
-            return _("{side}: {points} raw points so far · {tricks}").format(
-                side=self.side_name(side), points=points, tricks=tricks_text)
-        return _("{side}: {points} in tricks so far · {tricks}").format(
-            side=self.side_name(side), points=points, tricks=tricks_text)
+        points_text = ngettext("{n} point", "{n} points", points).format(n=points)
+        return _("{side}: {points}, {tricks}").format(side=self.side_name(side), points=points_text,
+                                                      tricks=tricks_text)
+
+    def pile_title(self, side: int, tricks: int) -> str:
+        """The label by a trick pile: whose tricks, how many ("Our tricks: 3")."""
+        rules = self.rules
+        seats = [s for s in range(rules.n_seats) if rules.side[s] == side]
+        if len(seats) == 1:
+            if self.is_you(seats[0]):
+                return _("Your tricks: {n}").format(n=tricks)
+            return _("{name}'s tricks: {n}").format(name=_(rules.seat_names[seats[0]]), n=tricks)
+        mine = rules.side[self.viewer if self.viewer is not None else 0]
+        return (_("Our tricks: {n}") if side == mine else _("Their tricks: {n}")).format(n=tricks)
 
     def standing(self, deal_no: int, n_deals: int, totals: Sequence[int], scored: int) -> str:
         """Where the game stands during play: "Deal 2 of 4 · Match: Us 64, Them 50"
@@ -588,4 +638,5 @@ def game_name(rules: Ruleset) -> str:
     return _(GAME_NAMES.get(rules.name, rules.title))
 
 
-__all__ = ["Msg", "msg", "Words", "card_name", "card_list", "suit_name", "game_name", "signed_figure"]
+__all__ = ["Msg", "msg", "Words", "card_name", "card_list", "card_label", "card_index", "cards_from_codes",
+           "suit_name", "game_name", "signed_figure"]

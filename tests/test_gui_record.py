@@ -154,7 +154,7 @@ def test_menu_opens_the_record_and_escape_comes_back(window, home, english):
     window.show_view(menu)
     menu.on_draw()
     labels = [b.label for b in menu.buttons]
-    assert labels[0] == "Resume the interrupted game" and "Your record" in labels
+    assert labels[0] == "Resume Piedicavallo: trick 1" and "Your record" in labels
     # the nine buttons stay clear of each other and of the notice under them
     rects = [b.rect for b in menu.buttons]
     for (_x1, y1, _w1, h1), (_x2, y2, _w2, h2) in zip(rects, rects[1:], strict=False):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from concurrent.futures import CancelledError
 from pathlib import Path
@@ -24,6 +25,7 @@ from engine.variants import SCARTO
 from game import ai_service, i18n, record, review_view
 from game.theatre import open_review
 from game.views.message import MessageView
+from game.words import cards_from_codes
 from tests.test_ai_service import _alive, _wait_gone
 from tests.test_gui_helpers import damaged_vs_whole
 from tests.test_gui_record import overlaps
@@ -101,8 +103,11 @@ def test_open_review_opens_at_once_and_steps_through_the_decisions(window, quick
         d = m.steps[k]
         view.on_draw()
         assert view.t_label.text == review_view.label_name(d.label)
-        assert d.played in view.t_played.text
-        assert (d.best in view.t_best.text) != (view.t_best.text == "The AI chooses the same")
+        pack = view.rules.pack
+        # the cards named, never their codes
+        assert cards_from_codes(pack, d.played) in view.t_played.text
+        assert not any(re.search(rf"\b{re.escape(c)}\b", view.t_played.text) for c in d.played.split())
+        assert (cards_from_codes(pack, d.best) in view.t_best.text) != (view.t_best.text == "The AI chooses the same")
         assert (view.t_best.text == "The AI chooses the same") == (set(d.best.split()) == set(d.played.split()))
         assert view.t_played_v.text == f"{d.expected_played:.1f}"
         assert view.t_best_v.text == f"{d.expected_best:.1f}"

@@ -342,7 +342,7 @@ def test_a_scarto_game_resumes_after_a_kill(window, home) -> None:
     # killed: nothing closed, the view simply never updated again
     menu = MenuView(window)
     window.show_view(menu)
-    assert menu.buttons[0].label == "Resume the interrupted game"
+    assert menu.buttons[0].label == f"Resume Scarto: deal 1 of 3, trick {state.trick_no + 1}"
     click(menu, *menu.buttons[0].rect[:2])
     resumed = window.current_view
     assert isinstance(resumed, TableView) and resumed.game.rules is SCARTO

@@ -144,7 +144,8 @@ def test_resume_after_a_kill(window, home):
 
     menu = MenuView(window)
     window.show_view(menu)
-    assert menu.buttons[0].label == "Resume the interrupted game"
+    # the entry says what it resumes: the game and the trick the kill left
+    assert menu.buttons[0].label == f"Resume Piedicavallo: trick {state.trick_no + 1}"
     menu.on_draw()
     assert "interrupted" in menu.notice.text
     x, y = menu.buttons[0].rect[:2]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -159,7 +160,7 @@ def test_new_game_asks_before_filing_an_interrupted_game(window, home):
     menu = MenuView(window)
     window.show_view(menu)
     menu.on_draw()
-    assert menu.buttons[0].label == "Resume the interrupted game"
+    assert re.fullmatch(r"Resume Piedicavallo: trick \d+", menu.buttons[0].label)
     new_game = next(b for b in menu.buttons if b.label == "New game")
     click(menu, *new_game.rect[:2])
     ask = window.current_view

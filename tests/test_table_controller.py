@@ -362,3 +362,66 @@ def test_a_full_disk_stops_the_table_and_keeps_the_position(home, monkeypatch) -
     for _ in range(200):
         ctl.update(1 / 60)
     assert ctl.game.cursor > stuck and not ctl.save_error
+
+
+# --- a table a newcomer can read (issue 36, part 5) -----------------------------------
+
+
+def _paced(variant: str, settings) -> tuple[TableController, Recorder]:
+    game = session.new_game(partner="random", opponents="random", match=False, practice=False,
+                            seed=seed_where(variant, 1), variant=variant)
+    out = Recorder()
+    ctl = TableController(game, {s: make_player("random") for s in (1, 2, 3)[: game.rules.n_seats - 1]},
+                          out, settings=settings, executor=InlineExecutor())
+    return ctl, out
+
+
+@pytest.mark.parametrize("variant", ["piedicavallo", "scarto"])
+def test_a_new_players_table_shows_every_card_of_every_trick_until_a_click(variant: str, home) -> None:
+    from engine.state import CardPlayed, TrickTaken
+    from game.settings import Settings
+
+    s = Settings()  # a new player's settings, speed 1
+    assert s.auto_advance is False and s.speed == 1.0
+    ctl, out = _paced(variant, s)
+    n = ctl.rules.n_seats
+    shown_at: list[tuple[float, int]] = []  # (clock, seat) of each AI card put on the table
+    tricks = waits = 0
+    for _ in range(200_000):
+        if ctl.waiting == "scoring":
+            break
+        before = len(out.steps)
+        if ctl.waiting == "trick":
+            waits += 1
+            # the whole trick is on the table, its winner named, for as long as nobody clicks
+            pos = out.steps[-1].after
+            assert len(pos.trick) == n and ctl.trick_winner >= 0 and ctl.status.key == "click_to_continue"
+            for _ in range(600):  # ten seconds: still there
+                ctl.update(1 / 60)
+            assert ctl.waiting == "trick" and len(out.steps) == before
+            ctl.continue_()
+            assert isinstance(out.steps[-1].event, TrickTaken)
+            tricks += 1
+            continue
+        if ctl.can_act():
+            act(ctl)
+        ctl.update(1 / 60)
+        for step in out.steps[before:]:
+            if isinstance(step.event, CardPlayed) and step.event.seat != 0:
+                shown_at.append((ctl.clock, step.event.seat))
+    assert tricks == waits == sum(isinstance(e, TrickTaken) for e in ctl.game.events) >= 15  # every trick
+    # AI cards one after another arrive at least T_AI_READ apart (a second at speed 1)
+    gaps = [b[0] - a[0] for a, b in zip(shown_at, shown_at[1:], strict=False) if b[1] == (a[1] + 1) % n]
+    assert gaps and min(gaps) >= 1.0 - 1e-6
+
+
+def test_the_quick_table_stays_an_option_and_autoplay_is_not_slowed(home) -> None:
+    from game.constants import T_AI_MIN, T_AI_READ
+    from game.settings import Settings
+
+    quick, _out = _paced("piedicavallo", Settings(auto_advance=True, speed=2.0))
+    assert quick.ai_pause == pytest.approx(T_AI_MIN / 2)
+    slow, _out = _paced("piedicavallo", Settings(speed=2.0))
+    assert slow.ai_pause == pytest.approx(T_AI_READ / 2)
+    slow.auto_continue = True  # autoplay: nobody reads, nothing waits
+    assert slow.ai_pause == pytest.approx(T_AI_MIN / 2)

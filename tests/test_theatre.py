@@ -347,7 +347,7 @@ def test_the_tricks_list_says_no_tricks_yet_until_the_first_trick(window, lang: 
     from engine.replay import read_replay
     from engine.state import Dealt, TrickTaken
     from game import i18n
-    from game.theatre import TRICKS_PANEL, ViewerView, render_position
+    from game.theatre import TILE_X, TRICK_ROW, TRICKS_PANEL, ViewerView, render_position
 
     rp = read_replay(GOLDEN / "match-seed-7.jsonl")
     kinds = [type(e) for e in rp.events]
@@ -356,8 +356,9 @@ def test_the_tricks_list_says_no_tricks_yet_until_the_first_trick(window, lang: 
     left, bottom, _w, ph = TRICKS_PANEL
 
     def light_pixels(img, line: int) -> int:  # text pixels on a line of the list (image: top-left origin)
-        y = round(720 - (bottom + ph - 34 - 17 * line))
-        return sum(1 for x in range(left + 8, left + 200) for yy in range(y - 6, y + 6)
+        y = round(720 - (bottom + ph - 40 - TRICK_ROW * line))
+        # the line's words (its cards are drawn after them, from TILE_X)
+        return sum(1 for x in range(left + 8, left + TILE_X - 6) for yy in range(y - 6, y + 6)
                    if min(img.getpixel((x, yy))[:3]) > 150)
 
     i18n.set_language(lang)
@@ -372,6 +373,10 @@ def test_the_tricks_list_says_no_tricks_yet_until_the_first_trick(window, lang: 
         view.seek(first)
         view.on_draw()
         assert view.no_tricks.text == "" and view.trick_lines[0].text.startswith(" 1. ")
+        # the trick's cards are drawn (by their corners), never written as codes
+        assert sum(sp.visible for sp in view._tile_sprites[0]) == rp.rules.n_seats
+        assert not any(code in view.trick_lines[0].text + view.trick_wins[0].text
+                       for code in rp.rules.pack.codes if len(code) > 1)
         # on the screen: the placeholder's line is drawn, in the panel, where the first trick goes
         start, after = render_position(window, rp, 2, "", True), render_position(window, rp, first, "", True)
         assert light_pixels(start, 0) > 20 and light_pixels(start, 1) == 0

@@ -31,12 +31,25 @@ def column(labels_actions, top: float = 470, w: float = 360, h: float = 50, gap:
     return out
 
 
+def resume_label(replay) -> str:
+    """The resume entry says what it resumes: the game, the deal, the trick."""
+    from ..words import game_name
+
+    st = replay.final
+    name = game_name(replay.rules)
+    trick = min(st.trick_no + 1, replay.rules.n_tricks)
+    if st.n_deals > 1:
+        return _("Resume {game}: deal {deal} of {n}, trick {trick}").format(
+            game=name, deal=max(st.deal_no, 1), n=st.n_deals, trick=trick)
+    return _("Resume {game}: trick {trick}").format(game=name, trick=trick)
+
+
 class MenuView(BaseView):
     background = (16, 58, 36)
 
     def __init__(self, window, notice: str = "") -> None:
         super().__init__(window)
-        self.title = arcade.Text("Tarocchi", WIDTH / 2, HEIGHT - 110, GOLD, 54, anchor_x="center",
+        self.title = arcade.Text("Tarocchi", WIDTH / 2, HEIGHT - 100, GOLD, 54, anchor_x="center",
                                  anchor_y="center", font_name=FONT, bold=True)
         self.subtitle = arcade.Text(_("Piedmontese tarot: Piedicavallo for four, Scarto for three"),
                                     WIDTH / 2, HEIGHT - 165, INK, 16, anchor_x="center",
@@ -46,7 +59,7 @@ class MenuView(BaseView):
         self.resume_info = session.resumable()
         items = []
         if self.resume_info and self.resume_info[0] is not None:
-            items.append((_("Resume the interrupted game"), self.resume, {}))
+            items.append((resume_label(self.resume_info[0]), self.resume, {}))
             note = self.resume_info[1]
             self.notice.text = _("A game was interrupted; it was saved move by move.") + (
                 f" ({note})" if note else "")

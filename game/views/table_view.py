@@ -33,8 +33,8 @@ from ..score_sheet import ScoreSheet
 from ..table import SUBTITLE_INK, TableScene, set_colour
 from ..table_controller import Step, TableController, find_hint
 from ..table_session import LocalSession
-from ..ui import BaseView, Button, Pill, button_bounds, panel_picture
-from ..words import Msg, Words, card_list, msg
+from ..ui import TIP_H, BaseView, Button, Pill, button_bounds, panel_picture
+from ..words import Msg, Words, card_label, card_list, msg
 
 #: the coach's panel of a lesson: left, top, width of its text (right of the trick)
 COACH_BOX = (868, 548, 262)
@@ -111,7 +111,10 @@ class TableView(BaseView):
         # where the game stands: under the running pile lines
         score_pos = self.table.geo.score_pos
         self.standing.x = score_pos[0][0]
-        self.standing.y = min(y for _x, y in score_pos) - 26
+        top = max(y for _x, y in score_pos)
+        # over the two lines of a four-seat table (under them it met West's hand);
+        # under the three lines of a three-seat one, where the top is theirs
+        self.standing.y = top + 24 if top + 24 < HEIGHT - 70 else min(y for _x, y in score_pos) - 26
         self._end_buttons: dict[str, Button] = {}
         self._mouse = (-1.0, -1.0)
         self.review_panel: ReviewPanel | None = None
@@ -214,13 +217,19 @@ class TableView(BaseView):
                 continue
             w, h = layout.card_size(p.scale)
             step = hand[i + 1].x - p.x if i + 1 < len(hand) else w
-            x, y, close = layout.hint_place(p.x - w / 2, p.y + h / 2, min(step, w), i)
+            # a raised card reaching over this card's strip: the figure stands over it
+            # too; in a close hand (a raised card spans several strips) every figure
+            # stands over the highest card, on its two rows
+            mid, half = p.x - w / 2 + min(step, w) / 2, 22
+            top = max(q.y + layout.card_size(q.scale)[1] / 2 for q in hand
+                      if min(step, w) < 44 or abs(q.x - mid) < layout.card_size(q.scale)[0] / 2 + half)
+            x, y, close = layout.hint_place(p.x - w / 2, top, min(step, w), i)
             v = hints[c]
             colour = GOLD if v >= best - 1e-9 else INK
             t = arcade.Text(f"{v:.1f}", x, y, colour, 11 if close else 13, anchor_x="center",
                             anchor_y="center", font_name=FONT, bold=True)
             self.hint_texts.append(t)
-            bw = min(34 if close else 40, round(min(step, w)) - 1)
+            bw = min(34 if close else 40, round(min(step, w)) - 4)  # within its own strip
             bh = layout.HINT_ROW - 1
             self.hint_badges.append(arcade.Sprite(panel_picture(bw, bh, "status", radius=bh / 2), 1.0, x, y))
 
@@ -271,7 +280,8 @@ class TableView(BaseView):
             return None
 
         def review(path) -> None:
-            open_review(self.window, path, seat=self.ctl.you, back=lambda: self.window.show_view(self))
+            open_review(self.window, path, seat=self.ctl.you,
+                        back=theatre.going_back(lambda: self.window.show_view(self), _("Back to the table (Esc)")))
 
         return review
 
@@ -338,7 +348,7 @@ class TableView(BaseView):
         super().on_mouse_press(x, y, button, modifiers)
 
     def on_logical_motion(self, x: float, y: float) -> None:
-        self._mouse = (x, y)
+        self._mouse = (x, y)  # a card under it is named (its tooltip)
         for b in self._extra:
             b.hover = b.contains(x, y)
 
@@ -423,9 +433,10 @@ class TableView(BaseView):
             self._winner_shown = winner
 
     def backdrop_key(self):
+        cleared = self.table.cleared
         key = getattr(self, "_backdrop_key", None)
-        if key is None:
-            key = self._backdrop_key = ("table", self.table.backdrop_marks())
+        if key is None or key[2] != cleared:
+            key = self._backdrop_key = ("table", self.table.backdrop_marks(), cleared)
         return key
 
     def paint_backdrop(self, size):
@@ -438,6 +449,8 @@ class TableView(BaseView):
         self.table.pixelated = (round(vp.width), round(vp.height)) == (WIDTH, HEIGHT) and \
             self.window.get_framebuffer_size()[0] == self.window.get_size()[0]
         self._sync_texts()
+        # the end of a deal's sheet over the table: the plates and labels put away
+        self.table.cleared = self.review_panel is not None or self.score_panel is not None
         self.table.prepare()
         ctl = self.ctl
         self._sync_toolbar()
@@ -502,7 +515,7 @@ class TableView(BaseView):
         ctl = self.ctl
         r = ctl.status.get("refusal") if ctl.status is not None and ctl.status.key == "refused" else None
         if r is None or not self.status.text:
-            return None
+            return self._card_tooltip()
         text = self.words.refusal_rule(r)
         x, y, w, h = self._status_box()
         mx, my = self._mouse
@@ -511,6 +524,29 @@ class TableView(BaseView):
         tx, ty = layout.STATUS_POS[0], y - 16
         if (self.tooltip.text, self.tooltip.x, self.tooltip.y) != (text, tx, ty):
             self.tooltip.text = text
+            self.tooltip.x, self.tooltip.y = tx, ty
+        return text, tx, ty
+
+    def _card_tooltip(self) -> tuple[str, float, float] | None:
+        """A card under the mouse is named, with its points: "Knight of Coins (C), 3
+        points" (just over the card; over South's hand, between it and the status)."""
+        if self.ctl.sheet is not None:
+            return None
+        s = self.table.face_at(*self._mouse)
+        if s is None:
+            return None
+        text = card_label(self.ctl.rules.pack, s.key[1])
+        if self.tooltip.text != text:
+            self.tooltip.text = text
+        w, h = layout.card_size(s.place.scale)
+        half = self._tooltip_width() / 2
+        tx = max(4 + half, min(WIDTH - 4 - half, s.place.x))
+        in_hand = 100 <= s.place.z < 300
+        top = max(p.y + layout.card_size(p.scale)[1] / 2 for p in (x.place for x in self.table.sprites
+                  if x.key[0] == "card" and 100 <= x.place.z < 200 and x.place.y < HEIGHT / 3)) \
+            if in_hand and s.place.y < HEIGHT / 3 else s.place.y + h / 2
+        ty = min(HEIGHT - 4 - TIP_H / 2, top + 6 + TIP_H / 2)
+        if (self.tooltip.x, self.tooltip.y) != (tx, ty):
             self.tooltip.x, self.tooltip.y = tx, ty
         return text, tx, ty
 
@@ -701,7 +737,7 @@ class ScorePanel:
         rules = sheet.rules
         sides = rules.n_sides
         multi = sheet.n_deals > 1
-        row_h = 27 if sides == 2 else 24
+        row_h = 27
         self.W = max(700 if sides == 2 else 780, min(WIDTH - 40, min_width))
         n_sheet = (len(sheet.history) + (1 if sheet.over else 0)) if multi else 0
         strong = sum(1 for r in sheet.rows if r.strong)
@@ -883,25 +919,38 @@ class ReviewPanel:
         top = self.top - 56  # the first row's labels
         bottom = self.button_y + 30
         cell_h = (top - bottom) / rows
-        width = min(68.0, (cell_h - 40) * 320 / 592)  # the cards fill the cell under the label
-        h = width * 592 / 320
         cell_w = (self.RIGHT - self.LEFT) / cols
+        says = [f"{t.number} · " + self.words.say(msg("led_took", leader=t.leader, winner=t.winner))
+                for t in tricks]
+        size = 11  # one size for every label, the longest fitting its cell, else in two lines
+        probe = arcade.Text("", 0, 0, INK, size, font_name=FONT)
+        widest = max(says, key=len, default="")
+        while size > 9:
+            probe.text, probe.font_size = widest, size
+            if probe.content_width <= cell_w - 8:
+                break
+            size -= 1
+        probe.text, probe.font_size = widest, size
+        wrap = probe.content_width > cell_w - 8
+        below = 20 + (size + 5 if wrap else 0)  # from the label's middle to the cards' top
+        width = min(68.0, (cell_h - 40 - (below - 20)) * 320 / 592)  # the cards fill the cell
+        h = width * 592 / 320
         step = min(30.0, (cell_w - 18 - width) / max(1, rules.n_seats - 1))
-        labels = []
-        for k, t in enumerate(tricks):
+        for k, (t, say) in enumerate(zip(tricks, says, strict=True)):
             r, c = divmod(k, cols)
             x0 = self.LEFT + c * cell_w
             y_label = top - r * cell_h
-            who = self.words.say(msg("led_took", leader=t.leader, winner=t.winner))
-            labels.append(self._text(f"{t.number} · {who}", x0 + cell_w / 2, y_label, INK, 11))
+            if wrap:  # two lines centred in the cell, the first where one line would be
+                label = arcade.Text(say, x0 + cell_w / 2, y_label + size / 2 + 3, INK, size, anchor_x="center",
+                                    anchor_y="top", font_name=FONT, multiline=True, width=int(cell_w - 8),
+                                    align="center")
+                label.y = y_label + label.content_height / 2 - (size + 5) / 2 + 1
+                self.texts.append(label)
+            else:
+                self._text(say, x0 + cell_w / 2, y_label, INK, size)
             row_w = width + step * (len(t.cards) - 1)
-            self._row(t.cards, x0 + (cell_w - row_w) / 2, y_label - 20 - h / 2, width, step,
+            self._row(t.cards, x0 + (cell_w - row_w) / 2, y_label - below - h / 2, width, step,
                       raised=t.winning_card)
-        size = 11  # one size for every label, the longest fitting its cell
-        while size > 8 and any(t.content_width > cell_w - 8 for t in labels):
-            size -= 1
-            for t in labels:
-                t.font_size = size
 
     def _piles(self) -> None:
         sheet = self.sheet

@@ -1,0 +1,266 @@
+"""A layout test that one language cannot fool (issue 36, part 5): every scene of
+both games and the screens round them, in English, French and Italian, at
+1280x720 and at the smallest window (640x360), drawn by the real views; the
+boxes are read from the draw calls themselves (``tests/layout_probe.py``): no
+text meets another text or a card's index corner, and nothing drawn later hides
+a text or an index.
+
+``TAROCCHI_LAYOUT_SHOTS=folder`` also saves each scene as a PNG, to look at."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import arcade
+import pytest
+
+from engine.replay import read_replay
+from engine.ruleset import ruleset
+from engine.state import DISCARD, PLAY, first_dealer
+from game import i18n, layout, session
+from game.settings import Settings
+from game.table_controller import InlineExecutor
+from game.words import card_label
+from tests import layout_probe
+from tests.test_gui_helpers import card_point, click, frames, play_human_turn
+
+GOLDEN = Path(__file__).parent / "golden"
+SIZES = ((1280, 720), (640, 360))
+LANGS = ("en", "fr", "it")
+SHOTS = os.environ.get("TAROCCHI_LAYOUT_SHOTS", "")
+
+
+class Shooter:
+    """Draws a view whole at each window size and keeps what the probe saw."""
+
+    def __init__(self, window, lang: str) -> None:
+        self.window = window
+        self.lang = lang
+        self.problems: list[str] = []
+        self.scenes: list[str] = []
+
+    def __call__(self, name: str, view) -> None:
+        win = self.window
+        real_size, real_fb = win.get_size, win.get_framebuffer_size
+        mode = getattr(win, "_tarocchi_redraw_mode", None)
+        win._tarocchi_redraw_mode = "full"
+        self.scenes.append(name)
+        try:
+            for size in SIZES:
+                win.get_size = win.get_framebuffer_size = (lambda s=size: s)
+                view._fit()
+                with layout_probe.record(size) as log:
+                    view.on_draw()
+                assert any(d.kind == "text" for d in log), (name, "nothing drawn")
+                if os.environ.get("DUMP") == name:
+                    for d in log:
+                        print(d.kind, [round(v) for v in d.rect], d.what[:40])
+                self.problems += [f"{self.lang} {size[0]}x{size[1]} {name}: {p}"
+                                  for p in layout_probe.collisions(log)]
+                if SHOTS:
+                    Path(SHOTS).mkdir(parents=True, exist_ok=True)
+                    img = arcade.get_image(0, 0, *size)
+                    img.save(Path(SHOTS) / f"{name}-{self.lang}-{size[0]}.png")
+        finally:
+            win.get_size, win.get_framebuffer_size = real_size, real_fb
+            win._tarocchi_redraw_mode = mode
+            view._fit()
+            win.forget = None
+
+
+def _until(view, cond, limit: float = 60.0, dt: float = 1 / 60) -> None:
+    end = time.monotonic() + limit
+    while not cond():
+        assert time.monotonic() < end, "the scene never came"
+        view.on_update(dt)
+
+
+def _table(window, variant: str, shoot: Shooter) -> None:
+    from game.views.table_view import TableView
+
+    rules = ruleset(variant)
+    seed = next(s for s in range(1, 500) if first_dealer(s, rules) == 0)  # South deals: the discard
+    game = session.new_game(partner="random", opponents="random", match=True, practice=True, seed=seed,
+                            variant=variant)
+    settings = Settings(speed=8.0, auto_advance=False, sound=False)
+    view = TableView(window, game, session.ai_players(game), human_seats=session.human_seats(game),
+                     practice=True, settings=settings, sound=window.sound, executor=InlineExecutor())
+    window.show_view(view)
+    g = variant[:5]
+    frames(view, 40, draw_every=0)
+    shoot(f"{g}-deal", view)
+    _until(view, lambda: view._can_act())
+    assert view.game.state.phase == DISCARD
+    hand = view.ctl.hand_order()
+    first = next(c for c in hand if c in view.ctl.legal_cards)
+    click(view, *card_point(view, first))
+    _until(view, lambda: not view.table.busy)
+    view.ask_hint()  # the hint figures over the hand, one card of the discard raised
+    _until(view, lambda: view.ctl.hint_future is None and not view.table.busy)
+    assert view.hint_texts and view.ctl.selected == [first]
+    shoot(f"{g}-discard", view)
+    view.ctl.selected = []
+    play_human_turn(view)
+    _until(view, lambda: view._can_act() or view.ctl.waiting)
+    seen_trick = seen_play = False
+    while not view.ctl.waiting == "scoring":
+        if view.ctl.waiting == "trick":
+            if not seen_trick and view.ctl.trick_winner != 0:
+                pos = view.ctl.position(view.ctl.shown)
+                assert len(pos.trick) == rules.n_seats  # every card of the trick stays in view
+                assert [t.text for t in view.table.pile_titles] == [
+                    view.words.pile_title(side, pos.tricks_won[side]) for side in range(rules.n_sides)]
+                shoot(f"{g}-trick", view)
+                seen_trick = True
+            view.continue_()
+        elif view._can_act():
+            if not seen_play and view.game.state.trick:
+                hovered = view.ctl.hand_order()[2]
+                x, y = card_point(view, hovered)
+                view.on_mouse_motion(x, y, 0, 0)
+                frames(view, 3, draw_every=0)
+                # the card under the mouse is named, with its points ("Knight of Coins (C), 3 points")
+                assert view._place_tooltip()[0] == card_label(view.ctl.rules.pack, hovered)
+                shoot(f"{g}-play", view)
+                x, y = layout.hand_places(layout.TOP if rules.n_seats == 4 else layout.RIGHT, 5, False)[2][:2]
+                view.on_mouse_motion(x, y, 0, 0)
+                assert view._place_tooltip() is None  # a card lying face down is never named
+                view.on_mouse_motion(5, 5, 0, 0)
+                view.show_last_trick()
+                shoot(f"{g}-last-trick", view)
+                view.show_last_trick()
+                seen_play = True
+            assert view.game.state.phase == PLAY
+            play_human_turn(view)
+        view.on_update(1 / 60)
+    assert seen_trick and seen_play
+    frames(view, 10, draw_every=0)
+    shoot(f"{g}-scoring", view)
+    view.score_panel.finish()
+    frames(view, 2, draw_every=0)
+    shoot(f"{g}-score-sheet", view)
+    for page in ("tricks", "piles"):
+        view.choose(page)
+        frames(view, 2, draw_every=0)
+        shoot(f"{g}-{page}", view)
+    view.choose("score")
+    view.close()
+
+
+def _scarto_file(dest: Path) -> Path:
+    from engine.players import make_player
+    from engine.replay import write_replay
+    from engine.simulate import play_game
+
+    rules = ruleset("scarto")
+    seed = next(s for s in range(1, 500) if first_dealer(s, rules) == 0)  # South deals: a discard of three
+    g = play_game(seed, [make_player(x) for x in ("easy", "random", "random")], 1, rules=rules)
+    write_replay(dest, g.header, g.events)
+    return dest
+
+
+def _theatre(window, shoot: Shooter, path: Path, g: str) -> None:
+    from game.theatre import ViewerView
+
+    view = ViewerView(window, read_replay(path), title=path.name, face_up=True, speed=8.0)
+    window.show_view(view)
+    tl = view.timeline
+    view.seek(0)
+    view.on_update(1 / 60)
+    shoot(f"{g}-theatre-start", view)
+    mid = tl.next_card(tl.next_trick(tl.next_trick(tl.next_trick(0))))
+    view.seek(mid)
+    frames(view, 30, draw_every=0)
+    shoot(f"{g}-theatre", view)
+    view.seek(tl.n)
+    frames(view, 30, draw_every=0)
+    shoot(f"{g}-theatre-end", view)
+
+
+REVIEWS: dict = {}  # path -> the review, worked out once for the three languages
+
+
+def _review(window, shoot: Shooter, path: Path, g: str) -> None:
+    from engine.ai.players import MEDIUM
+    from engine.review import default_seat
+    from game import ai_service, review_view
+    from game.review_model import pick_deal
+
+    rp = read_replay(path)
+    service = ai_service.AIService(use_process=False)
+    old = review_view.BUDGET
+    review_view.BUDGET = MEDIUM
+    try:
+        view = review_view.ReviewView(window, rp, path, seat=default_seat(rp), deal=pick_deal(rp, None),
+                                      service=service)
+        window.show_view(view)
+        end = time.monotonic() + 240
+        while view.running:
+            assert time.monotonic() < end, "the review never came back"
+            view.on_update(1 / 30)
+            time.sleep(0.01)
+        view.on_update(0.0)
+        for k, name in ((0, "review-first"), (len(view.model) - 1, "review-last")):
+            view.goto_step(k)
+            view.on_update(0.0)
+            shoot(f"{g}-{name}", view)
+        view.on_back = lambda: None
+    finally:
+        review_view.BUDGET = old
+        service.close()
+
+
+def _menus(window, shoot: Shooter, home: Path) -> None:
+    from game import paths
+    from game.replay_browser import ReplayBrowserView
+    from game.theatre import WatchSetupView
+    from game.views.menu import ConfirmNewGameView, MenuView, NewGameView
+    from game.views.online import OnlineView
+    from game.views.record_view import RecordView
+    from game.views.rules import RulesView
+    from game.views.settings import SettingsView
+
+    # a game left in the middle of a trick, to resume
+    game = session.new_game(partner="random", opponents="random", match=True, practice=False, seed=3)
+    while game.state.trick_no < 4 or game.state.phase != PLAY:
+        game.submit(game.legal()[0])
+    game.close()
+    paths.replays_dir().mkdir(parents=True, exist_ok=True)
+    import shutil
+
+    shutil.copy(GOLDEN / "match-seed-7.jsonl", paths.replays_dir() / "match-seed-7.jsonl")
+    views = [("menu", lambda: MenuView(window)), ("new-game", lambda: NewGameView(window, practice=True)),
+             ("confirm-new", lambda: ConfirmNewGameView(window, practice=False)),
+             ("settings", lambda: SettingsView(window)), ("watch-setup", lambda: WatchSetupView(window)),
+             ("replays", lambda: ReplayBrowserView(window)), ("record", lambda: RecordView(window)),
+             ("online", lambda: OnlineView(window))]
+    views += [(f"rules-{gm[:5]}-{i}", lambda gm=gm, i=i: RulesView(window, gm, i))
+              for gm in ("piedicavallo", "scarto") for i in range(0, 9, 2)]
+    for name, make in views:
+        view = make()
+        window.show_view(view)
+        view.on_update(1 / 60)
+        shoot(name, view)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_text_meets_a_text_or_an_index_in_any_scene(window, home, lang, tmp_path) -> None:
+    i18n.set_language(lang)
+    window.settings = Settings(language=lang)
+    shoot = Shooter(window, lang)
+    try:
+        for variant in ("piedicavallo", "scarto"):
+            _table(window, variant, shoot)
+        scarto = _scarto_file(tmp_path / "scarto-5.jsonl")
+        for path, g in ((GOLDEN / "match-seed-7.jsonl", "piedi"), (scarto, "scart")):
+            _theatre(window, shoot, path, g)
+        for path, g in ((GOLDEN / "single-seed-42.jsonl", "piedi"), (scarto, "scart")):
+            _review(window, shoot, path, g)
+        _menus(window, shoot, home)
+    finally:
+        i18n.set_language("en")
+        window.settings = Settings()
+    assert len(shoot.scenes) >= 40
+    assert not shoot.problems, f"{len(shoot.problems)} collisions:\n" + "\n".join(shoot.problems)
