@@ -368,6 +368,9 @@ LABEL_POS = _PLATES
 DEALER_MARK_POS = _tokens(_PLATES)
 #: the one-line message between South's hand and the trick
 STATUS_POS = (WIDTH / 2, 260)
+#: the status line's text at most this wide (smaller type past it): its pill stays
+#: clear of the side hands' columns (SIDE_X, a card and a margin each side)
+STATUS_MAX_W = WIDTH - 2 * (SIDE_X + 66) - 32
 STATUS_H = 30
 #: announcements and "who takes the trick", between the trick and North's hand
 TOP_SLOT = (WIDTH / 2, 592)

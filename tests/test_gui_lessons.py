@@ -59,6 +59,8 @@ def test_a_lesson_at_the_table_shows_the_coach_and_is_remembered(window, home):
         view.on_update(1 / 60)
         if ctl.pending is not None and not ctl.pending[0].done():
             time.sleep(0.002)  # the AI seat answers from the AI process
+        if ctl.waiting == "trick":  # a new player's table: each trick stays until a click
+            ctl.continue_()
         if ctl.can_act() and not view.table.busy:
             view.on_draw()
             # the coach's panel: on screen, clear of the status line and of the hand
@@ -113,6 +115,9 @@ def test_a_newcomer_follows_the_first_course_by_the_lit_cards_alone(window, home
             view.on_update(1 / 60)
             if ctl.pending is not None and not ctl.pending[0].done():
                 time.sleep(0.002)
+            if ctl.waiting == "trick" and not view.table.busy:
+                click(view, 640, 560)  # the trick was seen: a click on the felt goes on
+                continue
             if not (ctl.can_act() and not view.table.busy):
                 continue
             view.on_draw()

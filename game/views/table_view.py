@@ -33,7 +33,7 @@ from ..score_sheet import ScoreSheet
 from ..table import SUBTITLE_INK, TableScene, set_colour
 from ..table_controller import Step, TableController, find_hint
 from ..table_session import LocalSession
-from ..ui import TIP_H, BaseView, Button, Pill, button_bounds, panel_picture
+from ..ui import TIP_H, BaseView, Button, Pill, button_bounds, fit_font, panel_picture
 from ..words import Msg, Words, card_label, card_list, msg
 
 #: the coach's panel of a lesson: left, top, width of its text (right of the trick)
@@ -422,6 +422,8 @@ class TableView(BaseView):
             if self._said[name] != m:
                 self._said[name] = m
                 text.text = self.words.say(m)
+                if text is self.status:  # a long reason or refusal: smaller, never over a hand
+                    fit_font(text, layout.STATUS_MAX_W, 15)
         set_colour(self.status, TONES.get(ctl.tone, INK))
         coach = getattr(ctl, "coach", None)
         if coach != self._coach_said:
