@@ -33,6 +33,7 @@ from ..view import SeatView
 from . import pool
 from .anytime import HardConfig, Limits, config_for, search_discard, search_play
 from .fast import kernel
+from .natural import LAST_MARGIN, TIE_MARGIN, TIE_Z, natural_first, tie_margin, tied_indices
 from .search import World, discard_values, evaluate_worlds, likelihood_matches
 from .worlds import Known, known_of, sample
 
@@ -154,6 +155,13 @@ class Budget:
     inference: float
     #: deals sampled per deal kept when inference is on
     oversample: int = 1
+    #: the natural-card tie-break (:mod:`engine.ai.natural`): among the cards
+    #: within ``tie_z`` standard errors plus ``tie_margin`` points of the best,
+    #: play the rules of thumb's card
+    natural: bool = True
+    tie_z: float = TIE_Z
+    tie_margin: float = TIE_MARGIN
+    last_margin: float = LAST_MARGIN
 
 
 MEDIUM = Budget(
@@ -222,10 +230,19 @@ def card_values(
 ) -> list[tuple[int, float]]:
     """Every legal card with its expected final card points for the seat's team,
     best first."""
+    return card_search(view, budget, seed, parallel)[0]
+
+
+def card_search(
+    view: SeatView, budget: Budget, seed: int, parallel: bool
+) -> tuple[list[tuple[int, float]], list[int]]:
+    """As :func:`card_values`, and the cards tied with the best within the
+    search's noise (:func:`~engine.ai.natural.tied_indices`; none with a single
+    legal card)."""
     rand = random.Random(seed)
     cands = mask_cards(view.legal_mask())
     if len(cands) == 1:
-        return [(cands[0], 0.0)]
+        return [(cands[0], 0.0)], []
     kn = known_of(view)
     in_hand = view.hand.bit_count()
     exact = in_hand <= budget.exact_cards
@@ -271,7 +288,9 @@ def card_values(
             s += w * row[j]
         vals.append((c, s / tot_w))
     vals.sort(key=lambda t: -t[1])  # stable: ties keep the ascending card order
-    return vals
+    margin = tie_margin(view, budget.tie_margin, budget.last_margin)
+    idx = tied_indices(weights, rows, range(len(cands)), budget.tie_z, margin)
+    return vals, [cands[i] for i in idx]
 
 
 def discard_values_ranked(
@@ -323,8 +342,10 @@ class SearchPlayer:
         if view.phase == DISCARD:
             pair = discard_values_ranked(view, self.budget, seed, self.parallel)[0][0]
             return _pick(legal, _discard_cmd(view.seat, pair))
-        card = card_values(view, self.budget, seed, self.parallel)[0][0]
-        return _pick(legal, Play(view.seat, card))
+        vals, ties = card_search(view, self.budget, seed, self.parallel)
+        if self.budget.natural:
+            vals = natural_first(view, vals, ties)
+        return _pick(legal, Play(view.seat, vals[0][0]))
 
 
 class MediumPlayer(SearchPlayer):
