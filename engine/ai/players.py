@@ -110,6 +110,18 @@ def possible_hands(view: SeatView) -> list[int]:
     return hands
 
 
+def slip_choices(rules: Ruleset, legal: Sequence[Command]) -> Sequence[Command]:
+    """The cards a slip may play: any legal card but one worth 5 points while a
+    cheaper card other than the Matto is legal (a slip plays a wrong small card;
+    it does not throw a King or trump 1 away where anyone can see it)."""
+    points = rules.pack.points
+    matto = rules.pack.matto
+    cards = [c.card for c in legal if isinstance(c, Play)]
+    if len(cards) < len(legal) or not any(c != matto and points[c] < 5 for c in cards):
+        return legal
+    return [c for c in legal if isinstance(c, Play) and points[c.card] < 5]
+
+
 class EasyPlayer:
     """Sound rules of thumb, with a slip now and then."""
 
@@ -127,7 +139,8 @@ class EasyPlayer:
             pick = ranked[1] if len(ranked) > 1 and rand.random() < self.slip else ranked[0]
             return _pick(legal, _discard_cmd(view.seat, pick))
         if rand.random() < self.slip:
-            return legal[rand.randrange(len(legal))]
+            choices = slip_choices(view.rules, legal)
+            return choices[rand.randrange(len(choices))]
         card = kernel(view.rules).policy(
             possible_hands(view), view.seat, view.leader, view.trick, view.legal_mask()
         )
