@@ -30,11 +30,11 @@ from .fast import kernel
 from .worlds import known_of
 
 #: Defaults: ties are within this many standard errors of the paired difference ...
-TIE_Z = 1.0
+TIE_Z = 2.0
 #: ... plus this many points (exact solves give equal values: no noise at all),
 TIE_MARGIN = 0.05
 #: or this many at the last card of a trick (see :func:`tie_margin`).
-LAST_MARGIN = 1.0
+LAST_MARGIN = 2.0
 
 
 def natural_card(view: SeatView, cards: int) -> int:
