@@ -128,9 +128,11 @@ def test_ties_are_within_the_noise():
     # 0 and 1 equal in every deal; 2 a point worse in every deal (no noise): not a tie;
     # 3 better on average by 0.5 but noisy (paired differences +-3): a tie.
     rows = [[10, 10, 9, 13], [10, 10, 9, 7], [10, 10, 9, 13], [10, 10, 9, 9]]
-    got = tied_indices(w, rows, [0, 1, 2, 3])
+    got = tied_indices(w, rows, [0, 1, 2, 3], z=1.0, margin=0.05)
     assert got[0] == 3
     assert set(got) == {0, 1, 3}
+    # with a 1.6-point margin, 2 (1.5 points behind 3, 0.5 behind 0 and 1) ties too
+    assert set(tied_indices(w, rows, [0, 1, 2, 3], z=0.0, margin=1.6)) == {0, 1, 2, 3}
     assert tied_indices(w, rows, [0, 1, 2, 3], z=0.0, margin=0.0) == [3]
 
 
