@@ -247,7 +247,9 @@ def test_hint_lists_every_legal_card_best_first() -> None:
     legal = view.legal()
     assert sorted(c for c, _v in h) == sorted(legal)  # type: ignore[type-var]
     vals = [v for _c, v in h]
-    assert vals == sorted(vals, reverse=True)
+    # the first is the natural card among those tied within the search's noise
+    # (issue 39's tie-break), the rest best first
+    assert vals[1:] == sorted(vals[1:], reverse=True)
     assert all(0 <= v <= 114 for v in vals)
     # the medium player's card is one the same search rates
     cv = card_values(view, MEDIUM, 1, False)
