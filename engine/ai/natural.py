@@ -33,7 +33,7 @@ from .worlds import known_of
 TIE_Z = 2.0
 #: ... plus this many points (exact solves give equal values: no noise at all),
 TIE_MARGIN = 0.05
-#: or this many at the last card of a trick (see :func:`tie_margin`).
+#: or this many at the last card of a trick (see :func:`tie_width`).
 LAST_MARGIN = 2.0
 
 
@@ -67,12 +67,16 @@ def natural_card(view: SeatView, cards: int) -> int:
     return card
 
 
-def tie_margin(view: SeatView, margin: float, last_margin: float) -> float:
-    """The points added to the noise for ties: ``last_margin`` at the last card
-    of a trick (everything that decides the trick is on the table, and the
-    open-handed playouts overvalue keeping a high card that a human partner
-    would give), ``margin`` elsewhere."""
-    return last_margin if len(view.trick) == view.rules.n_seats - 1 else margin
+def tie_width(
+    view: SeatView, early_z: float, margin: float, z: float, last_margin: float
+) -> tuple[float, float]:
+    """(standard errors, points) within which cards are ties: ``z`` and
+    ``last_margin`` at the last card of a trick (everything that decides the
+    trick is on the table, and the open-handed playouts overvalue keeping a high
+    card that a human partner would give), ``early_z`` and ``margin`` before it."""
+    if len(view.trick) == view.rules.n_seats - 1:
+        return z, last_margin
+    return early_z, margin
 
 
 def tied_indices(

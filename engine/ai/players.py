@@ -33,7 +33,7 @@ from ..view import SeatView
 from . import pool
 from .anytime import HardConfig, Limits, config_for, search_discard, search_play
 from .fast import kernel
-from .natural import LAST_MARGIN, TIE_MARGIN, TIE_Z, natural_first, tie_margin, tied_indices
+from .natural import LAST_MARGIN, TIE_MARGIN, TIE_Z, natural_first, tie_width, tied_indices
 from .search import World, discard_values, evaluate_worlds, likelihood_matches
 from .worlds import Known, known_of, sample
 
@@ -173,6 +173,8 @@ class Budget:
     #: play the rules of thumb's card
     natural: bool = True
     tie_z: float = TIE_Z
+    #: (before the last card of a trick; see ``HardConfig.early_z``)
+    early_z: float = TIE_Z
     tie_margin: float = TIE_MARGIN
     last_margin: float = LAST_MARGIN
 
@@ -301,8 +303,8 @@ def card_search(
             s += w * row[j]
         vals.append((c, s / tot_w))
     vals.sort(key=lambda t: -t[1])  # stable: ties keep the ascending card order
-    margin = tie_margin(view, budget.tie_margin, budget.last_margin)
-    idx = tied_indices(weights, rows, range(len(cands)), budget.tie_z, margin)
+    z, margin = tie_width(view, budget.early_z, budget.tie_margin, budget.tie_z, budget.last_margin)
+    idx = tied_indices(weights, rows, range(len(cands)), z, margin)
     return vals, [cands[i] for i in idx]
 
 
