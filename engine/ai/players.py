@@ -451,7 +451,9 @@ def hint(
     view: SeatView, budget_ms: int = HARD_MS, event_index: int = 0, rounds: int | None = None
 ) -> list[tuple[Command, float]]:
     """For a seat to act: every legal command with the hard search's expected
-    points for the seat's side at the end of the deal, best first.  A deadline of
+    points for the seat's side at the end of the deal, best first (the first is
+    the natural card among those tied within the search's noise, as the hard
+    level plays it: :mod:`engine.ai.natural`).  A deadline of
     ``budget_ms`` (from this call), or ``rounds`` of fixed work."""
     start = time.monotonic()
     if view.turn != view.seat or view.phase not in (PLAY, DISCARD):
