@@ -29,9 +29,11 @@ from engine.ai.anytime import (
 )
 from engine.ai.fast import kernel
 from engine.ai.players import (
+    MEDIUM,
     EasyPlayer,
     HardPlayer,
     MediumPlayer,
+    SearchPlayer,
     hard_discards,
     ranked_discards,
     rounds_for_ms,
@@ -290,20 +292,32 @@ def test_hard_discard_is_legal_and_deterministic() -> None:
 
 
 # The medium level is the yardstick: its decisions must not move.  These digests
-# were recorded before the hard level's rework (issue 15).
+# were recorded before the hard level's rework (issue 15); issue 39's tie-break
+# moved medium on purpose, and medium without it (``natural=False``) still plays
+# those games exactly.
 MEDIUM_PINNED = {
     ("piedicavallo", 1): "34458a038185aad8",
     ("piedicavallo", 2): "a5e615354f7c2bd9",
     ("scarto", 4): "8aae0f90979632b0",
+}
+#: the same games with the tie-break (issue 39)
+MEDIUM_NATURAL_PINNED = {
+    ("piedicavallo", 1): "205ad472a881ca7a",
+    ("piedicavallo", 2): "fb666a09c7d40c17",
+    ("scarto", 4): "b536d10650595b6c",
 }
 
 
 @pytest.mark.parametrize(("variant", "seed"), list(MEDIUM_PINNED))
 def test_medium_is_pinned(variant: str, seed: int) -> None:
     rules = ruleset(variant)
-    g = play_game(seed, [MediumPlayer() for _ in range(rules.n_seats)], 1, rules=rules)
-    digest = hashlib.sha256(format_replay(g.header, g.events).encode()).hexdigest()[:16]
-    assert digest == MEDIUM_PINNED[(variant, seed)]
+    for make, pins in (
+        (lambda: SearchPlayer("medium", dataclasses.replace(MEDIUM, natural=False)), MEDIUM_PINNED),
+        (MediumPlayer, MEDIUM_NATURAL_PINNED),
+    ):
+        g = play_game(seed, [make() for _ in range(rules.n_seats)], 1, rules=rules)
+        digest = hashlib.sha256(format_replay(g.header, g.events).encode()).hexdigest()[:16]
+        assert digest == pins[(variant, seed)]
 
 
 def test_tuning_variants_of_hard_and_the_oracle() -> None:

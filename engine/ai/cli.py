@@ -159,12 +159,41 @@ def make_level(
         )
         p.name = level
         return p
+    if level.startswith("medium:"):
+        return medium_variant(level)
     return make_player(level)
+
+
+def medium_variant(spec: str) -> Player:
+    """A tuning variant of the medium level, ``medium:key=value,...``: any field
+    of :class:`~engine.ai.players.Budget` that is a number or a yes/no."""
+    from dataclasses import fields, replace
+
+    from .players import MEDIUM, SearchPlayer
+
+    types: dict[str, Any] = {f.name: getattr(MEDIUM, f.name) for f in fields(MEDIUM)}
+    out: dict[str, Any] = {}
+    _name, _sep, rest = spec.partition(":")
+    for item in filter(None, rest.split(",")):
+        key, eq, val = item.partition("=")
+        if not eq or key not in types or isinstance(types[key], tuple):
+            raise SystemExit(f"bad medium setting {item!r} in {spec!r}")
+        if isinstance(types[key], bool):
+            out[key] = _flag(key, val, spec)
+            continue
+        try:
+            out[key] = type(types[key])(val)
+        except ValueError:
+            raise SystemExit(f"setting {key!r} in {spec!r}: {val!r} is not a number") from None
+    return SearchPlayer(spec, replace(MEDIUM, **out))
 
 
 def _check_level(name: str, oracle_ok: bool = True) -> None:
     """Refuse an unknown level; ``oracle_ok`` False refuses ``oracle=1``, which
     only a tournament can honour (it hands the seat the true deal)."""
+    if name.startswith("medium:"):
+        medium_variant(name)
+        return
     if name.startswith("hard:"):
         if parse_hard_spec(name).get("oracle") and not oracle_ok:
             raise SystemExit(

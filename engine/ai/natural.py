@@ -1,0 +1,125 @@
+"""The natural-card tie-break of the searching levels (medium, hard, the hint).
+
+A sampled search often scores several cards alike: giving a King to the
+partner's sure trick or keeping it, taking a trick with trump 3 or trump 18.
+Their values then differ by the noise of the sampled deals, and the card
+played would fall on whichever the noise favours, or on the order of the
+candidates: a choice any watcher sees is wrong.  Here the cards whose value is
+within the search's measured noise of the best are *ties*, and among them the
+seat plays the card the rules of thumb (:mod:`engine.ai.fast`) choose from its
+own view, the easy level's card without its slips: points onto the partner's
+sure trick, the cheapest sure winner, the cheapest card lost, never a 5-point
+card thrown away while a cheaper one is legal.  A card the search prefers by
+more than its noise keeps its place.
+
+The noise is the standard error of the paired difference between the best
+card's mean value and another's, over the same sampled deals (with their
+weights): a candidate is a tie when it trails the best by at most ``z`` such
+standard errors plus ``margin`` points.  Only the seat's view is used (the
+rules of thumb get the cards each other seat *may* hold, never the deal).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from ..cards import mask_cards
+from ..view import SeatView
+from .fast import kernel
+from .worlds import known_of
+
+#: Defaults: ties are within this many standard errors of the paired difference ...
+TIE_Z = 2.0
+#: ... plus this many points (exact solves give equal values: no noise at all),
+TIE_MARGIN = 0.05
+#: or this many at the last card of a trick (see :func:`tie_width`).
+LAST_MARGIN = 2.0
+
+
+def natural_card(view: SeatView, cards: int) -> int:
+    """The card of ``cards`` (a non-empty mask of legal cards) that the rules of
+    thumb play from the seat's view; but as the last to play to a trick its
+    partner wins, never a trump that beats the partner's card where a card other
+    than the Matto that does not is among ``cards`` (the rules of thumb's feed
+    would give trump 21 to the partner's sure trick: the points are the side's
+    either way, the control is lost)."""
+    rules = view.rules
+    kn = known_of(view)
+    hands = list(kn.allowed)
+    hands[view.seat] = view.hand
+    policy = kernel(rules).policy
+    trick = view.trick
+    card = policy(hands, view.seat, view.leader, trick, cards)
+    n = rules.n_seats
+    if len(trick) != n - 1 or rules.n_sides == n:
+        return card
+    w = (view.leader + rules.trick_winner_index(trick)) % n
+    if rules.side[w] != rules.side[view.seat]:
+        return card
+    over = 0
+    rest = cards & ~rules.pack.matto_mask
+    for c in mask_cards(rest & rules.pack.trump_mask):
+        if rules.trick_winner_index([*trick, c]) == n - 1:
+            over |= 1 << c
+    if over >> card & 1 and rest & ~over:
+        card = policy(hands, view.seat, view.leader, trick, cards & ~over)
+    return card
+
+
+def tie_width(
+    view: SeatView, early_z: float, margin: float, z: float, last_margin: float
+) -> tuple[float, float]:
+    """(standard errors, points) within which cards are ties: ``z`` and
+    ``last_margin`` at the last card of a trick (everything that decides the
+    trick is on the table, and the open-handed playouts overvalue keeping a high
+    card that a human partner would give), ``early_z`` and ``margin`` before it."""
+    if len(view.trick) == view.rules.n_seats - 1:
+        return z, last_margin
+    return early_z, margin
+
+
+def tied_indices(
+    weights: Sequence[float],
+    rows: Sequence[Mapping[int, int] | Sequence[float]],
+    idx: Sequence[int],
+    z: float = TIE_Z,
+    margin: float = TIE_MARGIN,
+) -> list[int]:
+    """Of the candidates ``idx`` (indices into each row), those within ``z``
+    standard errors of the paired difference plus ``margin`` of the best by
+    weighted mean, the best first.  ``rows`` are values per sampled deal,
+    ``weights`` the deals' weights."""
+    if len(idx) < 2 or not rows:
+        return list(idx[:1])
+    tot = sum(weights)
+    if tot <= 0:
+        return list(idx[:1])
+    means = {i: sum(w * r[i] for w, r in zip(weights, rows, strict=True)) / tot for i in idx}
+    best = max(idx, key=lambda i: (means[i], -i))
+    out = [best]
+    for i in idx:
+        if i == best:
+            continue
+        gap = means[best] - means[i]
+        var = 0.0
+        for w, r in zip(weights, rows, strict=True):
+            d = r[best] - r[i] - gap
+            var += w * w * d * d
+        if gap <= z * math.sqrt(var) / tot + margin:
+            out.append(i)
+    return out
+
+
+def natural_first(
+    view: SeatView, vals: list[tuple[int, float]], ties: Sequence[int]
+) -> list[tuple[int, float]]:
+    """``vals`` (cards with values, best first) with the natural card of
+    ``ties`` (cards) moved to the front; unchanged with fewer than two ties."""
+    if len(ties) < 2:
+        return vals
+    mask = 0
+    for c in ties:
+        mask |= 1 << c
+    pick = natural_card(view, mask)
+    return sorted(vals, key=lambda t: t[0] != pick)
