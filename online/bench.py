@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import resource
@@ -187,14 +188,18 @@ async def _bench(url: str, tables: int, variant: str, think: tuple[float, float]
 
 
 def parse_think(text: str) -> tuple[float, float]:
+    """``LO-HI`` (or one figure) in ms, each finite, 0 <= LO <= HI <= a minute."""
     parts = text.split("-")
     try:
+        if len(parts) > 2 or len(text) > 40:
+            raise ValueError
         lo = float(parts[0])
         hi = float(parts[1]) if len(parts) > 1 else lo
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--think-ms is LO-HI in ms, not {text!r}") from None
-    if lo < 0 or hi < lo:
-        raise argparse.ArgumentTypeError(f"--think-ms is LO-HI with 0 <= LO <= HI, not {text!r}")
+        raise argparse.ArgumentTypeError(f"--think-ms is LO-HI in ms, not {text[:40]!r}") from None
+    if not (math.isfinite(lo) and math.isfinite(hi)) or lo < 0 or hi < lo or hi > 60_000:
+        raise argparse.ArgumentTypeError(
+            f"--think-ms is LO-HI with 0 <= LO <= HI <= 60000 ms, not {text[:40]!r}")
     return lo / 1000, hi / 1000
 
 

@@ -7,7 +7,43 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from engine import argtypes
+
 RATE_PER_S = 20.0  # online.server.RATE_PER_S, without importing it
+#: tables a bench may start at once (four connections each; past this the open
+#: files and two cores, not the server, are what is measured)
+MAX_BENCH_TABLES = 2000
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # online.protocol's, without importing it
+
+
+def _url(text: str) -> str:
+    """A websocket server's address: ws://host:port or wss://..."""
+    t = text.strip()
+    if not (t.startswith(("ws://", "wss://")) and len(t) > 6) or len(t) > 300 or any(
+            c.isspace() for c in t):
+        raise argparse.ArgumentTypeError(f"must be a ws:// or wss:// address, e.g. "
+                                         f"ws://127.0.0.1:8765, not {t[:60]!r}")
+    return t
+
+
+def _code(text: str) -> str:
+    t = text.strip().upper()
+    if len(t) != 6 or any(c not in CODE_ALPHABET for c in t):
+        raise argparse.ArgumentTypeError(f"must be a table's six-letter code, not {text[:20]!r}")
+    return t
+
+
+def _think(text: str) -> str:
+    from .bench import parse_think  # refused at parse time, in one line; kept as typed
+
+    parse_think(text)
+    return text
+
+
+def _name(text: str) -> str:
+    if len(text) > 32 or not text.isprintable():
+        raise argparse.ArgumentTypeError("must be at most 32 printable characters")
+    return text
 
 
 def _bench_subparsers(sub: argparse._SubParsersAction[Any]) -> argparse._SubParsersAction[Any] | None:
@@ -32,13 +68,15 @@ def _lease_seconds(text: str) -> float:
 
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: a free one)")
-    p.add_argument("--data", default=None, metavar="DIR",
+    p.add_argument("--port", type=argtypes.whole(0, 65535, "port number"), default=8765,
+                   help="port (default 8765; 0: a free one)")
+    p.add_argument("--data", default=None, metavar="DIR", type=argtypes.out_dir,
                    help="the server's data folder (default: the user data folder's server/; "
                    "TAROCCHI_HOME overrides the data folder)")
-    p.add_argument("--rate", type=float, default=RATE_PER_S, metavar="R",
+    p.add_argument("--rate", type=argtypes.number(0, 10_000, lo_open=True), default=RATE_PER_S,
+                   metavar="R",
                    help=f"messages a second a connection may send (default {RATE_PER_S:g})")
-    p.add_argument("--ai-workers", type=int, default=1, metavar="K",
+    p.add_argument("--ai-workers", type=argtypes.count(64), default=1, metavar="K",
                    help="AI processes (default 1)")
     p.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL",
                    help="SQLite durability: FULL survives a power cut (default), NORMAL a killed "
@@ -56,26 +94,29 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
 def add_bot_arguments(p: argparse.ArgumentParser) -> None:
     from engine.players import level_names
 
-    p.add_argument("--server", required=True, metavar="URL", help="e.g. ws://127.0.0.1:8765")
-    p.add_argument("--code", required=True, help="the table's code")
-    p.add_argument("--seat", type=int, default=None, metavar="N",
+    p.add_argument("--server", required=True, type=_url, metavar="URL",
+                   help="e.g. ws://127.0.0.1:8765")
+    p.add_argument("--code", required=True, type=_code, help="the table's code")
+    p.add_argument("--seat", type=argtypes.index(3), default=None, metavar="N",
                    help="the seat (default: the first free one)")
     p.add_argument("--level", default="random", choices=level_names(),
                    help="an AI level, or random legal moves (the default)")
-    p.add_argument("--name", default="", help="the name shown at the table")
+    p.add_argument("--name", default="", type=_name, help="the name shown at the table")
 
 
 def add_bench_arguments(b: argparse.ArgumentParser) -> None:
-    b.add_argument("--tables", type=int, required=True, metavar="N", help="tables played at once")
+    b.add_argument("--tables", type=argtypes.count(MAX_BENCH_TABLES), required=True, metavar="N",
+                   help=f"tables played at once (1-{MAX_BENCH_TABLES})")
     b.add_argument("--variant", choices=["piedicavallo", "scarto"], default="piedicavallo")
-    b.add_argument("--out", default=None, metavar="DIR", help="write each finished table's replay here")
-    b.add_argument("--think-ms", default="250-750", metavar="LO-HI",
+    b.add_argument("--out", default=None, metavar="DIR", type=argtypes.out_dir,
+                   help="write each finished table's replay here")
+    b.add_argument("--think-ms", default="250-750", metavar="LO-HI", type=_think,
                    help="each move waits a random LO..HI ms, as a player thinks (default 250-750; "
                    "0: a closed loop, which measures saturation, not latency)")
     b.add_argument("--pin", action="store_true",
                    help="server on CPU 0, clients on CPU 1 (taskset-like)")
     b.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL")
-    b.add_argument("--timeout", type=float, default=900.0, metavar="S")
+    b.add_argument("--timeout", type=argtypes.seconds, default=900.0, metavar="S")
     b.add_argument("--json", action="store_true", help="one JSON line (the default output)")
 
 

@@ -68,6 +68,14 @@ OPTIONS: list[tuple[list[str], list[str], str, str]] = [
     (["autoplay"], [], "--screenshots", "new_dir"),
     (["replay", str(GOLDEN)], [], "--at", "index"),
     (["replay", str(GOLDEN)], [], "--screenshot", "out_file"),
+    # online play (issue 30): the server, the bot, the server's bench
+    (["serve"], [], "--port", "index"),
+    (["serve"], [], "--ai-workers", "count"),
+    (["serve"], [], "--data", "out_dir"),
+    (["bot"], ["--server", "ws://127.0.0.1:1", "--code", "ABCDEF"], "--seat", "seat"),
+    (["bench", "server"], ["--tables", "1"], "--tables", "count"),
+    (["bench", "server"], ["--tables", "1"], "--timeout", "seconds"),
+    (["bench", "server"], ["--tables", "1"], "--out", "out_dir"),
 ]
 
 NOT_NUMBERS = ["", " ", "abc", "1.5x", "0x10", "--", "1e", "None", "[]", "½"]
