@@ -289,6 +289,8 @@ class Table:
                     e = seat_event(self.events[i], seat, self.rules)
                     conn.send(encode({"type": "event", "seq": i + 1,
                                       "event": event_json(e, self.rules)}))
+            if self.rec.status == "over":  # said once to those connected: again to one who was not
+                conn.send(encode(self._game_over_msg()))
             if again:
                 return seat
             s = self.rec.seats[seat]
@@ -450,15 +452,17 @@ class Table:
     def _scores_at(self, seq: int) -> tuple[tuple[int, ...], ...]:
         return tuple(e.points for e in self.events[:seq] if isinstance(e, DealScored))
 
-    def _game_over(self) -> None:
+    def _game_over_msg(self) -> dict[str, Any]:
         """Everything is public now: the totals, each deal's points, the seed (to
         check the deals), and the replay file's name."""
-        name = f"{self.code}-{self.rec.id}.jsonl"
-        self._broadcast({"type": "game_over", "seq": self.seq,
-                         "totals": list(self.state.totals),
-                         "scores": [list(s) for s in self.state.scores],
-                         "seed": self.rec.seed, "replay": name})
-        self._spawn(self.hub.write_replay(self, name))
+        return {"type": "game_over", "seq": self.seq, "totals": list(self.state.totals),
+                "scores": [list(s) for s in self.state.scores], "seed": self.rec.seed,
+                "replay": f"{self.code}-{self.rec.id}.jsonl"}
+
+    def _game_over(self) -> None:
+        msg = self._game_over_msg()
+        self._broadcast(msg)
+        self._spawn(self.hub.write_replay(self, str(msg["replay"])))
 
     # --- AI seats and the turn clock ------------------------------------------------------
 

@@ -102,7 +102,7 @@ def _variant(data: Path, code: str) -> str:
 
 
 async def run(kills: int, seed: int = 1, data: Path | None = None, log: Any = None,
-              think_ms: float = 20.0) -> dict[str, Any]:
+              think_ms: float = 20.0, play_timeout: float = 600.0) -> dict[str, Any]:
     rnd = random.Random(seed)
     data = data or Path(tempfile.mkdtemp(prefix="tarocchi-kill-"))
     port = free_port()
@@ -129,7 +129,7 @@ async def run(kills: int, seed: int = 1, data: Path | None = None, log: Any = No
         for s, c in clients.items():
             think_rnd = random.Random(seed * 100 + i * 10 + s)
             tasks.append(asyncio.get_running_loop().create_task(
-                play(c, random_chooser(seed * 1000 + i * 10 + s), timeout=600,
+                play(c, random_chooser(seed * 1000 + i * 10 + s), timeout=play_timeout,
                      think=lambda r=think_rnd: r.uniform(0.0, think_ms / 1000))))
     checked = 0
     done_kills = 0

@@ -233,3 +233,27 @@ def test_a_gap_is_filled_on_the_same_connection(server) -> None:
         await a.close()
 
     asyncio.run(main())
+
+
+def test_a_seat_that_comes_back_after_the_end_is_told_the_game_is_over(server) -> None:
+    """The end of the game is said once to those connected; a seat whose
+    connection was gone at that moment hears it when it comes back (a client
+    that missed it would wait for ever; the kill test found one)."""
+
+    async def main() -> None:
+        host = SeatClient(server.url, "host")
+        await host.connect()
+        code, _ = await host.create("piedicavallo", 1, ["human", "random", "random", "random"], {})
+        await host.join(code, 0)
+        await host.host("start")
+        await play(host, random_chooser(5), timeout=60)
+        assert host.over is not None
+        back = SeatClient(server.url, "host again")
+        await back.connect()
+        await back.resume(code, host.token, host.last_seq)
+        await wait_until(lambda: back.over is not None, 10, "game_over on resume")
+        assert back.over["seed"] == host.over["seed"] and back.over["totals"] == host.over["totals"]
+        await host.close()
+        await back.close()
+
+    asyncio.run(main())
