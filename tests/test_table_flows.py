@@ -242,9 +242,10 @@ def test_the_running_figure_says_what_it_counts() -> None:
         for lang in ("en", "fr", "it"):
             i18n.set_language(lang)
             got[lang] = (p.pile_line(0, 43, 5), s.pile_line(1, 20, 1))
-        assert got["en"] == ("Us: 43 in tricks so far · 5 tricks", "East: 20 raw points so far · 1 trick")
-        assert got["fr"] == ("Nous : 43 pris jusqu'ici · 5 plis", "Est : 20 points bruts jusqu'ici · 1 pli")
-        assert got["it"] == ("Noi: 43 nelle prese finora · 5 prese", "Est: 20 punti grezzi finora · 1 presa")
+        # plain words (issue 36): points and tricks, each plural-aware
+        assert got["en"] == ("Us: 43 points, 5 tricks", "East: 20 points, 1 trick")
+        assert got["fr"] == ("Nous : 43 points, 5 plis", "Est : 20 points, 1 pli")
+        assert got["it"] == ("Noi: 43 punti, 5 prese", "Est: 20 punti, 1 presa")
     finally:
         i18n.set_language("en")
 
