@@ -21,6 +21,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,7 @@ def _store(data: Path) -> dict[str, list[str]]:
         db.close()
 
 
-def _received(c: SeatClient) -> dict[int, dict[str, Any]]:
+def received(c: SeatClient) -> dict[int, dict[str, Any]]:
     """seq -> the event a client received (the same seq twice must be the same event)."""
     out: dict[int, dict[str, Any]] = {}
     for raw in c.frames:
@@ -76,21 +77,27 @@ def _received(c: SeatClient) -> dict[int, dict[str, Any]]:
     return out
 
 
-def check_received_in_store(data: Path, tables: dict[str, dict[int, SeatClient]]) -> int:
-    """Every event any client received is in the store, as that seat sees it."""
-    store = _store(data)
+def check_received(logs: dict[str, list[str]], variant_of: Callable[[str], str],
+                   tables: dict[str, dict[int, SeatClient]]) -> int:
+    """Every event any client received is in its table's log (``logs``: code ->
+    the stored events' JSON, in seq order), as that seat sees it; any store."""
     n = 0
     for code, clients in tables.items():
-        log = store.get(code, [])
-        rules = ruleset(_variant(data, code)) if log else None
+        log = logs.get(code, [])
+        rules = ruleset(variant_of(code)) if log else None
         for seat, c in clients.items():
-            for seq, ev in _received(c).items():
+            for seq, ev in received(c).items():
                 assert seq <= len(log), f"table {code} seat {seat}: seq {seq} was sent, not stored"
                 assert rules is not None
                 full = event_from_json(json.loads(log[seq - 1]), rules)
                 assert event_from_wire(ev, rules) == seat_event(full, seat, rules), (code, seq)
                 n += 1
     return n
+
+
+def check_received_in_store(data: Path, tables: dict[str, dict[int, SeatClient]]) -> int:
+    """Every event any client received is in the SQLite store, as that seat sees it."""
+    return check_received(_store(data), lambda code: _variant(data, code), tables)
 
 
 def _variant(data: Path, code: str) -> str:
@@ -178,7 +185,7 @@ async def run(kills: int, seed: int = 1, data: Path | None = None, log: Any = No
         for e in events:
             st = apply(st, e)
         for seat, c in clients.items():
-            got = _received(c)
+            got = received(c)
             assert sorted(got) == list(range(1, len(events) + 1)), (code, seat, "a seq is missing")
             assert c.view == seat_view(st, seat)
             reconnects += c.reconnects

@@ -35,11 +35,11 @@ import psycopg
 from engine.replay import Header, event_from_json, format_replay, parse_replay, read_replay
 from engine.ruleset import ruleset
 from engine.state import State, apply, decide, due_event, new_game
-from engine.view import seat_event, seat_view
+from engine.view import seat_view
 from online.bot import play, random_chooser
 from online.client import SeatClient
-from online.protocol import event_from_wire
 from online.tables import choose
+from tests.online_kill import check_received, received
 from tests.pg_cluster import free_port, pg_cluster
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -125,33 +125,9 @@ def export_to_sqlite(dsn: str, data: Path) -> Path:
     return data
 
 
-def received(c: SeatClient) -> dict[int, dict[str, Any]]:
-    """seq -> the event a client received (the same seq twice must be the same event)."""
-    out: dict[int, dict[str, Any]] = {}
-    for raw in c.frames:
-        msg = json.loads(raw)
-        if msg.get("type") == "event":
-            seq = msg["seq"]
-            if seq in out:
-                assert out[seq] == msg["event"], f"seq {seq} came twice, different"
-            out[seq] = msg["event"]
-    return out
-
-
 def check_received_in_log(dsn: str, tables: dict[str, dict[int, SeatClient]]) -> int:
-    """Every event any client received is in the log, as that seat sees it."""
-    logs = pg_logs(dsn)
-    n = 0
-    for code, clients in tables.items():
-        log = logs.get(code, [])
-        rules = ruleset(pg_table(dsn, code)["variant"])
-        for seat, c in clients.items():
-            for seq, ev in received(c).items():
-                assert seq <= len(log), f"table {code} seat {seat}: seq {seq} was sent, not stored"
-                full = event_from_json(json.loads(log[seq - 1]), rules)
-                assert event_from_wire(ev, rules) == seat_event(full, seat, rules), (code, seq)
-                n += 1
-    return n
+    """Every event any client received is in the PostgreSQL log, as that seat sees it."""
+    return check_received(pg_logs(dsn), lambda code: str(pg_table(dsn, code)["variant"]), tables)
 
 
 def check_ai_decisions(seats: list[dict[str, Any]], st: State, events: list[Any]) -> int:
