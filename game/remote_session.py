@@ -173,8 +173,6 @@ class RemoteSession:
         self._cursor = self.first
         self._backlog = list(backlog or [])
         self.over: dict[str, Any] | None = None
-        self.lobby: dict[str, Any] | None = None
-        self.connected = True
         self._filed: Path | str | None = None  # the replay written at the end ("": none)
 
     @property
@@ -225,12 +223,10 @@ class RemoteSession:
                 out.append(Notice("presence", seat=t.seat(int(m.get("seat", -1))),
                                   connected=bool(m.get("connected"))))
             elif kind == "connection":
-                self.connected = m.get("state") == "back"
-                out.append(Notice("connection", str(m.get("reason", "")), connected=self.connected))
+                out.append(Notice("connection", str(m.get("reason", "")),
+                                  connected=m.get("state") == "back"))
             elif kind in ("takeover", "timeout"):
                 out.append(Notice(kind, seat=t.seat(int(m.get("seat", -1))), data=dict(m)))
-            elif kind == "lobby":
-                self.lobby = m
             elif kind == "game_over":
                 self.over = m
         return out
