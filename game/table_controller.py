@@ -64,7 +64,7 @@ from engine.view import SeatView
 from . import layout, paths, score_sheet
 from .constants import SPEEDS, T_AI_MIN, T_AI_READ, T_ANNOUNCE
 from .position import Position
-from .table_session import Answer, LocalSession, Notice, TableSession
+from .table_session import LocalSession, Notice, TableSession
 from .words import Msg, msg
 
 if TYPE_CHECKING:
@@ -898,5 +898,5 @@ class TableController:
             return None
 
 
-__all__ = ["TableController", "Presenter", "Step", "InlineExecutor", "Answer", "find_hint",
+__all__ = ["TableController", "Presenter", "Step", "InlineExecutor", "find_hint",
            "discard_options", "extends", "resume_point"]
