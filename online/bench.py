@@ -7,6 +7,14 @@ every seat of the table.  ``server_cpu_ms_per_move`` is the server process's
 user + system CPU time over the play, divided by the moves.  With ``--think-ms
 0`` the clients answer at once: a closed loop that measures saturation
 (``moves_per_s``), where latency is queueing.
+
+With ``--db postgresql://...`` the servers are K nodes of one service on that
+database (``--nodes K``, online/cluster.py): table i is created at node i % K,
+which runs it, and its clients know every node (the first they try is that one).
+``--ai-seats M`` gives the last M seats of every table to the server's AI
+(``--ai-level``, ``--ai-workers`` processes a node): the latency is still that of
+the people's commands, and ``ai_decisions_per_s_per_node`` is what the nodes
+decided.
 """
 
 from __future__ import annotations
@@ -53,13 +61,20 @@ def cpu_ms(pid: int) -> float:
 
 
 def start_server(data: Path, *, pin: bool = False, synchronous: str = "FULL",
-                 rate: float = 1000.0, port: int = 0) -> tuple[subprocess.Popen[str], str]:
-    """``python -m online.server`` on a free port; returns it and its URL."""
+                 rate: float = 1000.0, port: int = 0, db: str | None = None,
+                 lease: float = 5.0, ai_workers: int = 1, db_connections: int = 8
+                 ) -> tuple[subprocess.Popen[str], str]:
+    """``python -m online.server`` on a free port (a node of ``db`` if given);
+    returns it and its URL.  It writes its figures to ``data/stats.json`` when
+    stopped (SIGTERM)."""
     cmd = [sys.executable, "-m", "online.server", "--data", str(data), "--port", str(port),
-           "--rate", str(rate), "--synchronous", synchronous]
+           "--rate", str(rate), "--synchronous", synchronous, "--ai-workers", str(ai_workers)]
+    if db:
+        cmd += ["--db", db, "--lease-seconds", str(lease), "--db-connections", str(db_connections)]
     if pin and shutil.which("taskset"):
         cmd = ["taskset", "-c", "0", *cmd]
     root = Path(__file__).resolve().parent.parent
+    data.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                TAROCCHI_SERVER_STATS=str(data / "stats.json"))
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=root, env=env)
@@ -67,6 +82,7 @@ def start_server(data: Path, *, pin: bool = False, synchronous: str = "FULL",
     line = proc.stdout.readline().strip()
     if not line.startswith("ws://"):
         proc.kill()
+        proc.wait(10)
         raise RuntimeError(f"the server did not start: {line!r}")
     return proc, line
 
@@ -95,11 +111,14 @@ class TableRun:
             self.got[seq] = k
 
 
-async def _one_table(url: str, variant: str, think: tuple[float, float], seed: int,
-                     sem: asyncio.Semaphore, ready: asyncio.Event, started: list[int],
-                     timeout: float) -> tuple[TableRun, bool, str]:
-    rules = ruleset(variant)
-    run = TableRun(rules.n_seats)
+async def _one_table(urls: list[str], variant: str, seats: list[str],
+                     think: tuple[float, float], seed: int, sem: asyncio.Semaphore,
+                     ready: asyncio.Event, started: list[int], timeout: float
+                     ) -> tuple[TableRun, bool, str]:
+    """One table: created at ``urls[0]``, one client a ``human`` seat (the others
+    are the server's AI), each playing random legal cards to the end."""
+    people = [s for s, kind in enumerate(seats) if kind == "human"]
+    run = TableRun(len(people))
     clients: list[SeatClient] = []
     rnd = random.Random(seed)
 
@@ -108,12 +127,12 @@ async def _one_table(url: str, variant: str, think: tuple[float, float], seed: i
             run.on_event(msg["seq"])
 
     async with sem:
-        for s in range(rules.n_seats):
-            c = SeatClient(url, f"b{s}", on_message=hook, max_backoff=1.0)
+        for s in people:
+            c = SeatClient(urls, f"b{s}", on_message=hook, max_backoff=1.0)
             await c.connect(30)
             clients.append(c)
-        code, _ = await clients[0].create(variant, 1, ["human"] * rules.n_seats)
-        for s, c in enumerate(clients):
+        code, _ = await clients[0].create(variant, 1, seats)
+        for s, c in zip(people, clients, strict=True):
             await c.join(code, s)
     started[0] += 1
     await ready.wait()
@@ -128,7 +147,7 @@ async def _one_table(url: str, variant: str, think: tuple[float, float], seed: i
         await asyncio.gather(*(
             play(c, random_chooser(seed * 10 + s), timeout=timeout,
                  think=thinking if hi > 0 else None, on_send=run.on_send)
-            for s, c in enumerate(clients)))
+            for s, c in zip(people, clients, strict=True)))
     except (TimeoutError, Exception):
         finished = False
     for c in clients:
@@ -144,32 +163,36 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-async def _bench(url: str, tables: int, variant: str, think: tuple[float, float],
-                 timeout: float, server_pid: int) -> dict[str, Any]:
+async def _bench(urls: list[str], tables: int, variant: str, seats: list[str],
+                 think: tuple[float, float], timeout: float, pids: list[int]) -> dict[str, Any]:
+    """Table i is created at node i % K (its clients try that node first)."""
     sem = asyncio.Semaphore(CONNECT_AT_ONCE)
     ready = asyncio.Event()
     started = [0]
+    k = len(urls)
     tasks = [asyncio.get_running_loop().create_task(
-        _one_table(url, variant, think, 1000 + i, sem, ready, started, timeout))
+        _one_table(urls[i % k:] + urls[:i % k], variant, seats, think, 1000 + i, sem, ready,
+                   started, timeout))
         for i in range(tables)]
     while started[0] < tables and not all(t.done() for t in tasks):
         await asyncio.sleep(0.05)
-    cpu0 = cpu_ms(server_pid)
+    cpu0 = [cpu_ms(p) for p in pids]
     me0 = time.process_time()
     t0 = time.perf_counter()
     ready.set()
     results = await asyncio.gather(*tasks, return_exceptions=True)
     wall = time.perf_counter() - t0
-    cpu1 = cpu_ms(server_pid)
+    cpu = [cpu_ms(p) - c for p, c in zip(pids, cpu0, strict=True)]
     runs = [r for r in results if isinstance(r, tuple)]
     lat = [x for r, _, _ in runs for x in r.latencies]
     events = sum(r.events for r, _, _ in runs)
     moves = len(lat)
-    n = ruleset(variant).n_seats
     return {
         "tables": tables,
         "finished": sum(1 for _, ok, _ in runs if ok),
-        "connections": tables * n,
+        "nodes": k,
+        "seats": seats,
+        "connections": tables * seats.count("human"),
         "variant": variant,
         "think_ms": [int(think[0] * 1000), int(think[1] * 1000)],
         "seconds": round(wall, 2),
@@ -180,8 +203,10 @@ async def _bench(url: str, tables: int, variant: str, think: tuple[float, float]
         "p50_ms": round(_pct(lat, 0.50) * 1000, 2),
         "p95_ms": round(_pct(lat, 0.95) * 1000, 2),
         "p99_ms": round(_pct(lat, 0.99) * 1000, 2),
-        "server_cpu_ms_per_move": round((cpu1 - cpu0) / max(1, moves), 3),
-        "server_cpu_percent": round((cpu1 - cpu0) / 10 / wall, 1),
+        # the people's moves only: the AI's cost is in ai_* below
+        "server_cpu_ms_per_move": round(sum(cpu) / max(1, moves), 3),
+        "server_cpu_percent": round(sum(cpu) / 10 / wall, 1),
+        "node_cpu_percent": [round(c / 10 / wall, 1) for c in cpu],
         "client_cpu_percent": round((time.process_time() - me0) * 100 / wall, 1),
         "_codes": [code for _, ok, code in runs if ok],
     }
@@ -203,53 +228,112 @@ def parse_think(text: str) -> tuple[float, float]:
     return lo / 1000, hi / 1000
 
 
+def table_seats(variant: str, ai_seats: int, ai_level: str) -> list[str]:
+    """The seats of every bench table: people first, the last ``ai_seats`` the AI's."""
+    n = ruleset(variant).n_seats
+    if not 0 <= ai_seats < n:
+        raise ValueError(f"--ai-seats: 0 to {n - 1} at a {variant} table (one seat is a person's)")
+    return ["human"] * (n - ai_seats) + [ai_level] * ai_seats
+
+
+def _replays(data: Path, expected: int) -> list[Path]:
+    """The replay files every node wrote (they appear a moment after the end)."""
+    deadline = time.monotonic() + 30
+    files: list[Path] = []
+    while time.monotonic() < deadline:
+        files = sorted(data.glob("node*/replays/*.jsonl"))
+        if len(files) >= expected:
+            break
+        time.sleep(0.1)
+    return files
+
+
+def _accepted(files: list[Path]) -> int:
+    ok = 0
+    for p in files:
+        try:
+            read_replay(p)
+            ok += 1
+        except ReplayError:
+            pass
+    return ok
+
+
+def _node_stats(data: Path, nodes: int) -> list[dict[str, Any]]:
+    out = []
+    for k in range(nodes):
+        f = data / f"node{k}" / "stats.json"
+        out.append(json.loads(f.read_text()) if f.exists() else {})
+    return out
+
+
+def _ai_figures(stats: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
+    decisions = [int(s.get("ai_decisions", 0)) for s in stats]
+    took = [x for s in stats for x in [s.get("ai_ms_p50")] if x is not None]
+    return {
+        "ai_decisions": sum(decisions),
+        "ai_decisions_per_s_per_node": [round(d / seconds, 2) for d in decisions],
+        "ai_ms_p50": took,
+        "ai_ms_p95": [s.get("ai_ms_p95") for s in stats if s.get("ai_ms_p95") is not None],
+    }
+
+
+def _stop(procs: list[subprocess.Popen[str]]) -> None:
+    for proc in procs:
+        proc.terminate()  # SIGTERM: the node writes its stats and gives its leases back
+    for proc in procs:
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
 def run_bench(tables: int, variant: str = "piedicavallo", think: tuple[float, float] = (0.25, 0.75),
               out: str | None = None, pin: bool = False, synchronous: str = "FULL",
-              timeout: float = 900.0) -> dict[str, Any]:
-    n = ruleset(variant).n_seats
-    raise_open_files(tables * n * 2 + 256)
+              timeout: float = 900.0, *, db: str | None = None, nodes: int = 1,
+              ai_seats: int = 0, ai_level: str = "medium", ai_workers: int = 1,
+              db_connections: int = 8) -> dict[str, Any]:
+    """Start the server (SQLite) or ``nodes`` nodes on ``db`` (PostgreSQL), play
+    ``tables`` tables to their end, stop the servers; the figures as a dict."""
+    if nodes > 1 and not db:
+        raise ValueError("--nodes: several nodes share one PostgreSQL database: give --db")
+    seats = table_seats(variant, ai_seats, ai_level)
+    raise_open_files(tables * len(seats) * 2 + 256)
     data = Path(tempfile.mkdtemp(prefix="tarocchi-bench-"))
-    proc, url = start_server(data, pin=pin, synchronous=synchronous)
-    if pin:
-        try:
-            os.sched_setaffinity(0, {1})
-        except (AttributeError, OSError):
-            pass
+    procs: list[subprocess.Popen[str]] = []
+    urls: list[str] = []
     try:
-        result = asyncio.run(_bench(url, tables, variant, think, timeout, proc.pid))
-        codes = result.pop("_codes")
-        # the replay files the server wrote for the finished tables
-        replays = data / "replays"
-        deadline = time.monotonic() + 30
-        files: list[Path] = []
-        while time.monotonic() < deadline:
-            files = [p for p in replays.glob("*.jsonl")] if replays.exists() else []
-            if len(files) >= len(codes):
-                break
-            time.sleep(0.1)
-        ok = 0
-        for p in files:
+        for k in range(nodes):
+            proc, url = start_server(data / f"node{k}", pin=pin, synchronous=synchronous, db=db,
+                                     ai_workers=ai_workers, db_connections=db_connections)
+            procs.append(proc)
+            urls.append(url)
+        if pin:
             try:
-                read_replay(p)
-                ok += 1
-            except ReplayError:
+                os.sched_setaffinity(0, {1})
+            except (AttributeError, OSError):
                 pass
+        result = asyncio.run(_bench(urls, tables, variant, seats, think, timeout,
+                                    [p.pid for p in procs]))
+        result["store"] = "postgresql" if db else "sqlite"
+        codes = result.pop("_codes")
+        files = _replays(data, len(codes))
         result["replays"] = len(files)
-        result["replays_accepted"] = ok
+        result["replays_accepted"] = _accepted(files)
         if out:
             o = Path(out)
             o.mkdir(parents=True, exist_ok=True)
             for p in files:
                 shutil.copy2(p, o / p.name)
+        _stop(procs)
+        procs = []
+        stats = _node_stats(data, nodes)
+        result["server"] = stats[0] if nodes == 1 else stats
+        if ai_seats:
+            result.update(_ai_figures(stats, result["seconds"]))
     finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        stats = data / "stats.json"
-        if stats.exists():
-            result["server"] = json.loads(stats.read_text())
+        _stop(procs)
         shutil.rmtree(data, ignore_errors=True)
     return result
 
@@ -257,10 +341,22 @@ def run_bench(tables: int, variant: str = "piedicavallo", think: tuple[float, fl
 def cmd_bench_server(args: argparse.Namespace) -> int:
     try:
         think = parse_think(args.think_ms)
-    except argparse.ArgumentTypeError as exc:
+        table_seats(args.variant, args.ai_seats, args.ai_level)
+    except (argparse.ArgumentTypeError, ValueError) as exc:
         print(f"tarocchi bench server: {exc}", file=sys.stderr)
         return 2
-    result = run_bench(args.tables, args.variant, think, args.out, args.pin, args.synchronous,
-                       args.timeout)
+    if args.nodes > 1 and not args.db:
+        print("tarocchi bench server: --nodes: several nodes share one PostgreSQL database: "
+              "give --db postgresql://...", file=sys.stderr)
+        return 2
+    try:
+        result = run_bench(args.tables, args.variant, think, args.out, args.pin,
+                           args.synchronous, args.timeout, db=args.db, nodes=args.nodes,
+                           ai_seats=args.ai_seats,
+                           ai_level=args.ai_level, ai_workers=args.ai_workers,
+                           db_connections=args.db_connections)
+    except RuntimeError as exc:  # a server or node that did not start (its message says why)
+        print(f"tarocchi bench server: {exc}", file=sys.stderr)
+        return 1
     print(json.dumps(result))
     return 0 if result["finished"] == result["tables"] else 1

@@ -14,6 +14,7 @@ RATE_PER_S = 20.0  # online.server.RATE_PER_S, without importing it
 #: files and two cores, not the server, are what is measured)
 MAX_BENCH_TABLES = 2000
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # online.protocol's, without importing it
+DB_CONNECTIONS = 8  # online.pg_store.CONNECTIONS, without importing psycopg
 
 
 def _url(text: str) -> str:
@@ -89,6 +90,9 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lease-seconds", type=_lease_seconds, default=5.0, metavar="S",
                    help="with --db: a dead node's tables are taken over after this long "
                    "(default 5)")
+    p.add_argument("--db-connections", type=argtypes.count(64), default=DB_CONNECTIONS,
+                   metavar="C", help=f"with --db: connections this node keeps to the database "
+                   f"(default {DB_CONNECTIONS}; commits in flight at once)")
 
 
 def add_bot_arguments(p: argparse.ArgumentParser) -> None:
@@ -104,7 +108,20 @@ def add_bot_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", default="", type=_name, help="the name shown at the table")
 
 
+def _db_url(text: str) -> str:
+    from .store import is_postgres_url
+
+    t = text.strip()
+    if not is_postgres_url(t) or len(t) > 500:
+        raise argparse.ArgumentTypeError(
+            f"must be a postgresql:// URL, e.g. postgresql://me@127.0.0.1:5432/tarocchi, "
+            f"not {t[:60]!r}")
+    return t
+
+
 def add_bench_arguments(b: argparse.ArgumentParser) -> None:
+    from engine.players import level_names
+
     b.add_argument("--tables", type=argtypes.count(MAX_BENCH_TABLES), required=True, metavar="N",
                    help=f"tables played at once (1-{MAX_BENCH_TABLES})")
     b.add_argument("--variant", choices=["piedicavallo", "scarto"], default="piedicavallo")
@@ -116,6 +133,21 @@ def add_bench_arguments(b: argparse.ArgumentParser) -> None:
     b.add_argument("--pin", action="store_true",
                    help="server on CPU 0, clients on CPU 1 (taskset-like)")
     b.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL")
+    b.add_argument("--db", default=None, metavar="URL", type=_db_url,
+                   help="postgresql://...: run --nodes server nodes on this database instead of "
+                   "one server on SQLite")
+    b.add_argument("--nodes", type=argtypes.count(16), default=1, metavar="K",
+                   help="with --db: server nodes (default 1); table i is run by node i %% K")
+    b.add_argument("--db-connections", type=argtypes.count(64), default=DB_CONNECTIONS,
+                   metavar="C", help=f"with --db: database connections a node (default "
+                   f"{DB_CONNECTIONS})")
+    b.add_argument("--ai-seats", type=argtypes.whole(0, 3, "number of seats"), default=0,
+                   metavar="M", help="the last M seats of every table are the server's AI "
+                   "(default 0: people only)")
+    b.add_argument("--ai-level", default="medium", choices=level_names(),
+                   help="the AI seats' level (default medium)")
+    b.add_argument("--ai-workers", type=argtypes.count(64), default=1, metavar="W",
+                   help="AI processes a node (default 1)")
     b.add_argument("--timeout", type=argtypes.seconds, default=900.0, metavar="S")
     b.add_argument("--json", action="store_true", help="one JSON line (the default output)")
 

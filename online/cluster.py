@@ -210,7 +210,8 @@ async def start_node(srv: TarocchiServer, host: str, port: int) -> socket.socket
     node = f"{socket.gethostname()}:{actual}:{uuid.uuid4().hex[:8]}"
     try:
         assert srv.db is not None
-        store = await PgStore.open(srv.db, node=node, url=url, lease_seconds=srv.lease_seconds)
+        store = await PgStore.open(srv.db, node=node, url=url, lease_seconds=srv.lease_seconds,
+                                    connections=srv.db_connections)
     except (psycopg.Error, StoreError) as exc:  # one line for `tarocchi serve`, no traceback
         sock.close()
         raise OSError(f"the database: {str(exc).strip()}") from None

@@ -153,8 +153,9 @@ class TarocchiServer:
     def __init__(self, data_dir: str | os.PathLike[str], *, rate: float = RATE_PER_S,
                  burst: float = RATE_BURST, ai_workers: int = 1, synchronous: str = "FULL",
                  db: str | None = None, node_url: str | None = None,
-                 lease_seconds: float = 5.0) -> None:
+                 lease_seconds: float = 5.0, db_connections: int = 8) -> None:
         self.data_dir = Path(data_dir)
+        self.db_connections = db_connections
         # db: a postgresql:// URL makes this server one node of several (online/cluster.py)
         self.db, self.node_url, self.lease_seconds = db, node_url, lease_seconds
         self.cluster: Cluster | None = None
@@ -444,6 +445,9 @@ def write_stats(srv: TarocchiServer, path: Path) -> None:
         "commit_p50_ms": pct(commit, 0.5), "commit_p95_ms": pct(commit, 0.95),
         "fanout_p50_ms": pct(fan, 0.5), "fanout_p95_ms": pct(fan, 0.95),
     }
+    ai = list(srv.hub.ai.timings)
+    if ai:
+        out.update({"ai_decisions": len(ai), "ai_ms_p50": pct(ai, 0.5), "ai_ms_p95": pct(ai, 0.95)})
     g = list(getattr(store, "timings", []))
     w = list(getattr(store, "wakeups", []))
     if g:
@@ -466,7 +470,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                    ai_workers=args.ai_workers, synchronous=args.synchronous,
                                    db=getattr(args, "db", None),
                                    node_url=getattr(args, "node_url", None),
-                                   lease_seconds=getattr(args, "lease_seconds", 5.0)))
+                                   lease_seconds=getattr(args, "lease_seconds", 5.0),
+                                   db_connections=getattr(args, "db_connections", 8)))
     except OSError as exc:
         print(f"tarocchi serve: {exc}", file=sys.stderr)
         return 1

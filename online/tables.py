@@ -116,6 +116,8 @@ class AiRunner:
         self.workers = workers
         self.inline = inline
         self._pool: Executor | None = None
+        #: seconds each decision took, from asking to the answer (the bench's figures)
+        self.timings: deque[float] = deque(maxlen=100_000)
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -129,9 +131,13 @@ class AiRunner:
 
     async def choose(self, level: str, view: SeatView, event_index: int) -> Command:
         loop = asyncio.get_running_loop()
+        t0 = time.perf_counter()
         if level in self.inline:
-            return choose(level, view, event_index)
-        return await loop.run_in_executor(self._executor(), choose, level, view, event_index)
+            cmd = choose(level, view, event_index)
+        else:
+            cmd = await loop.run_in_executor(self._executor(), choose, level, view, event_index)
+        self.timings.append(time.perf_counter() - t0)
+        return cmd
 
     def shutdown(self) -> None:
         if self._pool is not None:
