@@ -49,6 +49,55 @@ def kept_pixels(window) -> bytes:
     return window.ctx.screen.read(components=3)
 
 
+def main() -> int:
+    from game.app import make_window, prepare_environment
+
+    prepare_environment()
+    from pathlib import Path
+
+    from engine.replay import read_replay
+    from game import damage, session
+    from game.settings import Settings
+    from game.sound import SoundBoard
+    from game.theatre import ViewerView
+    from game.views.table_view import TableView
+    from tests.test_gui_helpers import damaged_vs_whole
+
+    window = make_window(Settings())
+    check = _Check(window, damaged_vs_whole)  # counts swaps from here
+    game = session.new_game(partner="random", opponents="random", match=False, seed=9, human=False,
+                            players=["random"] * 4)
+    table = TableView(window, game, session.ai_players(game), human_seats=frozenset(),
+                      face_up_seats=frozenset({0}), settings=Settings(speed=8.0, auto_advance=True, sound=False),
+                      sound=SoundBoard(False), auto_continue=True)
+    window.show_view(table)
+    check.out["mode"] = damage.redraw_mode(window)
+    check.settle_size((1200, 650))  # letterboxed at a scale of 0.9, within a 1280x720 screen
+    check.run("1200x650", table, 240)
+    check.out["mark_shown"] = check.mark_outside_boxes(table)
+    check.settle_size((1280, 720))
+    swaps_before = check.swaps
+    check.run("1280x720", table, 200)
+    check.out["swaps_in_a_run"] = check.swaps - swaps_before
+    # a view switch to the theatre, which draws unseen while it warms up
+    viewer = ViewerView(window, read_replay(Path(__file__).parent / "golden" / "single-seed-42.jsonl"),
+                        face_up=True, speed=4.0)
+    window.show_view(viewer)
+    viewer.toggle_play()
+    check.run("theatre", viewer, 150)
+    window.show_view(table)
+    check.run("back to the table", table, 60)
+    window.set_fullscreen(True)
+    for _ in range(5):
+        window.dispatch_events()
+    table.on_resize(*window.get_size())
+    check.run("fullscreen", table, 90)
+    table.close()
+    window.close()
+    print(json.dumps(check.out))
+    return 0
+
+
 class _Check:
     """The runs of frames on one window, their findings in ``out`` (printed as JSON)."""
 
@@ -144,55 +193,6 @@ class _Check:
         table.forget_picture()
         window._exposed = True  # the mark is in the back buffer: show it all again
         return marked
-
-
-def main() -> int:
-    from game.app import make_window, prepare_environment
-
-    prepare_environment()
-    from pathlib import Path
-
-    from engine.replay import read_replay
-    from game import damage, session
-    from game.settings import Settings
-    from game.sound import SoundBoard
-    from game.theatre import ViewerView
-    from game.views.table_view import TableView
-    from tests.test_gui_helpers import damaged_vs_whole
-
-    window = make_window(Settings())
-    check = _Check(window, damaged_vs_whole)  # counts swaps from here
-    game = session.new_game(partner="random", opponents="random", match=False, seed=9, human=False,
-                            players=["random"] * 4)
-    table = TableView(window, game, session.ai_players(game), human_seats=frozenset(),
-                      face_up_seats=frozenset({0}), settings=Settings(speed=8.0, auto_advance=True, sound=False),
-                      sound=SoundBoard(False), auto_continue=True)
-    window.show_view(table)
-    check.out["mode"] = damage.redraw_mode(window)
-    check.settle_size((1200, 650))  # letterboxed at a scale of 0.9, within a 1280x720 screen
-    check.run("1200x650", table, 240)
-    check.out["mark_shown"] = check.mark_outside_boxes(table)
-    check.settle_size((1280, 720))
-    swaps_before = check.swaps
-    check.run("1280x720", table, 200)
-    check.out["swaps_in_a_run"] = check.swaps - swaps_before
-    # a view switch to the theatre, which draws unseen while it warms up
-    viewer = ViewerView(window, read_replay(Path(__file__).parent / "golden" / "single-seed-42.jsonl"),
-                        face_up=True, speed=4.0)
-    window.show_view(viewer)
-    viewer.toggle_play()
-    check.run("theatre", viewer, 150)
-    window.show_view(table)
-    check.run("back to the table", table, 60)
-    window.set_fullscreen(True)
-    for _ in range(5):
-        window.dispatch_events()
-    table.on_resize(*window.get_size())
-    check.run("fullscreen", table, 90)
-    table.close()
-    window.close()
-    print(json.dumps(check.out))
-    return 0
 
 
 if __name__ == "__main__":
