@@ -42,17 +42,10 @@ _log: list[Drawn] | None = None
 _size: tuple[int, int] = (1280, 720)
 
 
-def install() -> None:
-    """Hook the draw calls (once a session); nothing is recorded outside :func:`record`."""
-    global _installed
-    if _installed:
-        return
-    _installed = True
+def _hook_texts() -> None:
+    """Every text made is known; a text drawn alone or with its batch is logged."""
     init, draw = arcade.Text.__init__, arcade.Text.draw
     batch_draw = pyglet.graphics.Batch.draw
-    sl_draw = arcade.SpriteList.draw
-    tex_rect = arcade.draw_texture_rect
-    fill_lbwh, fill_lrbt = arcade.draw_lbwh_rectangle_filled, arcade.draw_lrbt_rectangle_filled
 
     def text_init(self, *a, **k):
         init(self, *a, **k)
@@ -70,6 +63,15 @@ def install() -> None:
                     _text(t)
         return batch_draw(self, *a, **k)
 
+    arcade.Text.__init__, arcade.Text.draw = text_init, text_draw
+    pyglet.graphics.Batch.draw = b_draw
+
+
+def _hook_pictures():
+    """Sprites and textures drawn are logged; returns the texture hook."""
+    sl_draw = arcade.SpriteList.draw
+    tex_rect = arcade.draw_texture_rect
+
     def s_draw(self, *a, **k):
         if _log is not None:
             for s in self:
@@ -80,6 +82,15 @@ def install() -> None:
         if _log is not None:
             _cover(rect.left, rect.bottom, rect.right, rect.top, _name(texture))
         return tex_rect(texture, rect, *a, **k)
+
+    arcade.SpriteList.draw = s_draw
+    arcade.draw_texture_rect = t_rect
+    return t_rect
+
+
+def _hook_panels() -> None:
+    """Filled rectangles all but opaque are logged as panels."""
+    fill_lbwh, fill_lrbt = arcade.draw_lbwh_rectangle_filled, arcade.draw_lrbt_rectangle_filled
 
     def f_lbwh(left, bottom, width, height, color, *a, **k):
         if _log is not None and (len(color) < 4 or color[3] >= 200):
@@ -92,10 +103,17 @@ def install() -> None:
         return fill_lrbt(left, right, bottom, top, color, *a, **k)
 
     arcade.draw_lbwh_rectangle_filled, arcade.draw_lrbt_rectangle_filled = f_lbwh, f_lrbt
-    arcade.Text.__init__, arcade.Text.draw = text_init, text_draw
-    pyglet.graphics.Batch.draw = b_draw
-    arcade.SpriteList.draw = s_draw
-    arcade.draw_texture_rect = t_rect
+
+
+def install() -> None:
+    """Hook the draw calls (once a session); nothing is recorded outside :func:`record`."""
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    _hook_panels()
+    _hook_texts()
+    t_rect = _hook_pictures()
     import game.ui
 
     game.ui.arcade.draw_texture_rect = t_rect  # the same module object: for clarity
@@ -193,12 +211,12 @@ def _hidden(card: Drawn, text: Drawn, log: list[Drawn]) -> bool:
                for p in log[card.order + 1:text.order])
 
 
-def collisions(log: list[Drawn]) -> list[str]:
-    """Every text that meets another text or a card's index corner, and every text
-    or index corner that a picture drawn later (a card, a panel, a button) hides."""
+_CARDS = ("card:", "strip:", "fan:")  # the pictures of cards (faces, backs, hidden hands)
+
+
+def _texts_meeting(texts: list[Drawn], faces: list[Drawn]) -> list[str]:
+    """Every text that meets another text or a card's index corner."""
     out: list[str] = []
-    texts = [d for d in log if d.kind == "text"]
-    faces = [d for d in log if d.kind == "face"]
     seen: set[tuple] = set()
     for i, a in enumerate(texts):
         for b in texts[i + 1:]:
@@ -209,26 +227,48 @@ def collisions(log: list[Drawn]) -> list[str]:
         for f in faces:
             if f.corner and _meet(a.rect, f.corner):
                 out.append(f"text {a.what!r} meets the index of {f.what}")
-    cards = ("card:", "strip:", "fan:")
+    return out
+
+
+def _text_layers(d: Drawn, log: list[Drawn]) -> list[str]:
+    """A text drawn over a card (not hidden by a panel between), or under a picture."""
+    out: list[str] = []
+    under = [c for c in log[:d.order] if c.kind == "face" or c.kind == "cover" and c.what.startswith(_CARDS)]
+    under = [c for c in under if _meet(c.rect, d.rect) and not _hidden(c, d, log)]
+    if under:
+        out.append(f"text {d.what!r} is over {under[0].what}")
+    hidden = [c for c in log[d.order + 1:] if c.kind in ("cover", "face") and _meet(c.rect, d.rect)]
+    if hidden:
+        out.append(f"text {d.what!r} is under {hidden[0].what}")
+    return out
+
+
+def _card_layers(d: Drawn, log: list[Drawn]) -> list[str]:
+    """A card half under a later panel, or its index corner under a later picture."""
+    out: list[str] = []
+    if d.kind in ("face", "cover") and d.what.startswith(_CARDS):
+        over = [c for c in log[d.order + 1:] if c.kind == "cover" and not c.what.startswith(_CARDS)
+                and _meet(c.rect, d.rect, 2.0) and not _inside(d.rect, c.rect)]
+        if over:
+            out.append(f"{d.what} lies half under {over[0].what}")
+    if d.kind == "face" and d.corner:
+        hidden = [c for c in log[d.order + 1:] if c.kind in ("cover", "face") and c.ident != d.ident
+                  and _meet(c.rect, d.corner)]
+        if hidden:
+            out.append(f"the index of {d.what} is under {hidden[0].what}")
+    return out
+
+
+def collisions(log: list[Drawn]) -> list[str]:
+    """Every text that meets another text or a card's index corner, and every text
+    or index corner that a picture drawn later (a card, a panel, a button) hides."""
+    texts = [d for d in log if d.kind == "text"]
+    faces = [d for d in log if d.kind == "face"]
+    out = _texts_meeting(texts, faces)
     for d in log:
         if d.kind == "text":
-            under = [c for c in log[:d.order] if c.kind == "face" or c.kind == "cover" and c.what.startswith(cards)]
-            under = [c for c in under if _meet(c.rect, d.rect) and not _hidden(c, d, log)]
-            if under:
-                out.append(f"text {d.what!r} is over {under[0].what}")
-            hidden = [c for c in log[d.order + 1:] if c.kind in ("cover", "face") and _meet(c.rect, d.rect)]
-            if hidden:
-                out.append(f"text {d.what!r} is under {hidden[0].what}")
-        if d.kind in ("face", "cover") and d.what.startswith(cards):
-            over = [c for c in log[d.order + 1:] if c.kind == "cover" and not c.what.startswith(cards)
-                    and _meet(c.rect, d.rect, 2.0) and not _inside(d.rect, c.rect)]
-            if over:
-                out.append(f"{d.what} lies half under {over[0].what}")
-        if d.kind == "face" and d.corner:
-            hidden = [c for c in log[d.order + 1:] if c.kind in ("cover", "face") and c.ident != d.ident
-                      and _meet(c.rect, d.corner)]
-            if hidden:
-                out.append(f"the index of {d.what} is under {hidden[0].what}")
+            out += _text_layers(d, log)
+        out += _card_layers(d, log)
     return out
 
 

@@ -108,36 +108,83 @@ def _variant(data: Path, code: str) -> str:
         db.close()
 
 
-async def run(kills: int, seed: int = 1, data: Path | None = None, log: Any = None,
-              think_ms: float = 20.0, play_timeout: float = 600.0) -> dict[str, Any]:
-    rnd = random.Random(seed)
-    data = data or Path(tempfile.mkdtemp(prefix="tarocchi-kill-"))
-    port = free_port()
-    proc, url = start_server(data, port=port)
+async def _open_table(url: str, variant: str,
+                      seats: list[str]) -> tuple[str, dict[int, SeatClient]]:
+    """Create and start one table; returns its code and a client for each human seat."""
+    rules = ruleset(variant)
+    host = SeatClient(url, "host", record=True, max_backoff=0.2, max_attempts=10_000)
+    await host.connect()
+    code, _ = await host.create(variant, rules.full_game, seats, {})
+    clients: dict[int, SeatClient] = {}
+    for s, kind in enumerate(seats):
+        if kind != "human":
+            continue
+        c = host if not clients else SeatClient(url, f"p{s}", record=True, max_backoff=0.2,
+                                                max_attempts=10_000)
+        if clients:
+            await c.connect()
+        await c.join(code, s)
+        clients[s] = c
+    await host.host("start")
+    return code, clients
+
+
+async def _open_tables(url: str, seed: int, think_ms: float, play_timeout: float,
+                       ) -> tuple[dict[str, dict[int, SeatClient]], list[asyncio.Task[Any]]]:
+    """Every table of TABLES, each human seat played by a random bot that thinks a while."""
     tables: dict[str, dict[int, SeatClient]] = {}
     tasks = []
     for i, (variant, seats) in enumerate(TABLES):
-        rules = ruleset(variant)
-        host = SeatClient(url, "host", record=True, max_backoff=0.2, max_attempts=10_000)
-        await host.connect()
-        code, _ = await host.create(variant, rules.full_game, seats, {})
-        clients: dict[int, SeatClient] = {}
-        for s, kind in enumerate(seats):
-            if kind != "human":
-                continue
-            c = host if not clients else SeatClient(url, f"p{s}", record=True, max_backoff=0.2,
-                                                    max_attempts=10_000)
-            if clients:
-                await c.connect()
-            await c.join(code, s)
-            clients[s] = c
-        await host.host("start")
+        code, clients = await _open_table(url, variant, seats)
         tables[code] = clients
         for s, c in clients.items():
             think_rnd = random.Random(seed * 100 + i * 10 + s)
             tasks.append(asyncio.get_running_loop().create_task(
                 play(c, random_chooser(seed * 1000 + i * 10 + s), timeout=play_timeout,
                      think=lambda r=think_rnd: r.uniform(0.0, think_ms / 1000))))
+    return tables, tasks
+
+
+async def _check_table_end(data: Path, code: str, clients: dict[int, SeatClient],
+                           stored: list[str]) -> tuple[int, int]:
+    """One table at the end: its log is a whole valid game, the same as its replay
+    file, and every client has every seq and the view the log gives its seat.
+    Returns (events, reconnects); closes the clients."""
+    variant = _variant(data, code)
+    rules = ruleset(variant)
+    events = [event_from_json(json.loads(t), rules) for t in stored]
+    rp = parse_replay(format_replay(Header(0, ["x"] * rules.n_seats, rules.full_game, {},
+                                           variant), events))
+    assert len(rp.final.scores) == rules.full_game, "the game did not end"
+    db = sqlite3.connect(data / "tarocchi.sqlite3")
+    seed_ = int(db.execute("SELECT seed FROM tables WHERE code = ?", (code,)).fetchone()[0])
+    tid = int(db.execute("SELECT id FROM tables WHERE code = ?", (code,)).fetchone()[0])
+    db.close()
+    files = list((data / "replays").glob(f"{code}-{tid}.jsonl"))
+    assert files, f"no replay file for {code}"
+    assert read_replay(files[0]).events == events
+    from engine.state import apply, new_game
+
+    st = new_game(seed_, rules.full_game, rules)
+    for e in events:
+        st = apply(st, e)
+    reconnects = 0
+    for seat, c in clients.items():
+        got = received(c)
+        assert sorted(got) == list(range(1, len(events) + 1)), (code, seat, "a seq is missing")
+        assert c.view == seat_view(st, seat)
+        reconnects += c.reconnects
+        await c.close()
+    return len(events), reconnects
+
+
+async def run(kills: int, seed: int = 1, data: Path | None = None, log: Any = None,
+              think_ms: float = 20.0, play_timeout: float = 600.0) -> dict[str, Any]:
+    rnd = random.Random(seed)
+    data = data or Path(tempfile.mkdtemp(prefix="tarocchi-kill-"))
+    port = free_port()
+    proc, url = start_server(data, port=port)
+    tables, tasks = await _open_tables(url, seed, think_ms, play_timeout)
     checked = 0
     done_kills = 0
     t_start = time.monotonic()
@@ -165,31 +212,9 @@ async def run(kills: int, seed: int = 1, data: Path | None = None, log: Any = No
     events_total = 0
     reconnects = 0
     for code, clients in tables.items():
-        variant = _variant(data, code)
-        rules = ruleset(variant)
-        events = [event_from_json(json.loads(t), rules) for t in store[code]]
-        events_total += len(events)
-        rp = parse_replay(format_replay(Header(0, ["x"] * rules.n_seats, rules.full_game, {},
-                                               variant), events))
-        assert len(rp.final.scores) == rules.full_game, "the game did not end"
-        db = sqlite3.connect(data / "tarocchi.sqlite3")
-        seed_ = int(db.execute("SELECT seed FROM tables WHERE code = ?", (code,)).fetchone()[0])
-        tid = int(db.execute("SELECT id FROM tables WHERE code = ?", (code,)).fetchone()[0])
-        db.close()
-        files = list((data / "replays").glob(f"{code}-{tid}.jsonl"))
-        assert files, f"no replay file for {code}"
-        assert read_replay(files[0]).events == events
-        from engine.state import apply, new_game
-
-        st = new_game(seed_, rules.full_game, rules)
-        for e in events:
-            st = apply(st, e)
-        for seat, c in clients.items():
-            got = received(c)
-            assert sorted(got) == list(range(1, len(events) + 1)), (code, seat, "a seq is missing")
-            assert c.view == seat_view(st, seat)
-            reconnects += c.reconnects
-            await c.close()
+        n_events, n_reconnects = await _check_table_end(data, code, clients, store[code])
+        events_total += n_events
+        reconnects += n_reconnects
     return {"kills": done_kills, "tables": len(tables), "events": events_total,
             "events_checked": checked, "lost": 0, "duplicated": 0, "reconnects": reconnects,
             "seconds": round(time.monotonic() - t_start, 1)}

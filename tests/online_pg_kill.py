@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -156,124 +157,183 @@ async def _wait_for_event(dsn: str, code: str, after: int, timeout: float) -> fl
     raise TimeoutError(f"table {code}: no event {timeout:g} s after the kill")
 
 
+@dataclass
+class _Nodes:
+    """The server nodes of a run: node k listens on ports[k] at urls[k]; procs[k]
+    is its live process (a new one after each kill)."""
+
+    dsn: str
+    data: Path
+    lease: float
+    ports: list[int]
+    procs: list[subprocess.Popen[str]] = field(default_factory=list)
+    urls: list[str] = field(default_factory=list)
+
+
+def _start_nodes(dsn: str, data: Path, nodes: int, lease: float) -> _Nodes:
+    net = _Nodes(dsn, data, lease, [free_port() for _ in range(nodes)])
+    for k, port in enumerate(net.ports):
+        proc, url = start_node(dsn, data / f"node{k}", port, lease)
+        net.procs.append(proc)
+        net.urls.append(url)
+    return net
+
+
+def _stop_nodes(net: _Nodes, tasks: list[asyncio.Task[Any]]) -> None:
+    for t in tasks:
+        t.cancel()
+    for p in net.procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+    for p in net.procs:
+        try:
+            p.wait(15)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(5)
+
+
+async def _open_table(urls: list[str], i: int, variant: str,
+                      seats: list[str]) -> tuple[str, dict[int, SeatClient]]:
+    """Table ``i``: the host creates it at node i % K (which runs it); each other
+    person first reaches another node, which redirects them."""
+    nodes = len(urls)
+    rules = ruleset(variant)
+    order = urls[i % nodes:] + urls[:i % nodes]
+    host = SeatClient(order, "host", record=True, max_backoff=0.2, max_attempts=10_000)
+    await host.connect()
+    code, _ = await host.create(variant, rules.full_game, seats, {})
+    clients: dict[int, SeatClient] = {}
+    for s, kind in enumerate(seats):
+        if kind != "human":
+            continue
+        if clients:
+            j = len(clients)
+            mine = urls[(i + j) % nodes:] + urls[:(i + j) % nodes]
+            c = SeatClient(mine, f"p{s}", record=True, max_backoff=0.2,
+                           max_attempts=10_000)
+            await c.connect()
+        else:
+            c = host
+        await c.join(code, s)
+        clients[s] = c
+    await host.host("start")
+    return code, clients
+
+
+async def _open_tables(net: _Nodes, spec: list[tuple[str, list[str]]], seed: int,
+                       think_ms: float, tables: dict[str, dict[int, SeatClient]],
+                       tasks: list[asyncio.Task[Any]]) -> None:
+    """Every table of ``spec`` into ``tables``, each human seat played by a random bot
+    that thinks a while (its task into ``tasks``, at once, so a failure stops it)."""
+    for i, (variant, seats) in enumerate(spec):
+        code, clients = await _open_table(net.urls, i, variant, seats)
+        tables[code] = clients
+        for s, c in clients.items():
+            think_rnd = random.Random(seed * 100 + i * 10 + s)
+            tasks.append(asyncio.get_running_loop().create_task(
+                play(c, random_chooser(seed * 1000 + i * 10 + s), timeout=600,
+                     think=lambda r=think_rnd: r.uniform(0.0, think_ms / 1000))))
+
+
+async def _kill_owner(net: _Nodes, code: str, k: int,
+                      tables: dict[str, dict[int, SeatClient]], log: Any) -> float:
+    """SIGKILL the node that runs ``code``, check the log, start a new node on its
+    port; returns the seconds from the kill to the table's next event."""
+    victim = net.urls.index(str(pg_owner(net.dsn, code)))
+    os.kill(net.procs[victim].pid, signal.SIGKILL)
+    net.procs[victim].wait(10)
+    before = len(pg_logs(net.dsn).get(code, []))  # the dead node's last event
+    checked = check_received_in_log(net.dsn, tables)
+    try:
+        secs = await _wait_for_event(net.dsn, code, before, 10 * net.lease + 30)
+    finally:  # the killed node's port comes back as a new node
+        net.procs[victim], url = start_node(net.dsn, net.data / f"node{victim}-{k}",
+                                            net.ports[victim], net.lease)
+        assert url == net.urls[victim]
+    if log:
+        print(f"kill {k + 1}: node {victim} ran {code} at seq {before}; the next event "
+              f"{secs:.2f} s later ({checked} received events in the log)",
+              file=log, flush=True)
+    return secs
+
+
+async def _kill_at_random(net: _Nodes, kills: int, rnd: random.Random,
+                          tables: dict[str, dict[int, SeatClient]],
+                          tasks: list[asyncio.Task[Any]], log: Any) -> list[float]:
+    """Up to ``kills`` kills of a live table's node at random moments; returns the
+    seconds from each kill to the next event of its table."""
+    kill_to_event: list[float] = []
+    for k in range(kills):
+        await asyncio.sleep(rnd.uniform(0.2, 1.0))
+        if all(t.done() for t in tasks):
+            break
+        live = [code for code in tables
+                if pg_table(net.dsn, code)["status"] != "over"
+                and pg_owner(net.dsn, code) in net.urls]
+        if not live:
+            continue
+        code = rnd.choice(live)
+        kill_to_event.append(await _kill_owner(net, code, k, tables, log))
+    return kill_to_event
+
+
+async def _check_table_end(dsn: str, data: Path, code: str, clients: dict[int, SeatClient],
+                           stored: list[str]) -> dict[str, int]:
+    """One table at the end: its log is a whole game, every AI decision in it is the
+    AI's, the replay equals its fold, every node's replay file is the log, every
+    client has every seq and its seat's view.  Closes the clients."""
+    row = pg_table(dsn, code)
+    rules = ruleset(row["variant"])
+    events = [event_from_json(json.loads(t), rules) for t in stored]
+    header = Header(row["seed"], ["x"] * rules.n_seats, row["deals"], {}, row["variant"])
+    rp = parse_replay(format_replay(header, events))  # the reader's own checks
+    assert len(rp.final.scores) == rules.full_game, "the game did not end"
+    st = new_game(row["seed"], row["deals"], rules)
+    got = {"events": len(events), "reconnects": 0, "redirects": 0,
+           "ai_checked": check_ai_decisions(row["seats"], st, events)}
+    for e in events:
+        st = apply(st, e)
+    assert rp.final == st  # the replay equals a fold of the log
+    for f in data.glob(f"*/replays/{code}-{row['id']}.jsonl"):
+        assert read_replay(f).events == events  # any node's replay file is the log
+    for seat, c in clients.items():
+        seqs = received(c)
+        assert sorted(seqs) == list(range(1, len(events) + 1)), (code, seat, "a seq is missing")
+        assert c.view == seat_view(st, seat)
+        got["reconnects"] += c.reconnects
+        got["redirects"] += c.redirects
+        await c.close()
+    return got
+
+
 async def run(dsn: str, kills: int, seed: int = 1, nodes: int = 2, lease: float = 2.0,
               think_ms: float = 30.0, data: Path | None = None, log: Any = None,
               tables_spec: list[tuple[str, list[str]]] | None = None) -> dict[str, Any]:
     rnd = random.Random(seed)
     data = data or Path(tempfile.mkdtemp(prefix="tarocchi-pg-kill-"))
-    ports = [free_port() for _ in range(nodes)]
-    procs: list[subprocess.Popen[str]] = []
-    urls: list[str] = []
-    for k, port in enumerate(ports):
-        proc, url = start_node(dsn, data / f"node{k}", port, lease)
-        procs.append(proc)
-        urls.append(url)
+    net = _start_nodes(dsn, data, nodes, lease)
     tables: dict[str, dict[int, SeatClient]] = {}
-    seats_of: dict[str, list[str]] = {}
-    tasks = []
-    kill_to_event: list[float] = []
-    done_kills = 0
+    tasks: list[asyncio.Task[Any]] = []
     t_start = time.monotonic()
     try:
-        for i, (variant, seats) in enumerate(tables_spec or TABLES):
-            rules = ruleset(variant)
-            # the host creates the table at node i % K (which runs it); each other
-            # person first reaches another node, which redirects them
-            order = urls[i % nodes:] + urls[:i % nodes]
-            host = SeatClient(order, "host", record=True, max_backoff=0.2, max_attempts=10_000)
-            await host.connect()
-            code, _ = await host.create(variant, rules.full_game, seats, {})
-            clients: dict[int, SeatClient] = {}
-            for s, kind in enumerate(seats):
-                if kind != "human":
-                    continue
-                if clients:
-                    j = len(clients)
-                    mine = urls[(i + j) % nodes:] + urls[:(i + j) % nodes]
-                    c = SeatClient(mine, f"p{s}", record=True, max_backoff=0.2,
-                                   max_attempts=10_000)
-                    await c.connect()
-                else:
-                    c = host
-                await c.join(code, s)
-                clients[s] = c
-            await host.host("start")
-            tables[code] = clients
-            seats_of[code] = seats
-            for s, c in clients.items():
-                think_rnd = random.Random(seed * 100 + i * 10 + s)
-                tasks.append(asyncio.get_running_loop().create_task(
-                    play(c, random_chooser(seed * 1000 + i * 10 + s), timeout=600,
-                         think=lambda r=think_rnd: r.uniform(0.0, think_ms / 1000))))
-        for k in range(kills):
-            await asyncio.sleep(rnd.uniform(0.2, 1.0))
-            if all(t.done() for t in tasks):
-                break
-            live = [code for code in tables
-                    if pg_table(dsn, code)["status"] != "over" and pg_owner(dsn, code) in urls]
-            if not live:
-                continue
-            code = rnd.choice(live)
-            victim = urls.index(str(pg_owner(dsn, code)))
-            os.kill(procs[victim].pid, signal.SIGKILL)
-            procs[victim].wait(10)
-            before = len(pg_logs(dsn).get(code, []))  # the dead node's last event
-            done_kills += 1
-            checked = check_received_in_log(dsn, tables)
-            try:
-                secs = await _wait_for_event(dsn, code, before, 10 * lease + 30)
-            finally:  # the killed node's port comes back as a new node
-                procs[victim], url = start_node(dsn, data / f"node{victim}-{k}", ports[victim],
-                                                lease)
-                assert url == urls[victim]
-            kill_to_event.append(secs)
-            if log:
-                print(f"kill {k + 1}: node {victim} ran {code} at seq {before}; the next event "
-                      f"{secs:.2f} s later ({checked} received events in the log)",
-                      file=log, flush=True)
+        await _open_tables(net, tables_spec or TABLES, seed, think_ms, tables, tasks)
+        kill_to_event = await _kill_at_random(net, kills, rnd, tables, tasks, log)
         await asyncio.gather(*tasks)
     finally:
-        for t in tasks:
-            t.cancel()
-        for p in procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-        for p in procs:
-            try:
-                p.wait(15)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait(5)
+        _stop_nodes(net, tasks)
     # the end: every client's events are the log's; each log is a whole game
     checked = check_received_in_log(dsn, tables)
     logs = pg_logs(dsn)
-    events_total = reconnects = redirects = ai_checked = 0
+    total = {"events": 0, "reconnects": 0, "redirects": 0, "ai_checked": 0}
     for code, clients in tables.items():
-        row = pg_table(dsn, code)
-        rules = ruleset(row["variant"])
-        events = [event_from_json(json.loads(t), rules) for t in logs[code]]
-        events_total += len(events)
-        header = Header(row["seed"], ["x"] * rules.n_seats, row["deals"], {}, row["variant"])
-        rp = parse_replay(format_replay(header, events))  # the reader's own checks
-        assert len(rp.final.scores) == rules.full_game, "the game did not end"
-        st = new_game(row["seed"], row["deals"], rules)
-        ai_checked += check_ai_decisions(row["seats"], st, events)
-        for e in events:
-            st = apply(st, e)
-        assert rp.final == st  # the replay equals a fold of the log
-        for f in data.glob(f"*/replays/{code}-{row['id']}.jsonl"):
-            assert read_replay(f).events == events  # any node's replay file is the log
-        for seat, c in clients.items():
-            got = received(c)
-            assert sorted(got) == list(range(1, len(events) + 1)), (code, seat, "a seq is missing")
-            assert c.view == seat_view(st, seat)
-            reconnects += c.reconnects
-            redirects += c.redirects
-            await c.close()
+        got = await _check_table_end(dsn, data, code, clients, logs[code])
+        total = {key: total[key] + got[key] for key in total}
     ms = sorted(1000 * s for s in kill_to_event)
-    return {"nodes": nodes, "kills": done_kills, "tables": len(tables), "events": events_total,
-            "events_checked": checked, "ai_decisions_checked": ai_checked, "lost": 0,
-            "duplicated": 0, "reconnects": reconnects, "redirects": redirects,
+    return {"nodes": nodes, "kills": len(kill_to_event), "tables": len(tables),
+            "events": total["events"], "events_checked": checked,
+            "ai_decisions_checked": total["ai_checked"], "lost": 0,
+            "duplicated": 0, "reconnects": total["reconnects"], "redirects": total["redirects"],
             "lease_s": lease,
             "kill_to_next_event_ms_p50": round(statistics.median(ms)) if ms else None,
             "kill_to_next_event_ms_p95": round(ms[min(len(ms) - 1, int(0.95 * len(ms)))])

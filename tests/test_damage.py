@@ -154,74 +154,106 @@ def test_a_forgotten_drawable_would_be_caught(window, home, monkeypatch):
     assert bad
 
 
+def _same(window, view, what: str, frames: int = 4) -> None:
+    """``frames`` frames on, each redrawn in pieces equals the whole picture."""
+    for _ in range(frames):
+        view.on_update(1 / 60)
+        n, rects, box = damaged_vs_whole(window, view)
+        assert n == 0, f"after {what}: {n} pixels differ in {box} (redrawn: {rects})"
+
+
+def _discard_by_clicks(window, view) -> None:
+    a, b = view.game.legal()[0].cards
+    click(view, *card_point(view, a))
+    _same(window, view, "picking a card to discard", 12)
+    click(view, *card_point(view, b))
+    _same(window, view, "picking the second", 12)
+    x, y = view.btn_confirm.rect[:2]
+    click(view, x, y)
+    _same(window, view, "the discard", 30)
+
+
+def _hover_and_cursor(window, view) -> None:
+    for b in view.buttons:  # hover each button: highlight and tooltip come and go
+        x, y = b.rect[:2]
+        view.on_mouse_motion(x, y, 0, 0)
+        _same(window, view, f"hovering {b.tooltip or b.label}", 2)
+    view.on_mouse_motion(640, 400, 0, 0)
+    _same(window, view, "leaving the buttons", 2)
+    view.on_key_press(arcade.key.RIGHT, 0)
+    _same(window, view, "the keyboard cursor")
+    view.on_key_press(arcade.key.RIGHT, 0)
+    _same(window, view, "moving the cursor")
+
+
+def _hints(window, view) -> bool:
+    """Ask for the hints; whether they came."""
+    view.ask_hint()
+    t_end = time.monotonic() + 60  # the hint is worked out in the AI process
+    while not view.hint_texts and time.monotonic() < t_end:
+        view.on_update(1 / 60)
+        view.on_draw()
+        time.sleep(0.01)
+    shown = bool(view.hint_texts)
+    _same(window, view, "the hints")
+    return shown
+
+
+def _illegal_click(window, view) -> int:
+    """Click a card that may not be played, if there is one; 1 if the status turned
+    to a warning."""
+    st = view.game.state
+    illegal = [c for c in layout.sorted_hand(st.hands[0], st.rules.pack)
+               if play_error(st.hands[0], st.trick, c)]
+    if not illegal:
+        return 0
+    click(view, *card_point(view, illegal[0]))
+    warned = view.status.color[:3] != (245, 240, 225)
+    _same(window, view, "an illegal click")
+    return int(warned)
+
+
+def _last_trick_and_undo(window, view) -> tuple[bool, bool]:
+    """Show and close the last trick, then undo; whether each happened."""
+    view.show_last_trick()
+    shown = bool(view.table.last_trick_overlay)
+    _same(window, view, "the last trick shown")
+    view.on_back()
+    _same(window, view, "the last trick closed")
+    cursor = view.game.cursor
+    view.undo()
+    undone = view.game.cursor < cursor
+    _same(window, view, "undo", 40)
+    settle(view, draw_every=1)
+    _same(window, view, "after undo")
+    return shown, undone
+
+
 def test_practice_table_pieces_equal_the_whole_picture_through_every_control(window, home):
     """Hover and tooltips, keyboard cursor, hints, the last trick, an illegal click, undo."""
     from engine.state import PLAY
 
     view = make_table(window, seed=4, practice=True)  # South deals: the discard by clicks too
 
-    def same(what: str, frames: int = 4) -> None:
-        for _ in range(frames):
-            view.on_update(1 / 60)
-            n, rects, box = damaged_vs_whole(window, view)
-            assert n == 0, f"after {what}: {n} pixels differ in {box} (redrawn: {rects})"
-
     played = 0
     seen = {"hints": 0, "illegal": 0, "last trick": 0, "undo": 0, "discard": 0}
     for _turn in range(4):
         settle(view, draw_every=1)
-        same("settling")
+        _same(window, view, "settling")
         if view.game.state.phase != PLAY:
-            a, b = view.game.legal()[0].cards
-            click(view, *card_point(view, a))
-            same("picking a card to discard", 12)
-            click(view, *card_point(view, b))
-            same("picking the second", 12)
-            x, y = view.btn_confirm.rect[:2]
-            click(view, x, y)
-            same("the discard", 30)
+            _discard_by_clicks(window, view)
             seen["discard"] += 1
             continue
-        for b in view.buttons:  # hover each button: highlight and tooltip come and go
-            x, y = b.rect[:2]
-            view.on_mouse_motion(x, y, 0, 0)
-            same(f"hovering {b.tooltip or b.label}", 2)
-        view.on_mouse_motion(640, 400, 0, 0)
-        same("leaving the buttons", 2)
-        view.on_key_press(arcade.key.RIGHT, 0)
-        same("the keyboard cursor")
-        view.on_key_press(arcade.key.RIGHT, 0)
-        same("moving the cursor")
-        view.ask_hint()
-        t_end = time.monotonic() + 60  # the hint is worked out in the AI process
-        while not view.hint_texts and time.monotonic() < t_end:
-            view.on_update(1 / 60)
-            view.on_draw()
-            time.sleep(0.01)
-        seen["hints"] += bool(view.hint_texts)
-        same("the hints")
-        st = view.game.state
-        illegal = [c for c in layout.sorted_hand(st.hands[0], st.rules.pack)
-                   if play_error(st.hands[0], st.trick, c)]
-        if illegal:
-            click(view, *card_point(view, illegal[0]))
-            seen["illegal"] += view.status.color[:3] != (245, 240, 225)
-            same("an illegal click")
+        _hover_and_cursor(window, view)
+        seen["hints"] += _hints(window, view)
+        seen["illegal"] += _illegal_click(window, view)
         if played:
-            view.show_last_trick()
-            seen["last trick"] += bool(view.table.last_trick_overlay)
-            same("the last trick shown")
-            view.on_back()
-            same("the last trick closed")
-            cursor = view.game.cursor
-            view.undo()
-            seen["undo"] += view.game.cursor < cursor
-            same("undo", 40)
-            settle(view, draw_every=1)
-            same("after undo")
+            shown, undone = _last_trick_and_undo(window, view)
+            seen["last trick"] += shown
+            seen["undo"] += undone
         legal = view.game.legal()
         click(view, *card_point(view, legal[0].card))
-        same("playing a card", 40)
+        _same(window, view, "playing a card", 40)
         played += 1
     view.close()
     assert all(seen.values()), seen

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -216,6 +217,157 @@ def _cards(v: Any, line: int) -> list[str]:
     return v
 
 
+def _read_deal(obj: dict[str, Any], line: int) -> tuple[list[list[str]], int]:
+    hands = obj.get("hands")
+    if not isinstance(hands, list) or len(hands) != 4:
+        raise RefRefused(line)
+    hs = [_cards(h, line) for h in hands]
+    dealer = _seat(obj, "dealer", line)
+    return hs, dealer
+
+
+def _read_discard(obj: dict[str, Any], line: int) -> tuple[int, list[str], Any]:
+    seat = _seat(obj, "seat", line)
+    dcards = _cards(obj.get("cards"), line)
+    trumps = obj.get("trumps")
+    if not _is_int(trumps):
+        raise RefRefused(line)
+    return seat, dcards, trumps
+
+
+def _read_play(obj: dict[str, Any], line: int) -> tuple[int, str]:
+    seat = _seat(obj, "seat", line)
+    card = obj.get("card")
+    if not isinstance(card, str) or card not in PACK_SET:
+        raise RefRefused(line)
+    return seat, card
+
+
+def _read_trick(obj: dict[str, Any], line: int) -> tuple[int, list[str]]:
+    tcards = _cards(obj.get("cards"), line)
+    if len(tcards) != 4:
+        raise RefRefused(line)
+    winner = _seat(obj, "winner", line)
+    return winner, tcards
+
+
+def _read_score(obj: dict[str, Any], line: int) -> list[Any]:
+    pts = obj.get("points")
+    if not (isinstance(pts, list) and len(pts) == 2 and all(_is_int(p) for p in pts)):
+        raise RefRefused(line)
+    return pts
+
+
+#: each event kind's field reader: its fields, or RefRefused (malformed, no rule)
+_READERS: dict[str, Callable[[dict[str, Any], int], Any]] = {
+    "deal": _read_deal, "discard": _read_discard, "play": _read_play,
+    "trick": _read_trick, "score": _read_score,
+}
+
+
+def _due_trick(s: RefState, fields: tuple[int, list[str]], want: Any, line: int) -> None:
+    winner, tcards = fields
+    if (winner, tcards) != want:
+        raise RefRefused(line, frozenset({"R8"}))
+    t = TEAM_OF[winner]
+    s.tricks_won[t] += 1
+    s.piles[t] += sum(points(c) for c in tcards if c != "M")
+    s.trick = []
+    s.trick_no += 1
+    s.leader = winner
+    s.turn = winner if s.trick_no < 15 else -1
+    s.pending.pop(0)
+    if s.trick_no == 15:
+        s.pending.append(("score", deal_score(s)))
+
+
+def _due_score(s: RefState, pts: list[Any], want: Any, line: int) -> None:
+    if tuple(pts) != want:
+        raise RefRefused(line, frozenset({"R10", "R11", "R12"}))
+    s.scores.append(want)
+    s.pending.pop(0)
+    s.phase = "over" if len(s.scores) >= s.n_deals else "deal"
+    s.turn = -1
+
+
+#: the events the reference itself makes due (a trick after its fourth card, the
+#: score after the last trick): they must come next, exactly as computed
+_DUE: dict[str, Callable[[RefState, Any, Any, int], None]] = {
+    "trick": _due_trick, "score": _due_score,
+}
+
+
+def _step_deal(s: RefState, fields: tuple[list[list[str]], int], line: int) -> None:
+    hs, dealer = fields
+    if s.deal_no >= s.n_deals:
+        raise RefRefused(line, frozenset({"R13"}))
+    if s.phase != "deal":
+        raise RefRefused(line, ANY_RULE)
+    if s.deal_no > 0 and dealer != (s.dealer + 1) % 4:
+        raise RefRefused(line, frozenset({"R13"}))
+    flat = [c for h in hs for c in h]
+    if len(set(flat)) != len(flat) or any(
+        len(h) != (17 if i == dealer else 15) for i, h in enumerate(hs)
+    ):
+        raise RefRefused(line, frozenset({"R1", "R5"}))
+    s.deal_no += 1
+    s.phase = "discard"
+    s.dealer = dealer
+    s.hands = [set(h) for h in hs]
+    s.discard = set()
+    s.discard_trumps = -1
+    s.leader = (dealer + 1) % 4  # R7
+    s.turn = dealer
+    s.trick = []
+    s.trick_no = 0
+    s.tricks_won = [0, 0]
+    s.piles = [0, 0]
+
+
+def _step_discard(s: RefState, fields: tuple[int, list[str], Any], line: int) -> None:
+    seat, dcards, trumps = fields
+    if s.phase != "discard" or seat != s.dealer:
+        raise RefRefused(line, ANY_RULE)
+    if len(dcards) != 2 or len(set(dcards)) != 2:
+        raise RefRefused(line)
+    pair = set(dcards)
+    if not discard_ok(s.hands[seat], pair):
+        raise RefRefused(line, frozenset({"R6"}))
+    if trumps != sum(1 for c in pair if suit(c) == "T"):
+        raise RefRefused(line, frozenset({"R6"}))
+    s.hands[seat] -= pair
+    s.discard = pair
+    s.discard_trumps = trumps
+    s.phase = "play"
+    s.turn = s.leader
+
+
+def _step_play(s: RefState, fields: tuple[int, str], line: int) -> None:
+    seat, card = fields
+    if s.phase != "play" or seat != s.turn:
+        raise RefRefused(line, ANY_RULE)
+    hand = s.hands[seat]
+    if card not in hand:
+        raise RefRefused(line, ANY_RULE)
+    if card not in legal_plays(hand, s.trick):
+        raise RefRefused(line, frozenset({"R7"}))
+    hand.discard(card)
+    if card == "M":  # R9: to its own team at once
+        s.piles[TEAM_OF[seat]] += points("M")
+    s.trick.append(card)
+    if len(s.trick) == 4:
+        s.turn = -1
+        s.pending.append(("trick", ((s.leader + winner_index(s.trick)) % 4, list(s.trick))))
+    else:
+        s.turn = (seat + 1) % 4
+
+
+#: the events a player writes when the position allows them
+_STEPS: dict[str, Callable[[RefState, Any, int], None]] = {
+    "deal": _step_deal, "discard": _step_discard, "play": _step_play,
+}
+
+
 def ref_step(s: RefState, obj: Any, line: int) -> None:
     """Apply one event object to ``s`` (in place) or raise RefRefused."""
     if not isinstance(obj, dict):
@@ -224,121 +376,18 @@ def ref_step(s: RefState, obj: Any, line: int) -> None:
     if kind not in ("deal", "discard", "play", "trick", "score"):
         raise RefRefused(line)
     # Field types first (a malformed event is refused whatever the position).
-    if kind == "deal":
-        hands = obj.get("hands")
-        if not isinstance(hands, list) or len(hands) != 4:
-            raise RefRefused(line)
-        hs = [_cards(h, line) for h in hands]
-        dealer = _seat(obj, "dealer", line)
-    elif kind == "discard":
-        seat = _seat(obj, "seat", line)
-        dcards = _cards(obj.get("cards"), line)
-        trumps = obj.get("trumps")
-        if not _is_int(trumps):
-            raise RefRefused(line)
-    elif kind == "play":
-        seat = _seat(obj, "seat", line)
-        card = obj.get("card")
-        if not isinstance(card, str) or card not in PACK_SET:
-            raise RefRefused(line)
-    elif kind == "trick":
-        tcards = _cards(obj.get("cards"), line)
-        if len(tcards) != 4:
-            raise RefRefused(line)
-        winner = _seat(obj, "winner", line)
-    else:
-        pts = obj.get("points")
-        if not (isinstance(pts, list) and len(pts) == 2 and all(_is_int(p) for p in pts)):
-            raise RefRefused(line)
-
+    fields = _READERS[kind](obj, line)
     if s.deal_no == 0 and kind != "deal":
         raise RefRefused(line, ANY_RULE)
     if s.pending:
         want_kind, want = s.pending[0]
         if kind != want_kind:
             raise RefRefused(line, ANY_RULE)
-        if kind == "trick":
-            if (winner, tcards) != want:
-                raise RefRefused(line, frozenset({"R8"}))
-            t = TEAM_OF[winner]
-            s.tricks_won[t] += 1
-            s.piles[t] += sum(points(c) for c in tcards if c != "M")
-            s.trick = []
-            s.trick_no += 1
-            s.leader = winner
-            s.turn = winner if s.trick_no < 15 else -1
-            s.pending.pop(0)
-            if s.trick_no == 15:
-                s.pending.append(("score", deal_score(s)))
-        else:
-            if tuple(pts) != want:
-                raise RefRefused(line, frozenset({"R10", "R11", "R12"}))
-            s.scores.append(want)
-            s.pending.pop(0)
-            s.phase = "over" if len(s.scores) >= s.n_deals else "deal"
-            s.turn = -1
+        _DUE[kind](s, fields, want, line)
         return
-
-    if kind == "deal":
-        if s.deal_no >= s.n_deals:
-            raise RefRefused(line, frozenset({"R13"}))
-        if s.phase != "deal":
-            raise RefRefused(line, ANY_RULE)
-        if s.deal_no > 0 and dealer != (s.dealer + 1) % 4:
-            raise RefRefused(line, frozenset({"R13"}))
-        flat = [c for h in hs for c in h]
-        if len(set(flat)) != len(flat) or any(
-            len(h) != (17 if i == dealer else 15) for i, h in enumerate(hs)
-        ):
-            raise RefRefused(line, frozenset({"R1", "R5"}))
-        s.deal_no += 1
-        s.phase = "discard"
-        s.dealer = dealer
-        s.hands = [set(h) for h in hs]
-        s.discard = set()
-        s.discard_trumps = -1
-        s.leader = (dealer + 1) % 4  # R7
-        s.turn = dealer
-        s.trick = []
-        s.trick_no = 0
-        s.tricks_won = [0, 0]
-        s.piles = [0, 0]
-        return
-    if kind == "discard":
-        if s.phase != "discard" or seat != s.dealer:
-            raise RefRefused(line, ANY_RULE)
-        if len(dcards) != 2 or len(set(dcards)) != 2:
-            raise RefRefused(line)
-        pair = set(dcards)
-        if not discard_ok(s.hands[seat], pair):
-            raise RefRefused(line, frozenset({"R6"}))
-        if trumps != sum(1 for c in pair if suit(c) == "T"):
-            raise RefRefused(line, frozenset({"R6"}))
-        s.hands[seat] -= pair
-        s.discard = pair
-        s.discard_trumps = trumps
-        s.phase = "play"
-        s.turn = s.leader
-        return
-    if kind == "play":
-        if s.phase != "play" or seat != s.turn:
-            raise RefRefused(line, ANY_RULE)
-        hand = s.hands[seat]
-        if card not in hand:
-            raise RefRefused(line, ANY_RULE)
-        if card not in legal_plays(hand, s.trick):
-            raise RefRefused(line, frozenset({"R7"}))
-        hand.discard(card)
-        if card == "M":  # R9: to its own team at once
-            s.piles[TEAM_OF[seat]] += points("M")
-        s.trick.append(card)
-        if len(s.trick) == 4:
-            s.turn = -1
-            s.pending.append(("trick", ((s.leader + winner_index(s.trick)) % 4, list(s.trick))))
-        else:
-            s.turn = (seat + 1) % 4
-        return
-    raise RefRefused(line, ANY_RULE)  # a trick or score that is not due
+    if kind not in _STEPS:
+        raise RefRefused(line, ANY_RULE)  # a trick or score that is not due
+    _STEPS[kind](s, fields, line)
 
 
 def ref_read(text: str) -> dict[str, Any]:
@@ -413,8 +462,7 @@ def random_hands(rnd: random.Random, dealer: int) -> list[list[str]]:
     return hands
 
 
-def write_game(rnd: random.Random, n_deals: int = 1, matto_bias: float = 0.3) -> Written:
-    """A random legal game as event objects, validated step by step by the reference."""
+def _header(rnd: random.Random, n_deals: int) -> dict[str, Any]:
     header: dict[str, Any] = {"format": "tarocchi-replay", "version": 1, "variant": "piedicavallo"}
     if rnd.random() < 0.5:
         header["seed"] = rnd.randrange(10**6)
@@ -424,42 +472,59 @@ def write_game(rnd: random.Random, n_deals: int = 1, matto_bias: float = 0.3) ->
         header["created"] = "2026-12-02T09:00:00Z"
     if n_deals == 4 or rnd.random() < 0.3:
         header["deals"] = n_deals  # the engine's own key; written correctly here
-    out = Written(header, [], [])
+    return header
+
+
+def _write_play(rnd: random.Random, out: Written, s: RefState, matto_bias: float,
+                trick_no: int, k: int) -> None:
+    """The ``k``-th card of trick ``trick_no``, by the seat whose turn it is."""
+    seat = s.turn
+    options = sorted(legal_plays(s.hands[seat], s.trick))
+    if "M" in options and len(options) > 1 and matto_bias < 0:
+        options.remove("M")  # keep the Matto for the last trick
+    card = "M" if "M" in options and rnd.random() < matto_bias else rnd.choice(options)
+    if card == "M":
+        out.coverage.add("matto led" if k == 0 else "matto played")
+        if trick_no == 14 and k == 3:
+            out.coverage.add("matto last card of the last trick")
+    if k == 1 and s.trick == ["M"] and suit(card) == "T":
+        out.coverage.add("matto led, trump second")
+    _emit(out, s, {"type": "play", "seat": seat, "card": card})
+
+
+def _write_deal(rnd: random.Random, out: Written, s: RefState, dealer: int,
+                matto_bias: float) -> None:
+    """One deal from the deal event to the score."""
+    evs: list[dict[str, Any]] = [
+        {"type": "deal", "dealer": dealer, "hands": random_hands(rnd, dealer)}
+    ]
+    _emit(out, s, evs[0])
+    hand = s.hands[dealer]
+    pair = sorted(rnd.choice(legal_discard_pairs(hand)))
+    n_tr = sum(1 for c in pair if suit(c) == "T")
+    if n_tr:
+        out.coverage.add(f"discard {n_tr} trump(s)")
+    _emit(out, s, {"type": "discard", "seat": dealer, "cards": pair, "trumps": n_tr})
+    for trick_no in range(15):
+        for k in range(4):
+            _write_play(rnd, out, s, matto_bias, trick_no, k)
+        win, cards = s.pending[0][1]
+        _emit(out, s, {"type": "trick", "winner": win, "cards": cards})
+    pts = s.pending[0][1]
+    if 0 in s.tricks_won:
+        out.coverage.add("no-trick team")
+    if pts == (57, 57):
+        out.coverage.add("57-57")
+    _emit(out, s, {"type": "score", "points": list(pts)})
+
+
+def write_game(rnd: random.Random, n_deals: int = 1, matto_bias: float = 0.3) -> Written:
+    """A random legal game as event objects, validated step by step by the reference."""
+    out = Written(_header(rnd, n_deals), [], [])
     s = RefState(n_deals=n_deals)
     dealer = rnd.randrange(4)
     for _deal in range(n_deals):
-        evs: list[dict[str, Any]] = [
-            {"type": "deal", "dealer": dealer, "hands": random_hands(rnd, dealer)}
-        ]
-        _emit(out, s, evs[0])
-        hand = s.hands[dealer]
-        pair = sorted(rnd.choice(legal_discard_pairs(hand)))
-        n_tr = sum(1 for c in pair if suit(c) == "T")
-        if n_tr:
-            out.coverage.add(f"discard {n_tr} trump(s)")
-        _emit(out, s, {"type": "discard", "seat": dealer, "cards": pair, "trumps": n_tr})
-        for trick_no in range(15):
-            for k in range(4):
-                seat = s.turn
-                options = sorted(legal_plays(s.hands[seat], s.trick))
-                if "M" in options and len(options) > 1 and matto_bias < 0:
-                    options.remove("M")  # keep the Matto for the last trick
-                card = "M" if "M" in options and rnd.random() < matto_bias else rnd.choice(options)
-                if card == "M":
-                    out.coverage.add("matto led" if k == 0 else "matto played")
-                    if trick_no == 14 and k == 3:
-                        out.coverage.add("matto last card of the last trick")
-                if k == 1 and s.trick == ["M"] and suit(card) == "T":
-                    out.coverage.add("matto led, trump second")
-                _emit(out, s, {"type": "play", "seat": seat, "card": card})
-            win, cards = s.pending[0][1]
-            _emit(out, s, {"type": "trick", "winner": win, "cards": cards})
-        pts = s.pending[0][1]
-        if 0 in s.tricks_won:
-            out.coverage.add("no-trick team")
-        if pts == (57, 57):
-            out.coverage.add("57-57")
-        _emit(out, s, {"type": "score", "points": list(pts)})
+        _write_deal(rnd, out, s, dealer, matto_bias)
         dealer = (dealer + 1) % 4  # R13
     return out
 
@@ -600,157 +665,266 @@ def _idx(w: Written, kind: str, rnd: random.Random) -> int:
     return rnd.choice([i for i, e in enumerate(w.events) if e["type"] == kind])
 
 
+def _m_play_any_card(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "play", rnd)
+    evs[i]["card"] = rnd.choice(PACK)
+
+
+def _m_play_another_hands_card(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "play", rnd)
+    st = w.states[i]
+    other = rnd.choice([s for s in range(4) if s != evs[i]["seat"] and st.hands[s]] or [0])
+    if st.hands[other]:
+        evs[i]["card"] = rnd.choice(sorted(st.hands[other]))
+
+
+def _m_play_revoke(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    for i in rnd.sample(range(len(evs)), len(evs)):
+        if evs[i]["type"] == "play":
+            st = w.states[i]
+            hand = st.hands[evs[i]["seat"]]
+            bad = sorted(hand - legal_plays(hand, st.trick))
+            if bad:
+                evs[i]["card"] = rnd.choice(bad)
+                break
+
+
+def _m_play_another_legal_card(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "play", rnd)
+    st = w.states[i]
+    evs[i]["card"] = rnd.choice(sorted(legal_plays(st.hands[evs[i]["seat"]], st.trick)))
+
+
+def _m_play_out_of_turn(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "play", rnd)
+    evs[i]["seat"] = (evs[i]["seat"] + rnd.randrange(1, 4)) % 4
+
+
+def _m_play_swap_two_plays(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "play", rnd)
+    if evs[i + 1]["type"] == "play":
+        evs[i], evs[i + 1] = evs[i + 1], evs[i]
+
+
+def _m_discard_never_card(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    st = w.states[i]
+    never = sorted(st.hands[st.dealer] & NEVER)
+    if never:
+        evs[i]["cards"][rnd.randrange(2)] = rnd.choice(never)
+
+
+def _m_discard_any_own_card(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    st = w.states[i]
+    c = rnd.choice(sorted(st.hands[st.dealer]))
+    j = rnd.randrange(2)
+    evs[i]["cards"][j] = c
+    evs[i]["trumps"] = sum(1 for x in evs[i]["cards"] if suit(x) == "T")
+
+
+def _m_discard_trump(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    st = w.states[i]
+    tr = sorted(c for c in st.hands[st.dealer] if suit(c) == "T")
+    if tr:
+        evs[i]["cards"][rnd.randrange(2)] = rnd.choice(tr)
+        evs[i]["trumps"] = sum(1 for x in evs[i]["cards"] if suit(x) == "T")
+
+
+def _m_discard_trump_count(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    evs[i]["trumps"] = rnd.choice([-1, 0, 1, 2, 3, 10**30])
+
+
+def _m_discard_not_the_dealer(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    evs[i]["seat"] = (evs[i]["seat"] + rnd.randrange(1, 4)) % 4
+
+
+def _m_discard_after_play_began(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    d = evs.pop(i)
+    evs.insert(i + rnd.randrange(1, 6), d)
+
+
+def _m_discard_twice(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    evs.insert(i + 1, dict(evs[i]))
+
+
+def _m_discard_missing(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    del evs[_idx(w, "discard", rnd)]
+
+
+def _m_trick_winner(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "trick", rnd)
+    evs[i]["winner"] = (evs[i]["winner"] + rnd.randrange(1, 4)) % 4
+
+
+def _m_trick_cards(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "trick", rnd)
+    cards = evs[i]["cards"]
+    if rnd.random() < 0.5:
+        rnd.shuffle(cards)
+    else:
+        cards[rnd.randrange(4)] = rnd.choice(PACK)
+
+
+def _m_trick_missing(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    del evs[_idx(w, "trick", rnd)]
+
+
+def _m_trick_twice(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "trick", rnd)
+    evs.insert(i + 1, dict(evs[i]))
+
+
+def _m_score_points(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "score", rnd)
+    a, b = evs[i]["points"]
+    evs[i]["points"] = rnd.choice([[a + 1, b - 1], [b, a], [a, b + 1], [114, 0], [57, 57]])
+
+
+def _m_score_missing(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    del evs[_idx(w, "score", rnd)]
+
+
+def _m_score_twice(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "score", rnd)
+    evs.insert(i + 1, dict(evs[i]))
+
+
+def _m_deal_card_twice(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "deal", rnd)
+    h = evs[i]["hands"]
+    a, b = rnd.sample(range(4), 2)
+    h[a][rnd.randrange(len(h[a]))] = rnd.choice(h[b])
+
+
+def _m_deal_card_moved(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "deal", rnd)
+    h = evs[i]["hands"]
+    a, b = rnd.sample(range(4), 2)
+    h[b].append(h[a].pop())
+
+
+def _m_deal_card_dropped(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "deal", rnd)
+    h = evs[i]["hands"][rnd.randrange(4)]
+    h.pop(rnd.randrange(len(h)))
+
+
+def _m_deal_wrong_dealer(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "deal", rnd)
+    evs[i]["dealer"] = (evs[i]["dealer"] + rnd.randrange(1, 4)) % 4
+
+
+def _m_deal_extra_deal(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    first = dict(evs[0])
+    first["dealer"] = ([e for e in evs if e["type"] == "deal"][-1]["dealer"] + 1) % 4
+    first["hands"] = random_hands(rnd, first["dealer"])
+    evs.append(first)
+
+
+def _m_line_swap(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i, j = rnd.sample(range(len(evs)), 2)
+    evs[i], evs[j] = evs[j], evs[i]
+
+
+def _m_line_delete(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    del evs[rnd.randrange(len(evs))]
+
+
+def _m_event_unknown_type(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = rnd.randrange(len(evs))
+    evs[i] = dict(evs[i], type=rnd.choice(["bid", "Play", "", None, 3, ["play"]]))
+
+
+def _m_event_no_type(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = rnd.randrange(len(evs))
+    del evs[i]["type"]
+
+
+def _m_event_not_an_object(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    evs[rnd.randrange(len(evs))] = rnd.choice([[1, 2], None, 42, "play", True])
+
+
+def _m_event_bad_type_of_a_field(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = rnd.randrange(len(evs))
+    e = evs[i]
+    key = rnd.choice([k for k in e if k != "type"])
+    e[key] = rnd.choice(["1", 1.0, True, False, -1, 4, 10**30, None, [], {}, "SK"])
+
+
+def _m_event_bad_card_code(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = rnd.randrange(len(evs))
+    e = evs[i]
+    bad = rnd.choice(["S4", "B1", "C7", "D10", "T0", "T22", "sk", "m", "", 5, None, "T01"])
+    if e["type"] == "play":
+        e["card"] = bad
+    elif e["type"] in ("trick", "discard"):
+        e["cards"][0] = bad
+    elif e["type"] == "deal":
+        e["hands"][1][0] = bad
+
+
+#: one function a mutation kind: each changes ``evs`` (a copy of w's events) in place
+_MUTATORS: dict[str, Callable[[Written, random.Random, list[Any]], None]] = {
+    "play: any card": _m_play_any_card,
+    "play: another hand's card": _m_play_another_hands_card,
+    "play: revoke": _m_play_revoke,
+    "play: another legal card": _m_play_another_legal_card,
+    "play: out of turn": _m_play_out_of_turn,
+    "play: swap two plays": _m_play_swap_two_plays,
+    "discard: never card": _m_discard_never_card,
+    "discard: any own card": _m_discard_any_own_card,
+    "discard: trump": _m_discard_trump,
+    "discard: trump count": _m_discard_trump_count,
+    "discard: not the dealer": _m_discard_not_the_dealer,
+    "discard: after play began": _m_discard_after_play_began,
+    "discard: twice": _m_discard_twice,
+    "discard: missing": _m_discard_missing,
+    "trick: winner": _m_trick_winner,
+    "trick: cards": _m_trick_cards,
+    "trick: missing": _m_trick_missing,
+    "trick: twice": _m_trick_twice,
+    "score: points": _m_score_points,
+    "score: missing": _m_score_missing,
+    "score: twice": _m_score_twice,
+    "deal: card twice": _m_deal_card_twice,
+    "deal: card moved": _m_deal_card_moved,
+    "deal: card dropped": _m_deal_card_dropped,
+    "deal: wrong dealer": _m_deal_wrong_dealer,
+    "deal: extra deal": _m_deal_extra_deal,
+    "line: swap": _m_line_swap,
+    "line: delete": _m_line_delete,
+    "event: unknown type": _m_event_unknown_type,
+    "event: no type": _m_event_no_type,
+    "event: not an object": _m_event_not_an_object,
+    "event: bad type of a field": _m_event_bad_type_of_a_field,
+    "event: bad card code": _m_event_bad_card_code,
+}
+
+
+def _mutate_header(rnd: random.Random, head: dict[str, Any]) -> Any:
+    return rnd.choice([
+        dict(head, version=2), dict(head, version=0), dict(head, version="1"),
+        dict(head, version=True), dict(head, variant="skat"), dict(head, format="x"),
+        {k: v for k, v in head.items() if k != "variant"},
+        {k: v for k, v in head.items() if k != "version"},
+        [head], None,
+    ])
+
+
 def mutate(w: Written, rnd: random.Random) -> tuple[str, list[Any], Any]:
     """One random single mutation; returns (name, events, header)."""
     evs: list[Any] = json.loads(json.dumps(w.events))
     head: Any = dict(w.header)
     name = rnd.choice(MUTATIONS)
-    if name == "play: any card":
-        i = _idx(w, "play", rnd)
-        evs[i]["card"] = rnd.choice(PACK)
-    elif name == "play: another hand's card":
-        i = _idx(w, "play", rnd)
-        st = w.states[i]
-        other = rnd.choice([s for s in range(4) if s != evs[i]["seat"] and st.hands[s]] or [0])
-        if st.hands[other]:
-            evs[i]["card"] = rnd.choice(sorted(st.hands[other]))
-    elif name == "play: revoke":
-        for i in rnd.sample(range(len(evs)), len(evs)):
-            if evs[i]["type"] == "play":
-                st = w.states[i]
-                hand = st.hands[evs[i]["seat"]]
-                bad = sorted(hand - legal_plays(hand, st.trick))
-                if bad:
-                    evs[i]["card"] = rnd.choice(bad)
-                    break
-    elif name == "play: another legal card":
-        i = _idx(w, "play", rnd)
-        st = w.states[i]
-        evs[i]["card"] = rnd.choice(sorted(legal_plays(st.hands[evs[i]["seat"]], st.trick)))
-    elif name == "play: out of turn":
-        i = _idx(w, "play", rnd)
-        evs[i]["seat"] = (evs[i]["seat"] + rnd.randrange(1, 4)) % 4
-    elif name == "play: swap two plays":
-        i = _idx(w, "play", rnd)
-        if evs[i + 1]["type"] == "play":
-            evs[i], evs[i + 1] = evs[i + 1], evs[i]
-    elif name == "discard: never card":
-        i = _idx(w, "discard", rnd)
-        st = w.states[i]
-        never = sorted(st.hands[st.dealer] & NEVER)
-        if never:
-            evs[i]["cards"][rnd.randrange(2)] = rnd.choice(never)
-    elif name == "discard: any own card":
-        i = _idx(w, "discard", rnd)
-        st = w.states[i]
-        c = rnd.choice(sorted(st.hands[st.dealer]))
-        j = rnd.randrange(2)
-        evs[i]["cards"][j] = c
-        evs[i]["trumps"] = sum(1 for x in evs[i]["cards"] if suit(x) == "T")
-    elif name == "discard: trump":
-        i = _idx(w, "discard", rnd)
-        st = w.states[i]
-        tr = sorted(c for c in st.hands[st.dealer] if suit(c) == "T")
-        if tr:
-            evs[i]["cards"][rnd.randrange(2)] = rnd.choice(tr)
-            evs[i]["trumps"] = sum(1 for x in evs[i]["cards"] if suit(x) == "T")
-    elif name == "discard: trump count":
-        i = _idx(w, "discard", rnd)
-        evs[i]["trumps"] = rnd.choice([-1, 0, 1, 2, 3, 10**30])
-    elif name == "discard: not the dealer":
-        i = _idx(w, "discard", rnd)
-        evs[i]["seat"] = (evs[i]["seat"] + rnd.randrange(1, 4)) % 4
-    elif name == "discard: after play began":
-        i = _idx(w, "discard", rnd)
-        d = evs.pop(i)
-        evs.insert(i + rnd.randrange(1, 6), d)
-    elif name == "discard: twice":
-        i = _idx(w, "discard", rnd)
-        evs.insert(i + 1, dict(evs[i]))
-    elif name == "discard: missing":
-        del evs[_idx(w, "discard", rnd)]
-    elif name == "trick: winner":
-        i = _idx(w, "trick", rnd)
-        evs[i]["winner"] = (evs[i]["winner"] + rnd.randrange(1, 4)) % 4
-    elif name == "trick: cards":
-        i = _idx(w, "trick", rnd)
-        cards = evs[i]["cards"]
-        if rnd.random() < 0.5:
-            rnd.shuffle(cards)
-        else:
-            cards[rnd.randrange(4)] = rnd.choice(PACK)
-    elif name == "trick: missing":
-        del evs[_idx(w, "trick", rnd)]
-    elif name == "trick: twice":
-        i = _idx(w, "trick", rnd)
-        evs.insert(i + 1, dict(evs[i]))
-    elif name == "score: points":
-        i = _idx(w, "score", rnd)
-        a, b = evs[i]["points"]
-        evs[i]["points"] = rnd.choice([[a + 1, b - 1], [b, a], [a, b + 1], [114, 0], [57, 57]])
-    elif name == "score: missing":
-        del evs[_idx(w, "score", rnd)]
-    elif name == "score: twice":
-        i = _idx(w, "score", rnd)
-        evs.insert(i + 1, dict(evs[i]))
-    elif name == "deal: card twice":
-        i = _idx(w, "deal", rnd)
-        h = evs[i]["hands"]
-        a, b = rnd.sample(range(4), 2)
-        h[a][rnd.randrange(len(h[a]))] = rnd.choice(h[b])
-    elif name == "deal: card moved":
-        i = _idx(w, "deal", rnd)
-        h = evs[i]["hands"]
-        a, b = rnd.sample(range(4), 2)
-        h[b].append(h[a].pop())
-    elif name == "deal: card dropped":
-        i = _idx(w, "deal", rnd)
-        h = evs[i]["hands"][rnd.randrange(4)]
-        h.pop(rnd.randrange(len(h)))
-    elif name == "deal: wrong dealer":
-        i = _idx(w, "deal", rnd)
-        evs[i]["dealer"] = (evs[i]["dealer"] + rnd.randrange(1, 4)) % 4
-    elif name == "deal: extra deal":
-        first = dict(evs[0])
-        first["dealer"] = ([e for e in evs if e["type"] == "deal"][-1]["dealer"] + 1) % 4
-        first["hands"] = random_hands(rnd, first["dealer"])
-        evs.append(first)
-    elif name == "line: swap":
-        i, j = rnd.sample(range(len(evs)), 2)
-        evs[i], evs[j] = evs[j], evs[i]
-    elif name == "line: delete":
-        del evs[rnd.randrange(len(evs))]
-    elif name == "event: unknown type":
-        i = rnd.randrange(len(evs))
-        evs[i] = dict(evs[i], type=rnd.choice(["bid", "Play", "", None, 3, ["play"]]))
-    elif name == "event: no type":
-        i = rnd.randrange(len(evs))
-        del evs[i]["type"]
-    elif name == "event: not an object":
-        evs[rnd.randrange(len(evs))] = rnd.choice([[1, 2], None, 42, "play", True])
-    elif name == "event: bad type of a field":
-        i = rnd.randrange(len(evs))
-        e = evs[i]
-        key = rnd.choice([k for k in e if k != "type"])
-        e[key] = rnd.choice(["1", 1.0, True, False, -1, 4, 10**30, None, [], {}, "SK"])
-    elif name == "event: bad card code":
-        i = rnd.randrange(len(evs))
-        e = evs[i]
-        bad = rnd.choice(["S4", "B1", "C7", "D10", "T0", "T22", "sk", "m", "", 5, None, "T01"])
-        if e["type"] == "play":
-            e["card"] = bad
-        elif e["type"] in ("trick", "discard"):
-            e["cards"][0] = bad
-        elif e["type"] == "deal":
-            e["hands"][1][0] = bad
-    elif name == "header":
-        head = rnd.choice([
-            dict(head, version=2), dict(head, version=0), dict(head, version="1"),
-            dict(head, version=True), dict(head, variant="skat"), dict(head, format="x"),
-            {k: v for k, v in head.items() if k != "variant"},
-            {k: v for k, v in head.items() if k != "version"},
-            [head], None,
-        ])
+    if name == "header":
+        return name, evs, _mutate_header(rnd, head)
+    _MUTATORS[name](w, rnd, evs)
     return name, evs, head
 
 

@@ -82,52 +82,41 @@ def pixels(window):
     return arcade.get_image(0, 0, *window.get_framebuffer_size()).convert("RGB")
 
 
-def test_open_review_opens_at_once_and_steps_through_the_decisions(window, quick, monkeypatch):
-    started = []
-    real = ai_service.submit_long
-    monkeypatch.setattr(ai_service, "submit_long", lambda *a, **k: (started.append(a), real(*a, **k))[1])
-    back = []
-    view = open_review(window, SINGLE, back=lambda: back.append(1))
-    assert window.current_view is view and started and view.running
-    m = view.model
-    assert view.pos == m.positions[0] and view.face_up == {0}  # your hand, at your first decision
-    view.on_draw()
-    assert view.t_label.text == "Reviewing…" and "decisions" in view.t_mean.text
-    finish(view)
-    assert m.ready and not view.running and not view.error
-    view.on_draw()
-    # every step: the panel says the label, both cards and values; both cards are lifted and framed
-    seen_labels = set()
-    for k, p in enumerate(m.positions):
-        assert view.pos == p
-        d = m.steps[k]
-        view.on_draw()
-        assert view.t_label.text == review_view.label_name(d.label)
-        pack = view.rules.pack
-        # the cards named, never their codes
-        assert cards_from_codes(pack, d.played) in view.t_played.text
-        assert not any(re.search(rf"\b{re.escape(c)}\b", view.t_played.text) for c in d.played.split())
-        assert (cards_from_codes(pack, d.best) in view.t_best.text) != (view.t_best.text == "The AI chooses the same")
-        assert (view.t_best.text == "The AI chooses the same") == (set(d.best.split()) == set(d.played.split()))
-        assert view.t_played_v.text == f"{d.expected_played:.1f}"
-        assert view.t_best_v.text == f"{d.expected_best:.1f}"
-        assert view.t_stake.text == f"At stake: {d.loss:.1f} points"
-        played, best = view.framed_cards()
-        assert {view.rules.pack.codes[c] for c in played} == set(d.played.split())
-        assert {view.rules.pack.codes[c] for c in best} == set(d.best.split())
-        assert view.raised_cards() == played | best
-        assert len(view._marks) == len(played | best)
-        seen_labels.add(d.label)
-        if d.best != d.played:
-            img = pixels(window)
-            for frame, colour, _tag in view._marks:
-                (x1, y1), (x2, y2) = frame[1], frame[2]  # the left side of the card
-                x, y = round((x1 + x2) / 2), round(720 - (y1 + y2) / 2)
-                got = {img.getpixel((x + dx, y + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
-                assert colour[:3] in got, (k, colour, got)
-        view.on_key_press(arcade.key.N, 0)
-    assert view.pos == m.positions[-1]
-    assert len(seen_labels) >= 2
+def _check_panel(view, d) -> None:
+    """The panel says the decision's label, both cards (named, never their codes) and
+    their values."""
+    assert view.t_label.text == review_view.label_name(d.label)
+    pack = view.rules.pack
+    # the cards named, never their codes
+    assert cards_from_codes(pack, d.played) in view.t_played.text
+    assert not any(re.search(rf"\b{re.escape(c)}\b", view.t_played.text) for c in d.played.split())
+    assert (cards_from_codes(pack, d.best) in view.t_best.text) != (view.t_best.text == "The AI chooses the same")
+    assert (view.t_best.text == "The AI chooses the same") == (set(d.best.split()) == set(d.played.split()))
+    assert view.t_played_v.text == f"{d.expected_played:.1f}"
+    assert view.t_best_v.text == f"{d.expected_best:.1f}"
+    assert view.t_stake.text == f"At stake: {d.loss:.1f} points"
+
+
+def _check_framed(window, view, d, k: int) -> None:
+    """Both cards are lifted and framed; where they differ, the frames are drawn."""
+    played, best = view.framed_cards()
+    assert {view.rules.pack.codes[c] for c in played} == set(d.played.split())
+    assert {view.rules.pack.codes[c] for c in best} == set(d.best.split())
+    assert view.raised_cards() == played | best
+    assert len(view._marks) == len(played | best)
+    if d.best != d.played:
+        img = pixels(window)
+        for frame, colour, _tag in view._marks:
+            (x1, y1), (x2, y2) = frame[1], frame[2]  # the left side of the card
+            x, y = round((x1 + x2) / 2), round(720 - (y1 + y2) / 2)
+            got = {img.getpixel((x + dx, y + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+            assert colour[:3] in got, (k, colour, got)
+
+
+def _check_moves_between_decisions(view, m) -> None:
+    """From the last decision: the keys and buttons step between decisions, the usual
+    playback goes on between them, a click on the chart goes to the nearest one, H
+    shows every hand then yours alone."""
     view.on_key_press(arcade.key.PAGEUP, 0)
     assert view.pos == m.positions[-2]
     view.on_key_press(arcade.key.P, 0)
@@ -154,6 +143,35 @@ def test_open_review_opens_at_once_and_steps_through_the_decisions(window, quick
     assert view.face_up == set(range(4))
     view.on_key_press(arcade.key.H, 0)
     assert view.face_up == {0}
+
+
+def test_open_review_opens_at_once_and_steps_through_the_decisions(window, quick, monkeypatch):
+    started = []
+    real = ai_service.submit_long
+    monkeypatch.setattr(ai_service, "submit_long", lambda *a, **k: (started.append(a), real(*a, **k))[1])
+    back = []
+    view = open_review(window, SINGLE, back=lambda: back.append(1))
+    assert window.current_view is view and started and view.running
+    m = view.model
+    assert view.pos == m.positions[0] and view.face_up == {0}  # your hand, at your first decision
+    view.on_draw()
+    assert view.t_label.text == "Reviewing…" and "decisions" in view.t_mean.text
+    finish(view)
+    assert m.ready and not view.running and not view.error
+    view.on_draw()
+    # every step: the panel says the label, both cards and values; both cards are lifted and framed
+    seen_labels = set()
+    for k, p in enumerate(m.positions):
+        assert view.pos == p
+        d = m.steps[k]
+        view.on_draw()
+        _check_panel(view, d)
+        _check_framed(window, view, d, k)
+        seen_labels.add(d.label)
+        view.on_key_press(arcade.key.N, 0)
+    assert view.pos == m.positions[-1]
+    assert len(seen_labels) >= 2
+    _check_moves_between_decisions(view, m)
     view.on_key_press(arcade.key.ESCAPE, 0)
     assert back == [1]
 

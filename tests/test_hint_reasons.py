@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import random
+from collections.abc import Callable
 from functools import cache
 
 import pytest
@@ -128,64 +129,83 @@ class Seen:
                    for x in self.unseen)
 
 
+def _discard_claim(k: Seen, laid: list[str], r: Reason, code: tuple[str, ...]) -> bool:
+    """Whether a discard reason is true of the cards ``laid`` from the hand."""
+    rest = [c for c in k.hand if c not in laid]
+    if r.key == "discard_void":
+        s = SUITS[r.get("suit")]  # type: ignore[index]
+        return (any(suit_of(c) == s for c in laid) and not any(suit_of(c) == s for c in rest)
+                and any(suit_of(c) == "T" for c in rest))
+    if r.key == "discard_points":
+        named = [code[c] for c in r.get("cards")]  # type: ignore[union-attr]
+        return bool(named) and all(c in laid and k.pts[c] > 1 for c in named)
+    if r.key == "discard_low":
+        return all(suit_of(c) in SUITS and k.pts[c] == 1 for c in laid)
+    return False
+
+
+def _partner_sure(k: Seen, card: str, r: Reason, code: tuple[str, ...]) -> bool:
+    w = k.winner_seat()
+    return (bool(k.trick) and w != k.seat and k.side[w] == k.side[k.seat] and not k.wins(card)
+            and card != "M" and k.pts[card] > 1 and not (k.opponent_after() and k.unseen_beats(card)))
+
+
+def _void_trump(k: Seen, card: str, r: Reason, code: tuple[str, ...]) -> bool:
+    s = SUITS[r.get("suit")]  # type: ignore[index]
+    return (k.led() == s and not any(suit_of(c) == s for c in k.hand) and suit_of(card) == "T"
+            and k.wins(card))
+
+
+def _master(k: Seen, card: str, r: Reason, code: tuple[str, ...]) -> bool:
+    ok = not k.trick and suit_of(card) in SUITS and not k.higher_unseen(card)
+    if r.key == "master_trumps_out":
+        ok = ok and not any(suit_of(x) == "T" for x in k.unseen)
+    return ok
+
+
+def _cannot_win(k: Seen, card: str, r: Reason, code: tuple[str, ...]) -> bool:
+    w = k.trick[winner(k.game, k.trick)] if k.trick else None
+    return (bool(k.led()) and card != "M" and not any(k.wins(c) for c in k.legal if c != "M")
+            and k.cheapest(card) and w == code[r.get("card")])  # type: ignore[index]
+
+
+#: a play reason's key -> whether its sentence is true of the card played, from the view
+_PLAY_CLAIMS: dict[str, Callable[[Seen, str, Reason, tuple[str, ...]], bool]] = {
+    "forced": lambda k, card, r, code: len(k.legal) == 1,
+    "partner_sure": _partner_sure,
+    "matto_save": lambda k, card, r, code: (
+        card == "M" and bool(k.led()) and not any(k.wins(c) for c in k.legal if c != "M")),
+    "take_sure": lambda k, card, r, code: (
+        bool(k.trick) and k.wins(card) and not (k.opponent_after() and k.unseen_beats(card))),
+    "void_trump": _void_trump,
+    "master": _master,
+    "master_trumps_out": _master,
+    "top_trump": lambda k, card, r, code: (
+        not k.trick and suit_of(card) == "T" and not k.higher_unseen(card)),
+    "second_low": lambda k, card, r, code: (
+        len(k.trick) == 1 and bool(k.led()) and not k.wins(card) and k.cheapest(card)),
+    "cannot_win": _cannot_win,
+    "keep_matto": lambda k, card, r, code: "M" in k.hand and card != "M" and k.cheapest(card),
+    "draw_trumps": lambda k, card, r, code: (
+        not k.trick and suit_of(card) == "T" and any(suit_of(x) == "T" for x in k.unseen)),
+    "lead_low": lambda k, card, r, code: not k.trick and card != "M" and k.pts[card] == 1,
+}
+
+
 def claim_holds(view: SeatView, cmd: Command, r: Reason) -> bool:
     """Whether what the reason's sentence says is true of the view."""
     k = Seen(view)
     code = view.rules.pack.codes
     if isinstance(cmd, Discard):
-        laid = [code[c] for c in cmd.cards]
-        rest = [c for c in k.hand if c not in laid]
-        if r.key == "discard_void":
-            s = SUITS[r.get("suit")]  # type: ignore[index]
-            return (any(suit_of(c) == s for c in laid) and not any(suit_of(c) == s for c in rest)
-                    and any(suit_of(c) == "T" for c in rest))
-        if r.key == "discard_points":
-            named = [code[c] for c in r.get("cards")]  # type: ignore[union-attr]
-            return bool(named) and all(c in laid and k.pts[c] > 1 for c in named)
-        if r.key == "discard_low":
-            return all(suit_of(c) in SUITS and k.pts[c] == 1 for c in laid)
-        return False
+        return _discard_claim(k, [code[c] for c in cmd.cards], r, code)
     assert isinstance(cmd, Play)
     card = code[cmd.card]
     assert card in k.legal
     arg = r.get("card")
     if arg is not None and r.key != "cannot_win" and code[arg] != card:  # type: ignore[index]
         return False
-    key = r.key
-    if key == "forced":
-        return len(k.legal) == 1
-    if key == "partner_sure":
-        w = k.winner_seat()
-        return (bool(k.trick) and w != k.seat and k.side[w] == k.side[k.seat] and not k.wins(card)
-                and card != "M" and k.pts[card] > 1 and not (k.opponent_after() and k.unseen_beats(card)))
-    if key == "matto_save":
-        return card == "M" and bool(k.led()) and not any(k.wins(c) for c in k.legal if c != "M")
-    if key == "take_sure":
-        return bool(k.trick) and k.wins(card) and not (k.opponent_after() and k.unseen_beats(card))
-    if key == "void_trump":
-        s = SUITS[r.get("suit")]  # type: ignore[index]
-        return (k.led() == s and not any(suit_of(c) == s for c in k.hand) and suit_of(card) == "T"
-                and k.wins(card))
-    if key in ("master", "master_trumps_out"):
-        ok = not k.trick and suit_of(card) in SUITS and not k.higher_unseen(card)
-        if key == "master_trumps_out":
-            ok = ok and not any(suit_of(x) == "T" for x in k.unseen)
-        return ok
-    if key == "top_trump":
-        return not k.trick and suit_of(card) == "T" and not k.higher_unseen(card)
-    if key == "second_low":
-        return len(k.trick) == 1 and bool(k.led()) and not k.wins(card) and k.cheapest(card)
-    if key == "cannot_win":
-        w = k.trick[winner(k.game, k.trick)] if k.trick else None
-        return (bool(k.led()) and card != "M" and not any(k.wins(c) for c in k.legal if c != "M")
-                and k.cheapest(card) and w == code[arg])  # type: ignore[index]
-    if key == "keep_matto":
-        return "M" in k.hand and card != "M" and k.cheapest(card)
-    if key == "draw_trumps":
-        return not k.trick and suit_of(card) == "T" and any(suit_of(x) == "T" for x in k.unseen)
-    if key == "lead_low":
-        return not k.trick and card != "M" and k.pts[card] == 1
-    return False
+    claim = _PLAY_CLAIMS.get(r.key)
+    return claim is not None and claim(k, card, r, code)
 
 
 # --- the corpus ------------------------------------------------------------------------

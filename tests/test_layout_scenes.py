@@ -89,6 +89,13 @@ def _table(window, variant: str, shoot: Shooter) -> None:
                      practice=True, settings=settings, sound=window.sound, executor=InlineExecutor())
     window.show_view(view)
     g = variant[:5]
+    _shoot_deal_and_discard(view, g, shoot)
+    _shoot_tricks_and_plays(view, rules, g, shoot)
+    _shoot_score_pages(view, g, shoot)
+    view.close()
+
+
+def _shoot_deal_and_discard(view, g: str, shoot: Shooter) -> None:
     frames(view, 40, draw_every=0)
     shoot(f"{g}-deal", view)
     _until(view, lambda: view._can_act())
@@ -104,38 +111,56 @@ def _table(window, variant: str, shoot: Shooter) -> None:
     view.ctl.selected = []
     play_human_turn(view)
     _until(view, lambda: view._can_act() or view.ctl.waiting)
+
+
+def _shoot_trick(view, rules, g: str, shoot: Shooter) -> None:
+    """A finished trick won by another seat: every card stays in view, with the piles' titles."""
+    pos = view.ctl.position(view.ctl.shown)
+    assert len(pos.trick) == rules.n_seats  # every card of the trick stays in view
+    assert [t.text for t in view.table.pile_titles] == [
+        view.words.pile_title(side, pos.tricks_won[side]) for side in range(rules.n_sides)]
+    shoot(f"{g}-trick", view)
+
+
+def _shoot_play(view, rules, g: str, shoot: Shooter) -> None:
+    """Your turn in a trick begun: a card's tooltip, then the last trick shown."""
+    hovered = view.ctl.hand_order()[2]
+    x, y = card_point(view, hovered)
+    view.on_mouse_motion(x, y, 0, 0)
+    frames(view, 3, draw_every=0)
+    # the card under the mouse is named, with its points ("Knight of Coins (C), 3 points")
+    assert view._place_tooltip()[0] == card_label(view.ctl.rules.pack, hovered)
+    shoot(f"{g}-play", view)
+    x, y = layout.hand_places(layout.TOP if rules.n_seats == 4 else layout.RIGHT, 5, False)[2][:2]
+    view.on_mouse_motion(x, y, 0, 0)
+    assert view._place_tooltip() is None  # a card lying face down is never named
+    view.on_mouse_motion(5, 5, 0, 0)
+    view.show_last_trick()
+    shoot(f"{g}-last-trick", view)
+    view.show_last_trick()
+
+
+def _shoot_tricks_and_plays(view, rules, g: str, shoot: Shooter) -> None:
+    """Play the deal out to the scoring, shooting the first trick another seat
+    wins and your first card played into a trick begun."""
     seen_trick = seen_play = False
     while not view.ctl.waiting == "scoring":
         if view.ctl.waiting == "trick":
             if not seen_trick and view.ctl.trick_winner != 0:
-                pos = view.ctl.position(view.ctl.shown)
-                assert len(pos.trick) == rules.n_seats  # every card of the trick stays in view
-                assert [t.text for t in view.table.pile_titles] == [
-                    view.words.pile_title(side, pos.tricks_won[side]) for side in range(rules.n_sides)]
-                shoot(f"{g}-trick", view)
+                _shoot_trick(view, rules, g, shoot)
                 seen_trick = True
             view.continue_()
         elif view._can_act():
             if not seen_play and view.game.state.trick:
-                hovered = view.ctl.hand_order()[2]
-                x, y = card_point(view, hovered)
-                view.on_mouse_motion(x, y, 0, 0)
-                frames(view, 3, draw_every=0)
-                # the card under the mouse is named, with its points ("Knight of Coins (C), 3 points")
-                assert view._place_tooltip()[0] == card_label(view.ctl.rules.pack, hovered)
-                shoot(f"{g}-play", view)
-                x, y = layout.hand_places(layout.TOP if rules.n_seats == 4 else layout.RIGHT, 5, False)[2][:2]
-                view.on_mouse_motion(x, y, 0, 0)
-                assert view._place_tooltip() is None  # a card lying face down is never named
-                view.on_mouse_motion(5, 5, 0, 0)
-                view.show_last_trick()
-                shoot(f"{g}-last-trick", view)
-                view.show_last_trick()
+                _shoot_play(view, rules, g, shoot)
                 seen_play = True
             assert view.game.state.phase == PLAY
             play_human_turn(view)
         view.on_update(1 / 60)
     assert seen_trick and seen_play
+
+
+def _shoot_score_pages(view, g: str, shoot: Shooter) -> None:
     frames(view, 10, draw_every=0)
     shoot(f"{g}-scoring", view)
     view.score_panel.finish()
@@ -146,7 +171,6 @@ def _table(window, variant: str, shoot: Shooter) -> None:
         frames(view, 2, draw_every=0)
         shoot(f"{g}-{page}", view)
     view.choose("score")
-    view.close()
 
 
 def _scarto_file(dest: Path) -> Path:

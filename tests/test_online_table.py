@@ -57,34 +57,45 @@ def test_two_tables_play_one_online_game(server, tmp_path, home, variant, seats)
         ctl = TableController(sess, {}, out, executor=InlineExecutor(), auto_continue=True)
         ctl.speed = 1000.0
         tables.append((ctl, sess, out))
-    deadline = time.monotonic() + 120
     try:
-        while not all(ctl.finished and ctl.shown == sess.cursor and ctl.replay_path is not None
-                      for ctl, sess, _ in tables):
-            assert time.monotonic() < deadline, [(ctl.scene, sess.cursor) for ctl, sess, _ in tables]
-            for ctl, _sess, _out in tables:
-                if ctl.waiting == "scoring":
-                    ctl.continue_()
-                elif ctl.can_act():
-                    act(ctl)
-                ctl.update(1 / 60)
-            time.sleep(0.002)
+        _play_to_the_end(tables)
     finally:
         for c in clients:
             c.close()
     _rules, events, states, _seed = truth(server.data_dir, code)
     for (ctl, sess, out), s in zip(tables, people, strict=True):
-        # every position the table drew is this seat's view, turned to the bottom
-        views = {Position.of([sess.turn.view(seat_view(st, s))]) for st in states}
-        for step in out.steps:
-            if step.kind == "event":
-                assert step.after in views
-            for pos in (step.before, step.after):
-                assert all(pos.hands[o] is None for o in range(1, rules.n_seats))
-        # the finished game filed under replays/ is the server's game
-        assert ctl.replay_path is not None
-        rp = read_replay(ctl.replay_path)
-        assert rp.events == events and rp.header.extra["seat"] == s
+        _check_table(rules, ctl, sess, out, s, events, states)
+
+
+def _play_to_the_end(tables) -> None:
+    """Every table plays its seat until each has shown the end and filed the game."""
+    deadline = time.monotonic() + 120
+    while not all(ctl.finished and ctl.shown == sess.cursor and ctl.replay_path is not None
+                  for ctl, sess, _ in tables):
+        assert time.monotonic() < deadline, [(ctl.scene, sess.cursor) for ctl, sess, _ in tables]
+        for ctl, _sess, _out in tables:
+            if ctl.waiting == "scoring":
+                ctl.continue_()
+            elif ctl.can_act():
+                act(ctl)
+            ctl.update(1 / 60)
+        time.sleep(0.002)
+
+
+def _check_table(rules, ctl, sess, out, s: int, events, states) -> None:
+    """Seat ``s``'s table drew only its seat's view, turned to the bottom, and filed
+    the server's game."""
+    # every position the table drew is this seat's view, turned to the bottom
+    views = {Position.of([sess.turn.view(seat_view(st, s))]) for st in states}
+    for step in out.steps:
+        if step.kind == "event":
+            assert step.after in views
+        for pos in (step.before, step.after):
+            assert all(pos.hands[o] is None for o in range(1, rules.n_seats))
+    # the finished game filed under replays/ is the server's game
+    assert ctl.replay_path is not None
+    rp = read_replay(ctl.replay_path)
+    assert rp.events == events and rp.header.extra["seat"] == s
 
 
 def test_a_friend_who_drops_is_shown_reconnecting_then_back(server, home) -> None:

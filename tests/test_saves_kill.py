@@ -112,54 +112,82 @@ class Lines:
         return b"".join(self.got)
 
 
-def test_kills_while_playing_and_resuming_lose_no_reported_event(tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    env = {**os.environ, "TAROCCHI_HOME": str(home), "PYTHONPATH": str(ROOT)}
-    env.pop("DISPLAY", None)
-    rnd = random.Random(13)
-    kills = rounds = resumed = in_resume = 0
-    seed: int | None = None
-    reported: dict[int, dict] = {}
-    have = 0
-    seeds: set[int] = set()
-    while (kills < 34 or resumed < 10) and rounds < 120:  # resumes depend on the load
-        rounds += 1
-        delay = rnd.choice((0.0, 0.0005, 0.002))
-        child = subprocess.Popen([sys.executable, "-c", CHILD, str(rounds), str(delay)], cwd=ROOT,
-                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
-        lines = Lines(child.stdout)
-        if rounds % 2:  # at a random moment: start-up, resume, play or filing
-            time.sleep(rnd.uniform(0.0, 0.35))
-        else:  # within 3 ms of the start of a resume (which takes about 4 ms), or early in a new game
-            lines.wait_for((b"RESUMING", b"NEW"), timeout=30)
-            time.sleep(rnd.uniform(0.0, 0.003 if lines.saw(b"RESUMING") else 0.1))
-        if child.poll() is None:
-            child.send_signal(signal.SIGKILL)
-            kills += 1
-        child.wait(timeout=60)
-        out = lines.all()
-        if child.returncode == -signal.SIGKILL and lines.saw(b"RESUMING") and not lines.saw(b"RESUMED"):
-            in_resume += 1  # killed inside session.resume()
-        err = child.stderr.read() if child.stderr else b""
-        assert child.returncode in (0, -signal.SIGKILL), err.decode()[-2000:]
+def _kill_one_run(rnd: random.Random, rounds: int, env: dict) -> tuple[bool, bool, bytes]:
+    """One run of the child, killed at a random moment: (killed, killed inside
+    session.resume(), what it printed)."""
+    delay = rnd.choice((0.0, 0.0005, 0.002))
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(rounds), str(delay)], cwd=ROOT,
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+    lines = Lines(child.stdout)
+    if rounds % 2:  # at a random moment: start-up, resume, play or filing
+        time.sleep(rnd.uniform(0.0, 0.35))
+    else:  # within 3 ms of the start of a resume (which takes about 4 ms), or early in a new game
+        lines.wait_for((b"RESUMING", b"NEW"), timeout=30)
+        time.sleep(rnd.uniform(0.0, 0.003 if lines.saw(b"RESUMING") else 0.1))
+    killed = False
+    if child.poll() is None:
+        child.send_signal(signal.SIGKILL)
+        killed = True
+    child.wait(timeout=60)
+    out = lines.all()
+    # killed inside session.resume()
+    in_resume = child.returncode == -signal.SIGKILL and lines.saw(b"RESUMING") and not lines.saw(b"RESUMED")
+    err = child.stderr.read() if child.stderr else b""
+    assert child.returncode in (0, -signal.SIGKILL), err.decode()[-2000:]
+    return killed, in_resume, out
+
+
+class _Reports:
+    """What the runs reported, game by game: the game's seed, its events by index and
+    how many the child had; each game checked against its file as it goes."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self.seed: int | None = None
+        self.reported: dict[int, dict] = {}
+        self.have = 0
+        self.seeds: set[int] = set()
+        self.resumed = 0
+
+    def _game(self, word: str, rest: str) -> None:
+        s, n = (int(x) for x in rest.split())
+        if s != self.seed:  # another game: the last one must be filed, whole and finished
+            if self.seed is not None:
+                assert _check_game(self.home, self.seed, self.reported, self.have), "a game left unfinished"
+            self.seed, self.reported, self.have = s, {}, 0
+            self.seeds.add(s)
+        self.resumed += word == "RESUMED"
+        self.have = max(self.have, n)
+
+    def read(self, out: bytes) -> None:
+        """One run's output; then the game so far is checked against its file."""
         for line in out.decode().splitlines(keepends=True):
             if not line.endswith("\n"):
                 break  # cut by the kill: not a report
             word, _, rest = line.rstrip("\n").partition(" ")
             if word in ("NEW", "RESUMED"):
-                s, n = (int(x) for x in rest.split())
-                if s != seed:  # another game: the last one must be filed, whole and finished
-                    if seed is not None:
-                        assert _check_game(home, seed, reported, have), "a game left unfinished"
-                    seed, reported, have = s, {}, 0
-                    seeds.add(s)
-                resumed += word == "RESUMED"
-                have = max(have, n)
+                self._game(word, rest)
             elif word == "E":
                 i, obj = rest.split(" ", 1)
-                reported[int(i)] = json.loads(obj)
-        if seed is not None:
-            _check_game(home, seed, reported, have)
+                self.reported[int(i)] = json.loads(obj)
+        if self.seed is not None:
+            _check_game(self.home, self.seed, self.reported, self.have)
+
+
+def test_kills_while_playing_and_resuming_lose_no_reported_event(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = {**os.environ, "TAROCCHI_HOME": str(home), "PYTHONPATH": str(ROOT)}
+    env.pop("DISPLAY", None)
+    rnd = random.Random(13)
+    kills = rounds = in_resume = 0
+    reports = _Reports(home)
+    while (kills < 34 or reports.resumed < 10) and rounds < 120:  # resumes depend on the load
+        rounds += 1
+        killed, inside, out = _kill_one_run(rnd, rounds, env)
+        kills += killed
+        in_resume += inside
+        reports.read(out)
+    resumed, seeds = reports.resumed, reports.seeds
     print(f"kill test: {kills} kills in {rounds} runs ({in_resume} inside a resume), "
           f"{resumed} resumes, {len(seeds)} games, no reported event lost")
     assert kills >= 30 and resumed >= 10

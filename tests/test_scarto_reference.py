@@ -44,6 +44,7 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -312,6 +313,155 @@ SCORE_RULES = frozenset({"S6"})
 GAME_RULES = frozenset({"S6"})
 
 
+def _read_deal(obj: dict[str, Any], line: int) -> tuple[list[list[str]], list[str], int]:
+    hands = obj.get("hands")
+    if not isinstance(hands, list) or len(hands) != SEATS:
+        raise RefRefused(line)
+    hs = [_cards(h, line) for h in hands]
+    stock = _cards(obj.get("stock"), line)
+    dealer = _seat(obj, "dealer", line)
+    return hs, stock, dealer
+
+
+def _read_discard(obj: dict[str, Any], line: int) -> tuple[int, list[str]]:
+    seat = _seat(obj, "seat", line)
+    dcards = _cards(obj.get("cards"), line)
+    # D3: a "trumps" key is not a Scarto field; ignored like any unknown key.
+    return seat, dcards
+
+
+def _read_play(obj: dict[str, Any], line: int) -> tuple[int, str]:
+    seat = _seat(obj, "seat", line)
+    card = obj.get("card")
+    if not isinstance(card, str) or card not in PACK_SET:
+        raise RefRefused(line)
+    return seat, card
+
+
+def _read_trick(obj: dict[str, Any], line: int) -> tuple[int, list[str]]:
+    tcards = _cards(obj.get("cards"), line)
+    if len(tcards) != SEATS:
+        raise RefRefused(line)
+    winner = _seat(obj, "winner", line)
+    return winner, tcards
+
+
+def _read_score(obj: dict[str, Any], line: int) -> list[Any]:
+    pts = obj.get("points")
+    if not (isinstance(pts, list) and len(pts) == SEATS and all(_is_int(p) for p in pts)):
+        raise RefRefused(line)
+    return pts
+
+
+#: each event kind's field reader: its fields, or RefRefused (malformed, no rule)
+_READERS: dict[str, Callable[[dict[str, Any], int], Any]] = {
+    "deal": _read_deal, "discard": _read_discard, "play": _read_play,
+    "trick": _read_trick, "score": _read_score,
+}
+
+
+def _due_trick(s: RefState, fields: tuple[int, list[str]], want: Any, line: int) -> None:
+    winner, tcards = fields
+    if (winner, tcards) != want:
+        raise RefRefused(line, TRICK_RULES)
+    s.tricks_won[winner] += 1
+    s.piles[winner] += [c for c in tcards if c != "M"]  # S5: never captured
+    if "M" in tcards:
+        s.matto_winner = winner
+    s.trick = []
+    s.trick_no += 1
+    s.leader = winner
+    s.turn = winner if s.trick_no < N_TRICKS else -1
+    s.pending.pop(0)
+    if s.trick_no == N_TRICKS:
+        s.pending.append(("score", deal_counts(s)))
+
+
+def _due_score(s: RefState, pts: list[Any], want: Any, line: int) -> None:
+    if tuple(pts) != want:
+        raise RefRefused(line, SCORE_RULES)
+    s.scores.append(want)
+    s.pending.pop(0)
+    s.phase = "over" if len(s.scores) >= s.n_deals else "deal"
+    s.turn = -1
+
+
+#: the events the reference itself makes due (a trick after its third card,
+#: the score after the last trick): they must come next, exactly as computed
+_DUE: dict[str, Callable[[RefState, Any, Any, int], None]] = {
+    "trick": _due_trick, "score": _due_score,
+}
+
+
+def _step_deal(s: RefState, fields: tuple[list[list[str]], list[str], int], line: int) -> None:
+    hs, stock, dealer = fields
+    if s.deal_no >= s.n_deals:
+        raise RefRefused(line, GAME_RULES)  # S6: a game is three deals
+    if s.phase != "deal":
+        raise RefRefused(line, ANY_RULE)
+    if s.deal_no > 0 and dealer != (s.dealer + 1) % SEATS:
+        raise RefRefused(line, GAME_RULES)  # S6: the deal passes to the next seat
+    flat = [c for h in hs for c in h] + stock
+    if len(set(flat)) != len(flat) or len(stock) != 3 or any(len(h) != 25 for h in hs):
+        raise RefRefused(line, DEAL_RULES)  # D6
+    s.deal_no += 1
+    s.phase = "discard"
+    s.dealer = dealer
+    s.hands = [set(h) for h in hs]
+    s.hands[dealer] |= set(stock)  # S4: the dealer takes the stock
+    s.stock = set(stock)
+    s.discard = set()
+    s.leader = (dealer + 1) % SEATS  # S5: the dealer's right leads
+    s.turn = dealer
+    s.trick = []
+    s.trick_no = 0
+    s.tricks_won = [0, 0, 0]
+    s.piles = [[], [], []]
+    s.matto_winner = -1
+
+
+def _step_discard(s: RefState, fields: tuple[int, list[str]], line: int) -> None:
+    seat, dcards = fields
+    if s.phase != "discard" or seat != s.dealer:
+        raise RefRefused(line, ANY_RULE)
+    if len(set(dcards)) != len(dcards):
+        raise RefRefused(line)  # a card named twice: malformed
+    if not discard_ok(s.hands[seat], dcards):
+        raise RefRefused(line, DISCARD_RULES)
+    s.hands[seat] -= set(dcards)
+    s.discard = set(dcards)
+    s.piles[seat] += sorted(dcards)  # S4: to the dealer's own trick pile
+    s.phase = "play"
+    s.turn = s.leader
+
+
+def _step_play(s: RefState, fields: tuple[int, str], line: int) -> None:
+    seat, card = fields
+    if s.phase != "play" or seat != s.turn:
+        raise RefRefused(line, ANY_RULE)
+    hand = s.hands[seat]
+    if card not in hand:
+        raise RefRefused(line, ANY_RULE)
+    if card not in legal_plays(hand, s.trick):
+        raise RefRefused(line, PLAY_RULES)
+    hand.discard(card)
+    if card == "M":  # S5: to its own player's pile, trick or no trick
+        s.piles[seat].append("M")
+    s.trick.append(card)
+    if len(s.trick) == SEATS:
+        s.turn = -1
+        s.pending.append(("trick", ((s.leader + winner_index(s.trick)) % SEATS,
+                                    list(s.trick))))
+    else:
+        s.turn = (seat + 1) % SEATS
+
+
+#: the events a player writes when the position allows them
+_STEPS: dict[str, Callable[[RefState, Any, int], None]] = {
+    "deal": _step_deal, "discard": _step_discard, "play": _step_play,
+}
+
+
 def ref_step(s: RefState, obj: Any, line: int) -> None:
     """Apply one event object to ``s`` (in place) or raise RefRefused."""
     if not isinstance(obj, dict):
@@ -320,123 +470,22 @@ def ref_step(s: RefState, obj: Any, line: int) -> None:
     if kind not in ("deal", "discard", "play", "trick", "score"):
         raise RefRefused(line)
     # Field types first (a malformed event is refused whatever the position).
-    if kind == "deal":
-        hands = obj.get("hands")
-        if not isinstance(hands, list) or len(hands) != SEATS:
-            raise RefRefused(line)
-        hs = [_cards(h, line) for h in hands]
-        stock = _cards(obj.get("stock"), line)
-        dealer = _seat(obj, "dealer", line)
-    elif kind == "discard":
-        seat = _seat(obj, "seat", line)
-        dcards = _cards(obj.get("cards"), line)
-        # D3: a "trumps" key is not a Scarto field; ignored like any unknown key.
-    elif kind == "play":
-        seat = _seat(obj, "seat", line)
-        card = obj.get("card")
-        if not isinstance(card, str) or card not in PACK_SET:
-            raise RefRefused(line)
-    elif kind == "trick":
-        tcards = _cards(obj.get("cards"), line)
-        if len(tcards) != SEATS:
-            raise RefRefused(line)
-        winner = _seat(obj, "winner", line)
-    else:
-        pts = obj.get("points")
-        if not (isinstance(pts, list) and len(pts) == SEATS and all(_is_int(p) for p in pts)):
-            raise RefRefused(line)
-
+    fields = _READERS[kind](obj, line)
     if s.deal_no == 0 and kind != "deal":
         raise RefRefused(line, ANY_RULE)
     if s.pending:
         want_kind, want = s.pending[0]
         if kind != want_kind:
             raise RefRefused(line, ANY_RULE)
-        if kind == "trick":
-            if (winner, tcards) != want:
-                raise RefRefused(line, TRICK_RULES)
-            s.tricks_won[winner] += 1
-            s.piles[winner] += [c for c in tcards if c != "M"]  # S5: never captured
-            if "M" in tcards:
-                s.matto_winner = winner
-            s.trick = []
-            s.trick_no += 1
-            s.leader = winner
-            s.turn = winner if s.trick_no < N_TRICKS else -1
-            s.pending.pop(0)
-            if s.trick_no == N_TRICKS:
-                s.pending.append(("score", deal_counts(s)))
-        else:
-            if tuple(pts) != want:
-                raise RefRefused(line, SCORE_RULES)
-            s.scores.append(want)
-            s.pending.pop(0)
-            s.phase = "over" if len(s.scores) >= s.n_deals else "deal"
-            s.turn = -1
+        _DUE[kind](s, fields, want, line)
         return
-
-    if kind == "deal":
-        if s.deal_no >= s.n_deals:
-            raise RefRefused(line, GAME_RULES)  # S6: a game is three deals
-        if s.phase != "deal":
-            raise RefRefused(line, ANY_RULE)
-        if s.deal_no > 0 and dealer != (s.dealer + 1) % SEATS:
-            raise RefRefused(line, GAME_RULES)  # S6: the deal passes to the next seat
-        flat = [c for h in hs for c in h] + stock
-        if len(set(flat)) != len(flat) or len(stock) != 3 or any(len(h) != 25 for h in hs):
-            raise RefRefused(line, DEAL_RULES)  # D6
-        s.deal_no += 1
-        s.phase = "discard"
-        s.dealer = dealer
-        s.hands = [set(h) for h in hs]
-        s.hands[dealer] |= set(stock)  # S4: the dealer takes the stock
-        s.stock = set(stock)
-        s.discard = set()
-        s.leader = (dealer + 1) % SEATS  # S5: the dealer's right leads
-        s.turn = dealer
-        s.trick = []
-        s.trick_no = 0
-        s.tricks_won = [0, 0, 0]
-        s.piles = [[], [], []]
-        s.matto_winner = -1
-        return
-    if kind == "discard":
-        if s.phase != "discard" or seat != s.dealer:
-            raise RefRefused(line, ANY_RULE)
-        if len(set(dcards)) != len(dcards):
-            raise RefRefused(line)  # a card named twice: malformed
-        if not discard_ok(s.hands[seat], dcards):
-            raise RefRefused(line, DISCARD_RULES)
-        s.hands[seat] -= set(dcards)
-        s.discard = set(dcards)
-        s.piles[seat] += sorted(dcards)  # S4: to the dealer's own trick pile
-        s.phase = "play"
-        s.turn = s.leader
-        return
-    if kind == "play":
-        if s.phase != "play" or seat != s.turn:
-            raise RefRefused(line, ANY_RULE)
-        hand = s.hands[seat]
-        if card not in hand:
-            raise RefRefused(line, ANY_RULE)
-        if card not in legal_plays(hand, s.trick):
-            raise RefRefused(line, PLAY_RULES)
-        hand.discard(card)
-        if card == "M":  # S5: to its own player's pile, trick or no trick
-            s.piles[seat].append("M")
-        s.trick.append(card)
-        if len(s.trick) == SEATS:
-            s.turn = -1
-            s.pending.append(("trick", ((s.leader + winner_index(s.trick)) % SEATS,
-                                        list(s.trick))))
-        else:
-            s.turn = (seat + 1) % SEATS
-        return
-    raise RefRefused(line, ANY_RULE)  # a trick or score that is not due
+    if kind not in _STEPS:
+        raise RefRefused(line, ANY_RULE)  # a trick or score that is not due
+    _STEPS[kind](s, fields, line)
 
 
-def ref_read(text: str) -> dict[str, Any]:
-    """The reference reader: a summary of the final position, or RefRefused."""
+def _json_lines(text: str) -> list[Any]:
+    """The file's lines as JSON values, or RefRefused at the first that is not one."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -448,7 +497,12 @@ def ref_read(text: str) -> dict[str, Any]:
             objs.append(json.loads(ln, parse_int=_parse_int))
         except ValueError:
             raise RefRefused(i) from None
-    head = objs[0]
+    return objs
+
+
+def _scarto_deals(head: Any, n_lines: int) -> int | None:
+    """The game length a Scarto header announces (D4), None for a Piedicavallo header
+    alone, or RefRefused."""
     if not isinstance(head, dict) or head.get("format") != "tarocchi-replay":
         raise RefRefused(1)
     if type(head.get("version")) is not int or head["version"] != 1:
@@ -457,19 +511,28 @@ def ref_read(text: str) -> dict[str, Any]:
         isinstance(head["players"], list) and len(head["players"]) == 4
     ):
         raise RefRefused(1)  # the format's four players of Piedicavallo (R2)
-    if head.get("variant") == "piedicavallo" and len(objs) > 1:
+    if head.get("variant") == "piedicavallo" and n_lines > 1:
         # Not a Scarto file: its first event (a Scarto deal, or any other event) is
         # not a Piedicavallo deal of four hands.
         raise RefRefused(2)
     if head.get("variant") == "piedicavallo":
-        return {}
+        return None
     if head.get("variant") != "scarto":
         raise RefRefused(1)
     players = head.get("players")
     if isinstance(players, list) and len(players) != SEATS:
         raise RefRefused(1, frozenset({"S1"}))  # D5
     deals = head.get("deals")
-    s = RefState(n_deals=deals if deals in (1, 3) and type(deals) is int else 3)  # D4
+    return deals if deals in (1, 3) and type(deals) is int else 3  # D4
+
+
+def ref_read(text: str) -> dict[str, Any]:
+    """The reference reader: a summary of the final position, or RefRefused."""
+    objs = _json_lines(text)
+    n_deals = _scarto_deals(objs[0], len(objs))
+    if n_deals is None:
+        return {}
+    s = RefState(n_deals=n_deals)
     for i, obj in enumerate(objs[1:], start=2):
         ref_step(s, obj, i)
     return s.summary()
@@ -518,11 +581,7 @@ def shuffled_pack(rnd: random.Random, dealer: int) -> list[str]:
     return order
 
 
-def write_game(rnd: random.Random, n_deals: int = 1, matto_bias: float = 0.3,
-               deals_key: bool = True, hands: list[list[str]] | None = None,
-               first_dealer: int | None = None) -> Written:
-    """A random legal Scarto file as event objects, validated step by step by the
-    reference.  ``n_deals`` 1 writes ``"deals": 1``; 3 writes a whole game."""
+def _header(rnd: random.Random, n_deals: int, deals_key: bool) -> dict[str, Any]:
     header: dict[str, Any] = {"format": "tarocchi-replay", "version": 1, "variant": "scarto"}
     if rnd.random() < 0.5:
         header["seed"] = rnd.randrange(10**6)
@@ -532,7 +591,73 @@ def write_game(rnd: random.Random, n_deals: int = 1, matto_bias: float = 0.3,
         header["created"] = "2026-12-03T09:00:00Z"
     if n_deals == 1 or deals_key:
         header["deals"] = n_deals
-    out = Written(header, [], [])
+    return header
+
+
+def _write_discard(rnd: random.Random, out: Written, s: RefState, dealer: int,
+                   stock: list[str]) -> None:
+    allowed = legal_discard_cards(s.hands[dealer])
+    r = rnd.random()
+    if r < 0.1 and set(stock) <= set(allowed):
+        chosen = sorted(stock)  # D2: the stock itself
+        out.coverage.add("discard the stock")
+    elif r < 0.3 and "T1" in allowed:
+        chosen = sorted(["T1", *rnd.sample([c for c in allowed if c != "T1"], 2)])
+    else:
+        chosen = sorted(rnd.sample(allowed, 3))
+    n_tr = sum(1 for c in chosen if suit(c) == "T")
+    if n_tr:
+        out.coverage.add(f"discard {n_tr} trump(s)")
+    if "T1" in chosen:
+        out.coverage.add("discard T1")
+    _emit(out, s, {"type": "discard", "seat": dealer, "cards": chosen})
+
+
+def _write_play(rnd: random.Random, out: Written, s: RefState, matto_bias: float,
+                trick_no: int, k: int) -> None:
+    """The ``k``-th card of trick ``trick_no``, by the seat whose turn it is."""
+    seat = s.turn
+    options = sorted(legal_plays(s.hands[seat], s.trick))
+    if "M" in options and len(options) > 1 and matto_bias < 0:
+        options.remove("M")  # keep the Matto for the last trick
+    card = "M" if "M" in options and rnd.random() < matto_bias else rnd.choice(options)
+    if card == "M":
+        out.coverage.add("matto led" if k == 0 else "matto played")
+        if trick_no == N_TRICKS - 1:
+            out.coverage.add("matto in the last trick")
+    if k == 1 and s.trick == ["M"]:
+        out.coverage.add("matto led, trump second" if suit(card) == "T"
+                         else "matto led, suit second")
+    _emit(out, s, {"type": "play", "seat": seat, "card": card})
+
+
+def _write_tricks(rnd: random.Random, out: Written, s: RefState, matto_bias: float) -> None:
+    for trick_no in range(N_TRICKS):
+        for k in range(SEATS):
+            _write_play(rnd, out, s, matto_bias, trick_no, k)
+        win, cards = s.pending[0][1]
+        if {"T20", "T21"} <= set(cards):
+            out.coverage.add("T20 and T21 in one trick")
+        _emit(out, s, {"type": "trick", "winner": win, "cards": cards})
+
+
+def _write_score(out: Written, s: RefState, dealer: int) -> None:
+    pts = s.pending[0][1]
+    if 0 in s.tricks_won:
+        out.coverage.add("a seat without a trick")
+        if "M" in s.piles[s.tricks_won.index(0)]:
+            out.coverage.add("the Matto with a seat without a trick")
+    if s.matto_winner == dealer:
+        out.coverage.add("dealer won the Matto's trick")
+    _emit(out, s, {"type": "score", "points": list(pts)})
+
+
+def write_game(rnd: random.Random, n_deals: int = 1, matto_bias: float = 0.3,
+               deals_key: bool = True, hands: list[list[str]] | None = None,
+               first_dealer: int | None = None) -> Written:
+    """A random legal Scarto file as event objects, validated step by step by the
+    reference.  ``n_deals`` 1 writes ``"deals": 1``; 3 writes a whole game."""
+    out = Written(_header(rnd, n_deals, deals_key), [], [])
     s = RefState(n_deals=n_deals if n_deals in (1, 3) else 3)
     dealer = rnd.randrange(SEATS) if first_dealer is None else first_dealer
     for _deal in range(n_deals):
@@ -541,48 +666,9 @@ def write_game(rnd: random.Random, n_deals: int = 1, matto_bias: float = 0.3,
         else:
             dealt, stock = [list(h) for h in hands[:3]], list(hands[3])
         _emit(out, s, {"type": "deal", "dealer": dealer, "hands": dealt, "stock": stock})
-        allowed = legal_discard_cards(s.hands[dealer])
-        r = rnd.random()
-        if r < 0.1 and set(stock) <= set(allowed):
-            chosen = sorted(stock)  # D2: the stock itself
-            out.coverage.add("discard the stock")
-        elif r < 0.3 and "T1" in allowed:
-            chosen = sorted(["T1", *rnd.sample([c for c in allowed if c != "T1"], 2)])
-        else:
-            chosen = sorted(rnd.sample(allowed, 3))
-        n_tr = sum(1 for c in chosen if suit(c) == "T")
-        if n_tr:
-            out.coverage.add(f"discard {n_tr} trump(s)")
-        if "T1" in chosen:
-            out.coverage.add("discard T1")
-        _emit(out, s, {"type": "discard", "seat": dealer, "cards": chosen})
-        for trick_no in range(N_TRICKS):
-            for k in range(SEATS):
-                seat = s.turn
-                options = sorted(legal_plays(s.hands[seat], s.trick))
-                if "M" in options and len(options) > 1 and matto_bias < 0:
-                    options.remove("M")  # keep the Matto for the last trick
-                card = "M" if "M" in options and rnd.random() < matto_bias else rnd.choice(options)
-                if card == "M":
-                    out.coverage.add("matto led" if k == 0 else "matto played")
-                    if trick_no == N_TRICKS - 1:
-                        out.coverage.add("matto in the last trick")
-                if k == 1 and s.trick == ["M"]:
-                    out.coverage.add("matto led, trump second" if suit(card) == "T"
-                                     else "matto led, suit second")
-                _emit(out, s, {"type": "play", "seat": seat, "card": card})
-            win, cards = s.pending[0][1]
-            if {"T20", "T21"} <= set(cards):
-                out.coverage.add("T20 and T21 in one trick")
-            _emit(out, s, {"type": "trick", "winner": win, "cards": cards})
-        pts = s.pending[0][1]
-        if 0 in s.tricks_won:
-            out.coverage.add("a seat without a trick")
-            if "M" in s.piles[s.tricks_won.index(0)]:
-                out.coverage.add("the Matto with a seat without a trick")
-        if s.matto_winner == dealer:
-            out.coverage.add("dealer won the Matto's trick")
-        _emit(out, s, {"type": "score", "points": list(pts)})
+        _write_discard(rnd, out, s, dealer, stock)
+        _write_tricks(rnd, out, s, matto_bias)
+        _write_score(out, s, dealer)
         dealer = (dealer + 1) % SEATS  # S6
     return out
 
@@ -1304,213 +1390,352 @@ def _idx(w: Written, kind: str, rnd: random.Random) -> int:
     return rnd.choice([i for i, e in enumerate(w.events) if e["type"] == kind])
 
 
+def _m_play_any_card(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "play", rnd)
+    evs[i]["card"] = rnd.choice(PACK)
+
+
+def _m_play_another_hands_card(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "play", rnd)
+    st = w.states[i]
+    others = [s for s in range(3) if s != evs[i]["seat"] and st.hands[s]]
+    if others:
+        evs[i]["card"] = rnd.choice(sorted(st.hands[rnd.choice(others)]))
+
+
+def _m_play_a_discarded_or_stock_card(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "play", rnd)
+    st = w.states[i]
+    evs[i]["card"] = rnd.choice(sorted(st.discard | st.stock))
+
+
+def _m_play_revoke(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    for i in rnd.sample(range(len(evs)), len(evs)):
+        if evs[i]["type"] == "play":
+            st = w.states[i]
+            hand = st.hands[evs[i]["seat"]]
+            bad = sorted(hand - legal_plays(hand, st.trick))
+            if bad:
+                evs[i]["card"] = rnd.choice(bad)
+                break
+
+
+def _m_play_another_legal_card(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "play", rnd)
+    st = w.states[i]
+    evs[i]["card"] = rnd.choice(sorted(legal_plays(st.hands[evs[i]["seat"]], st.trick)))
+
+
+def _m_play_the_matto(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    cands = [i for i, e in enumerate(w.events)
+             if e["type"] == "play" and "M" in w.states[i].hands[e["seat"]]]
+    if cands:
+        evs[rnd.choice(cands)]["card"] = "M"
+
+
+def _m_play_out_of_turn(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "play", rnd)
+    evs[i]["seat"] = (evs[i]["seat"] + rnd.randrange(1, 3)) % 3
+
+
+def _m_play_swap_two_plays(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "play", rnd)
+    if evs[i + 1]["type"] == "play":
+        evs[i], evs[i + 1] = evs[i + 1], evs[i]
+
+
+def _m_discard_never_card(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    st = w.states[i]
+    never = sorted(st.hands[st.dealer] & NEVER)
+    if never:
+        evs[i]["cards"][rnd.randrange(3)] = rnd.choice(never)
+
+
+def _m_discard_trump_1(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    st = w.states[i]
+    if "T1" in st.hands[st.dealer] and "T1" not in evs[i]["cards"]:
+        evs[i]["cards"][rnd.randrange(3)] = "T1"
+
+
+def _m_discard_any_own_card(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    st = w.states[i]
+    evs[i]["cards"][rnd.randrange(3)] = rnd.choice(sorted(st.hands[st.dealer]))
+
+
+def _m_discard_another_hands_card(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    st = w.states[i]
+    other = (st.dealer + rnd.randrange(1, 3)) % 3
+    evs[i]["cards"][rnd.randrange(3)] = rnd.choice(sorted(st.hands[other]))
+
+
+def _m_discard_two_or_four_cards(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    st = w.states[i]
+    if rnd.random() < 0.5:
+        evs[i]["cards"].pop(rnd.randrange(3))
+    else:
+        extra = sorted(set(legal_discard_cards(st.hands[st.dealer])) - set(evs[i]["cards"]))
+        evs[i]["cards"].append(rnd.choice(extra))
+
+
+def _m_discard_a_card_twice(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    evs[i]["cards"][2] = evs[i]["cards"][0]
+
+
+def _m_discard_trumps_key(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    evs[i]["trumps"] = rnd.choice([0, 1, 3, -1, "x", None])
+
+
+def _m_discard_not_the_dealer(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    evs[i]["seat"] = (evs[i]["seat"] + rnd.randrange(1, 3)) % 3
+
+
+def _m_discard_after_play_began(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    d = evs.pop(i)
+    evs.insert(i + rnd.randrange(1, 6), d)
+
+
+def _m_discard_twice(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "discard", rnd)
+    evs.insert(i + 1, dict(evs[i]))
+
+
+def _m_discard_missing(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    del evs[_idx(w, "discard", rnd)]
+
+
+def _m_trick_winner(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "trick", rnd)
+    evs[i]["winner"] = (evs[i]["winner"] + rnd.randrange(1, 3)) % 3
+
+
+def _m_trick_cards(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "trick", rnd)
+    cards = evs[i]["cards"]
+    if rnd.random() < 0.5:
+        rnd.shuffle(cards)
+    else:
+        cards[rnd.randrange(3)] = rnd.choice(PACK)
+
+
+def _m_trick_missing(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    del evs[_idx(w, "trick", rnd)]
+
+
+def _m_trick_twice(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "trick", rnd)
+    evs.insert(i + 1, dict(evs[i]))
+
+
+def _m_score_points(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "score", rnd)
+    a, b, c = evs[i]["points"]
+    evs[i]["points"] = rnd.choice([[a + 1, b - 1, c], [b, c, a], [a - 26, b - 26, c - 26],
+                                   [a, b, c + 1], [78, 0, 0], [26, 26, 26], [c, b, a],
+                                   [float(a), b, c], [a, b, c, 0], [a, b]])
+
+
+def _m_score_missing(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    del evs[_idx(w, "score", rnd)]
+
+
+def _m_score_twice(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "score", rnd)
+    evs.insert(i + 1, dict(evs[i]))
+
+
+def _m_deal_card_twice(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "deal", rnd)
+    h = evs[i]["hands"]
+    a, b = rnd.sample(range(3), 2)
+    h[a][rnd.randrange(25)] = rnd.choice(h[b] + h[a] + evs[i]["stock"])
+
+
+def _m_deal_card_moved(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "deal", rnd)
+    h = evs[i]["hands"]
+    a, b = rnd.sample(range(3), 2)
+    h[b].append(h[a].pop())
+
+
+def _m_deal_card_dropped(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "deal", rnd)
+    h = evs[i]["hands"][rnd.randrange(3)]
+    h.pop(rnd.randrange(len(h)))
+
+
+def _m_deal_stock_size(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "deal", rnd)
+    h, st = evs[i]["hands"], evs[i]["stock"]
+    k = rnd.randrange(3)
+    if rnd.random() < 0.5:
+        h[k].append(st.pop())
+    else:
+        st.append(h[k].pop())
+
+
+def _m_deal_stock_swapped_with_a_hand_card(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "deal", rnd)
+    h, st = evs[i]["hands"], evs[i]["stock"]
+    k, j, m = rnd.randrange(3), rnd.randrange(25), rnd.randrange(3)
+    h[k][j], st[m] = st[m], h[k][j]
+
+
+def _m_deal_stock_missing(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "deal", rnd)
+    del evs[i]["stock"]
+
+
+def _m_deal_wrong_dealer(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "deal", rnd)
+    evs[i]["dealer"] = (evs[i]["dealer"] + rnd.randrange(1, 3)) % 3
+
+
+def _m_deal_extra_deal(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    last = [e for e in evs if e["type"] == "deal"][-1]["dealer"]
+    order = PACK[:]
+    rnd.shuffle(order)
+    h, st = deal_packets(order, (last + 1) % 3)
+    evs.append({"type": "deal", "dealer": (last + 1) % 3, "hands": h, "stock": st})
+
+
+def _m_deal_the_62_card_pack(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = _idx(w, "deal", rnd)
+    pack = PIEDI_PACK[:]
+    rnd.shuffle(pack)
+    evs[i]["hands"] = rnd.choice([
+        [pack[:17], pack[17:32], pack[32:47], pack[47:]],
+        [pack[:20], pack[20:40], pack[40:59]],
+    ])
+    evs[i]["stock"] = [] if len(evs[i]["hands"]) == 4 else pack[59:]
+
+
+def _m_line_swap(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i, j = rnd.sample(range(len(evs)), 2)
+    evs[i], evs[j] = evs[j], evs[i]
+
+
+def _m_line_delete(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    del evs[rnd.randrange(len(evs))]
+
+
+def _m_event_unknown_key(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = rnd.randrange(len(evs))
+    evs[i][rnd.choice(["x", "note", "stock2", "trump", "Seat"])] = rnd.choice([1, "a", None])
+
+
+def _m_event_unknown_type(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = rnd.randrange(len(evs))
+    evs[i] = dict(evs[i], type=rnd.choice(["bid", "Play", "", None, 3, ["play"], "stock"]))
+
+
+def _m_event_no_type(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = rnd.randrange(len(evs))
+    del evs[i]["type"]
+
+
+def _m_event_not_an_object(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    evs[rnd.randrange(len(evs))] = rnd.choice([[1, 2], None, 42, "play", True])
+
+
+def _m_event_bad_type_of_a_field(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = rnd.randrange(len(evs))
+    e = evs[i]
+    key = rnd.choice([k for k in e if k != "type"])
+    e[key] = rnd.choice(["1", 1.0, True, False, -1, 3, 10**30, None, [], {}, "SK"])
+
+
+def _m_event_bad_card_code(w: Written, rnd: random.Random, evs: list[Any]) -> None:
+    i = rnd.randrange(len(evs))
+    e = evs[i]
+    bad = rnd.choice(["S0", "S11", "B14", "C0", "D11", "T0", "T22", "sk", "m", "", 5, None,
+                      "T01", "S01", "CA"])
+    if e["type"] == "play":
+        e["card"] = bad
+    elif e["type"] in ("trick", "discard"):
+        e["cards"][0] = bad
+    elif e["type"] == "deal":
+        rnd.choice([e["hands"][1], e["stock"]])[0] = bad
+
+
+#: one function a mutation kind: each changes ``evs`` (a copy of w's events) in place
+_MUTATORS: dict[str, Callable[[Written, random.Random, list[Any]], None]] = {
+    "play: any card": _m_play_any_card,
+    "play: another hand's card": _m_play_another_hands_card,
+    "play: a discarded or stock card": _m_play_a_discarded_or_stock_card,
+    "play: revoke": _m_play_revoke,
+    "play: another legal card": _m_play_another_legal_card,
+    "play: the Matto": _m_play_the_matto,
+    "play: out of turn": _m_play_out_of_turn,
+    "play: swap two plays": _m_play_swap_two_plays,
+    "discard: never card": _m_discard_never_card,
+    "discard: trump 1": _m_discard_trump_1,
+    "discard: any own card": _m_discard_any_own_card,
+    "discard: another hand's card": _m_discard_another_hands_card,
+    "discard: two or four cards": _m_discard_two_or_four_cards,
+    "discard: a card twice": _m_discard_a_card_twice,
+    "discard: trumps key": _m_discard_trumps_key,
+    "discard: not the dealer": _m_discard_not_the_dealer,
+    "discard: after play began": _m_discard_after_play_began,
+    "discard: twice": _m_discard_twice,
+    "discard: missing": _m_discard_missing,
+    "trick: winner": _m_trick_winner,
+    "trick: cards": _m_trick_cards,
+    "trick: missing": _m_trick_missing,
+    "trick: twice": _m_trick_twice,
+    "score: points": _m_score_points,
+    "score: missing": _m_score_missing,
+    "score: twice": _m_score_twice,
+    "deal: card twice": _m_deal_card_twice,
+    "deal: card moved": _m_deal_card_moved,
+    "deal: card dropped": _m_deal_card_dropped,
+    "deal: stock size": _m_deal_stock_size,
+    "deal: stock swapped with a hand card": _m_deal_stock_swapped_with_a_hand_card,
+    "deal: stock missing": _m_deal_stock_missing,
+    "deal: wrong dealer": _m_deal_wrong_dealer,
+    "deal: extra deal": _m_deal_extra_deal,
+    "deal: the 62-card pack": _m_deal_the_62_card_pack,
+    "line: swap": _m_line_swap,
+    "line: delete": _m_line_delete,
+    "event: unknown key": _m_event_unknown_key,
+    "event: unknown type": _m_event_unknown_type,
+    "event: no type": _m_event_no_type,
+    "event: not an object": _m_event_not_an_object,
+    "event: bad type of a field": _m_event_bad_type_of_a_field,
+    "event: bad card code": _m_event_bad_card_code,
+}
+
+
+def _mutate_header(rnd: random.Random, head: dict[str, Any]) -> Any:
+    return rnd.choice([
+        dict(head, version=2), dict(head, version=0), dict(head, version="1"),
+        dict(head, version=True), dict(head, variant="skat"), dict(head, variant="Scarto"),
+        dict(head, variant="piedicavallo"), dict(head, format="x"),
+        dict(head, version=1.0),
+        # (players of 2 or 4 entries: test_s1_players_has_three_entries)
+        {k: v for k, v in head.items() if k != "variant"},
+        {k: v for k, v in head.items() if k != "version"},
+        [head], None,
+    ])
+
+
 def mutate(w: Written, rnd: random.Random, name: str) -> tuple[list[Any], Any]:
     """One single mutation ``name`` of ``w``; returns (events, header)."""
     evs: list[Any] = json.loads(json.dumps(w.events))
     head: Any = dict(w.header)
-    if name == "play: any card":
-        i = _idx(w, "play", rnd)
-        evs[i]["card"] = rnd.choice(PACK)
-    elif name == "play: another hand's card":
-        i = _idx(w, "play", rnd)
-        st = w.states[i]
-        others = [s for s in range(3) if s != evs[i]["seat"] and st.hands[s]]
-        if others:
-            evs[i]["card"] = rnd.choice(sorted(st.hands[rnd.choice(others)]))
-    elif name == "play: a discarded or stock card":
-        i = _idx(w, "play", rnd)
-        st = w.states[i]
-        evs[i]["card"] = rnd.choice(sorted(st.discard | st.stock))
-    elif name == "play: revoke":
-        for i in rnd.sample(range(len(evs)), len(evs)):
-            if evs[i]["type"] == "play":
-                st = w.states[i]
-                hand = st.hands[evs[i]["seat"]]
-                bad = sorted(hand - legal_plays(hand, st.trick))
-                if bad:
-                    evs[i]["card"] = rnd.choice(bad)
-                    break
-    elif name == "play: another legal card":
-        i = _idx(w, "play", rnd)
-        st = w.states[i]
-        evs[i]["card"] = rnd.choice(sorted(legal_plays(st.hands[evs[i]["seat"]], st.trick)))
-    elif name == "play: the Matto":
-        cands = [i for i, e in enumerate(w.events)
-                 if e["type"] == "play" and "M" in w.states[i].hands[e["seat"]]]
-        if cands:
-            evs[rnd.choice(cands)]["card"] = "M"
-    elif name == "play: out of turn":
-        i = _idx(w, "play", rnd)
-        evs[i]["seat"] = (evs[i]["seat"] + rnd.randrange(1, 3)) % 3
-    elif name == "play: swap two plays":
-        i = _idx(w, "play", rnd)
-        if evs[i + 1]["type"] == "play":
-            evs[i], evs[i + 1] = evs[i + 1], evs[i]
-    elif name == "discard: never card":
-        i = _idx(w, "discard", rnd)
-        st = w.states[i]
-        never = sorted(st.hands[st.dealer] & NEVER)
-        if never:
-            evs[i]["cards"][rnd.randrange(3)] = rnd.choice(never)
-    elif name == "discard: trump 1":
-        i = _idx(w, "discard", rnd)
-        st = w.states[i]
-        if "T1" in st.hands[st.dealer] and "T1" not in evs[i]["cards"]:
-            evs[i]["cards"][rnd.randrange(3)] = "T1"
-    elif name == "discard: any own card":
-        i = _idx(w, "discard", rnd)
-        st = w.states[i]
-        evs[i]["cards"][rnd.randrange(3)] = rnd.choice(sorted(st.hands[st.dealer]))
-    elif name == "discard: another hand's card":
-        i = _idx(w, "discard", rnd)
-        st = w.states[i]
-        other = (st.dealer + rnd.randrange(1, 3)) % 3
-        evs[i]["cards"][rnd.randrange(3)] = rnd.choice(sorted(st.hands[other]))
-    elif name == "discard: two or four cards":
-        i = _idx(w, "discard", rnd)
-        st = w.states[i]
-        if rnd.random() < 0.5:
-            evs[i]["cards"].pop(rnd.randrange(3))
-        else:
-            extra = sorted(set(legal_discard_cards(st.hands[st.dealer])) - set(evs[i]["cards"]))
-            evs[i]["cards"].append(rnd.choice(extra))
-    elif name == "discard: a card twice":
-        i = _idx(w, "discard", rnd)
-        evs[i]["cards"][2] = evs[i]["cards"][0]
-    elif name == "discard: trumps key":
-        i = _idx(w, "discard", rnd)
-        evs[i]["trumps"] = rnd.choice([0, 1, 3, -1, "x", None])
-    elif name == "discard: not the dealer":
-        i = _idx(w, "discard", rnd)
-        evs[i]["seat"] = (evs[i]["seat"] + rnd.randrange(1, 3)) % 3
-    elif name == "discard: after play began":
-        i = _idx(w, "discard", rnd)
-        d = evs.pop(i)
-        evs.insert(i + rnd.randrange(1, 6), d)
-    elif name == "discard: twice":
-        i = _idx(w, "discard", rnd)
-        evs.insert(i + 1, dict(evs[i]))
-    elif name == "discard: missing":
-        del evs[_idx(w, "discard", rnd)]
-    elif name == "trick: winner":
-        i = _idx(w, "trick", rnd)
-        evs[i]["winner"] = (evs[i]["winner"] + rnd.randrange(1, 3)) % 3
-    elif name == "trick: cards":
-        i = _idx(w, "trick", rnd)
-        cards = evs[i]["cards"]
-        if rnd.random() < 0.5:
-            rnd.shuffle(cards)
-        else:
-            cards[rnd.randrange(3)] = rnd.choice(PACK)
-    elif name == "trick: missing":
-        del evs[_idx(w, "trick", rnd)]
-    elif name == "trick: twice":
-        i = _idx(w, "trick", rnd)
-        evs.insert(i + 1, dict(evs[i]))
-    elif name == "score: points":
-        i = _idx(w, "score", rnd)
-        a, b, c = evs[i]["points"]
-        evs[i]["points"] = rnd.choice([[a + 1, b - 1, c], [b, c, a], [a - 26, b - 26, c - 26],
-                                       [a, b, c + 1], [78, 0, 0], [26, 26, 26], [c, b, a],
-                                       [float(a), b, c], [a, b, c, 0], [a, b]])
-    elif name == "score: missing":
-        del evs[_idx(w, "score", rnd)]
-    elif name == "score: twice":
-        i = _idx(w, "score", rnd)
-        evs.insert(i + 1, dict(evs[i]))
-    elif name == "deal: card twice":
-        i = _idx(w, "deal", rnd)
-        h = evs[i]["hands"]
-        a, b = rnd.sample(range(3), 2)
-        h[a][rnd.randrange(25)] = rnd.choice(h[b] + h[a] + evs[i]["stock"])
-    elif name == "deal: card moved":
-        i = _idx(w, "deal", rnd)
-        h = evs[i]["hands"]
-        a, b = rnd.sample(range(3), 2)
-        h[b].append(h[a].pop())
-    elif name == "deal: card dropped":
-        i = _idx(w, "deal", rnd)
-        h = evs[i]["hands"][rnd.randrange(3)]
-        h.pop(rnd.randrange(len(h)))
-    elif name == "deal: stock size":
-        i = _idx(w, "deal", rnd)
-        h, st = evs[i]["hands"], evs[i]["stock"]
-        k = rnd.randrange(3)
-        if rnd.random() < 0.5:
-            h[k].append(st.pop())
-        else:
-            st.append(h[k].pop())
-    elif name == "deal: stock swapped with a hand card":
-        i = _idx(w, "deal", rnd)
-        h, st = evs[i]["hands"], evs[i]["stock"]
-        k, j, m = rnd.randrange(3), rnd.randrange(25), rnd.randrange(3)
-        h[k][j], st[m] = st[m], h[k][j]
-    elif name == "deal: stock missing":
-        i = _idx(w, "deal", rnd)
-        del evs[i]["stock"]
-    elif name == "deal: wrong dealer":
-        i = _idx(w, "deal", rnd)
-        evs[i]["dealer"] = (evs[i]["dealer"] + rnd.randrange(1, 3)) % 3
-    elif name == "deal: extra deal":
-        last = [e for e in evs if e["type"] == "deal"][-1]["dealer"]
-        order = PACK[:]
-        rnd.shuffle(order)
-        h, st = deal_packets(order, (last + 1) % 3)
-        evs.append({"type": "deal", "dealer": (last + 1) % 3, "hands": h, "stock": st})
-    elif name == "deal: the 62-card pack":
-        i = _idx(w, "deal", rnd)
-        pack = PIEDI_PACK[:]
-        rnd.shuffle(pack)
-        evs[i]["hands"] = rnd.choice([
-            [pack[:17], pack[17:32], pack[32:47], pack[47:]],
-            [pack[:20], pack[20:40], pack[40:59]],
-        ])
-        evs[i]["stock"] = [] if len(evs[i]["hands"]) == 4 else pack[59:]
-    elif name == "line: swap":
-        i, j = rnd.sample(range(len(evs)), 2)
-        evs[i], evs[j] = evs[j], evs[i]
-    elif name == "line: delete":
-        del evs[rnd.randrange(len(evs))]
-    elif name == "event: unknown key":
-        i = rnd.randrange(len(evs))
-        evs[i][rnd.choice(["x", "note", "stock2", "trump", "Seat"])] = rnd.choice([1, "a", None])
-    elif name == "event: unknown type":
-        i = rnd.randrange(len(evs))
-        evs[i] = dict(evs[i], type=rnd.choice(["bid", "Play", "", None, 3, ["play"], "stock"]))
-    elif name == "event: no type":
-        i = rnd.randrange(len(evs))
-        del evs[i]["type"]
-    elif name == "event: not an object":
-        evs[rnd.randrange(len(evs))] = rnd.choice([[1, 2], None, 42, "play", True])
-    elif name == "event: bad type of a field":
-        i = rnd.randrange(len(evs))
-        e = evs[i]
-        key = rnd.choice([k for k in e if k != "type"])
-        e[key] = rnd.choice(["1", 1.0, True, False, -1, 3, 10**30, None, [], {}, "SK"])
-    elif name == "event: bad card code":
-        i = rnd.randrange(len(evs))
-        e = evs[i]
-        bad = rnd.choice(["S0", "S11", "B14", "C0", "D11", "T0", "T22", "sk", "m", "", 5, None,
-                          "T01", "S01", "CA"])
-        if e["type"] == "play":
-            e["card"] = bad
-        elif e["type"] in ("trick", "discard"):
-            e["cards"][0] = bad
-        elif e["type"] == "deal":
-            rnd.choice([e["hands"][1], e["stock"]])[0] = bad
-    elif name == "header":
-        head = rnd.choice([
-            dict(head, version=2), dict(head, version=0), dict(head, version="1"),
-            dict(head, version=True), dict(head, variant="skat"), dict(head, variant="Scarto"),
-            dict(head, variant="piedicavallo"), dict(head, format="x"),
-            dict(head, version=1.0),
-            # (players of 2 or 4 entries: test_s1_players_has_three_entries)
-            {k: v for k, v in head.items() if k != "variant"},
-            {k: v for k, v in head.items() if k != "version"},
-            [head], None,
-        ])
-    else:
+    if name == "header":
+        return evs, _mutate_header(rnd, head)
+    if name not in _MUTATORS:
         raise AssertionError(name)
+    _MUTATORS[name](w, rnd, evs)
     return evs, head
 
 

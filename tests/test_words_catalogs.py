@@ -40,48 +40,61 @@ WRONG_FORM = {
 }
 
 
-def every_text(words: Words) -> list[tuple[str, str]]:
-    """(what, text) for every message and label the table words, for every seat
-    and count that can come up."""
+Texts = list[tuple[str, str]]  # (what, text)
+
+
+def _seat_texts(words: Words) -> Texts:
+    """The messages about a seat: the deal, the stock, the discard, a trick, the
+    online seats."""
     rules = words.rules
     seats = range(rules.n_seats)
-    out: list[tuple[str, str]] = []
-
-    def add(what: str, text: str) -> None:
-        out.append((what, text))
-
+    out: Texts = []
     for d in seats:
-        add(f"deal {d}", words.say(msg("deal", dealer=d, cutter=rules.cutter(d))))
+        out.append((f"deal {d}", words.say(msg("deal", dealer=d, cutter=rules.cutter(d)))))
         for n in COUNTS:
-            add(f"stock {d} {n}", words.say(msg("stock", seat=d, n=n)))
+            out.append((f"stock {d} {n}", words.say(msg("stock", seat=d, n=n))))
             for t in (-1, 0, 1, 2, 3):
-                add(f"discarded {d} {n} {t}", words.say(msg("discarded", seat=d, n=n, trumps=t)))
-        add(f"trick {d}", words.say(msg("trick", seat=d)))
+                out.append((f"discarded {d} {n} {t}",
+                            words.say(msg("discarded", seat=d, n=n, trumps=t))))
+        out.append((f"trick {d}", words.say(msg("trick", seat=d))))
         for w in seats:
-            add(f"led_took {d} {w}", words.say(msg("led_took", leader=d, winner=w)))
-            add(f"last_trick {d} {w}", words.say(msg("last_trick", leader=d, winner=w)))
+            out.append((f"led_took {d} {w}", words.say(msg("led_took", leader=d, winner=w))))
+            out.append((f"last_trick {d} {w}", words.say(msg("last_trick", leader=d, winner=w))))
         if d != 0:
-            add(f"thinking {d}", words.say(msg("thinking", seat=d)))
+            out.append((f"thinking {d}", words.say(msg("thinking", seat=d))))
             for key in ("reconnecting", "seat_back", "takeover", "timeout"):  # online: other seats
-                add(f"{key} {d}", words.say(msg(key, seat=d)))
+                out.append((f"{key} {d}", words.say(msg(key, seat=d))))
+    return out
+
+
+def _count_texts(words: Words) -> Texts:
+    """The counted labels, the fixed messages and the standing after each deal."""
+    rules = words.rules
+    out: Texts = []
     for n in COUNTS:
-        add(f"your_discard {n}", words.say(msg("your_discard", n=n)))
-        add(f"confirm_label {n}", words.say(msg("confirm_label", n=n)))
-        add(f"cards_held {n}", words.cards_held(n))
-        add(f"trumps_discarded {n}", words.trumps_discarded(n))
-        add(f"game_kind {n}", words.game_kind(n))
+        out.append((f"your_discard {n}", words.say(msg("your_discard", n=n))))
+        out.append((f"confirm_label {n}", words.say(msg("confirm_label", n=n))))
+        out.append((f"cards_held {n}", words.cards_held(n)))
+        out.append((f"trumps_discarded {n}", words.trumps_discarded(n)))
+        out.append((f"game_kind {n}", words.game_kind(n)))
         for side in range(rules.n_sides):
-            add(f"pile_line {side} {n}", words.pile_line(side, 2 * n, n))
+            out.append((f"pile_line {side} {n}", words.pile_line(side, 2 * n, n)))
     for key in ("your_turn", "click_to_continue", "matto", "thinking_hint", "hints", "nothing_to_undo",
                 "nothing_to_redo", "connection_lost", "connection_back"):
-        add(key, words.say(msg(key)))
-    add("save_failed", words.say(msg("save_failed", text="could not save the game to /x: the disk is full")))
+        out.append((key, words.say(msg(key))))
+    out.append(("save_failed", words.say(msg(
+        "save_failed", text="could not save the game to /x: the disk is full"))))
     totals = tuple(range(rules.n_sides))
     for deal in range(1, rules.full_game + 1):
-        add(f"standing {deal}", words.say(msg("standing", deal=deal, n_deals=rules.full_game,
-                                                totals=totals, scored=deal - 1)))
-    # who wins or loses: every set of losers among the sides
-    n = rules.n_sides
+        out.append((f"standing {deal}", words.say(msg(
+            "standing", deal=deal, n_deals=rules.full_game, totals=totals, scored=deal - 1))))
+    return out
+
+
+def _outcome_texts(words: Words) -> Texts:
+    """Who wins or loses: every set of losers among the sides."""
+    out: Texts = []
+    n = words.rules.n_sides
     for mask in range(1, 1 << n):
         losers = tuple(s for s in range(n) if mask >> s & 1)
         winners = tuple(s for s in range(n) if s not in losers)
@@ -89,46 +102,72 @@ def every_text(words: Words) -> list[tuple[str, str]]:
             continue
         oc = Outcome(winners=winners, losers=losers)
         for whole in (False, True):
-            add(f"outcome {sorted(losers)} {whole}", words.outcome(oc, list(range(n)), whole))
-    # refusals that name a seat (the one to play, the dealer: never the player
-    # refused) or a count
-    for seat in seats[1:]:
+            out.append((f"outcome {sorted(losers)} {whole}",
+                        words.outcome(oc, list(range(n)), whole)))
+    return out
+
+
+def _refusal_texts(words: Words) -> Texts:
+    """Refusals that name a seat (the one to play, the dealer: never the player
+    refused) or a count, and what may be played instead of a refused card (issue
+    32), named or counted."""
+    out: Texts = []
+    for seat in range(words.rules.n_seats)[1:]:
         for reason in ("out_of_turn", "not_dealer"):
-            add(f"refusal {reason} {seat}", words.refusal(Refusal("R7", reason, "", seat=seat)))
+            out.append((f"refusal {reason} {seat}",
+                        words.refusal(Refusal("R7", reason, "", seat=seat))))
     for c in COUNTS:
         for reason in ("discard_size", "discard_trumps_max"):
-            add(f"refusal {reason} {c}", words.refusal(Refusal("R6", reason, "", count=c)))
-    # what may be played instead of a refused card (issue 32), named or counted
+            out.append((f"refusal {reason} {c}", words.refusal(Refusal("R6", reason, "", count=c))))
     for n in COUNTS[1:]:
         cards = tuple(range(n))
         for reason, suit in (("must_follow", 1), ("must_follow", TRUMP_SUIT), ("must_trump", 2)):
-            add(f"refused {reason} {suit} {n}", words.say(msg(
-                "refused", refusal=Refusal("R7", reason, "", suit=suit), card=n, instead=cards)))
-    # the hint's reasons (issue 32): every key, with its card, suit or cards
-    pack = rules.pack
+            out.append((f"refused {reason} {suit} {n}", words.say(msg(
+                "refused", refusal=Refusal("R7", reason, "", suit=suit), card=n, instead=cards))))
+    return out
+
+
+def _reason_texts(words: Words) -> Texts:
+    """The hint's reasons (issue 32): every key, with its card, suit or cards."""
+    out: Texts = []
+    pack = words.rules.pack
     for key in KEYS:
         for n in (1, 2, 3):
             r = Reason(key, (("card", 0), ("cards", tuple(range(pack.n_trumps + 1, pack.n_trumps + 1 + n))),
                              ("suit", n)))
             text = words.reason(r)
-            add(f"reason {key} {n}", text)
-            add(f"hints {key} {n}", words.say(msg("hints", reason=r)))
-    # the lessons (issue 32): every kind of move, guided and free, the coach's panel
+            out.append((f"reason {key} {n}", text))
+            out.append((f"hints {key} {n}", words.say(msg("hints", reason=r))))
+    return out
+
+
+def _lesson_texts(words: Words) -> Texts:
+    """The lessons (issue 32): every kind of move, guided and free, the coach's panel."""
+    out: Texts = []
     for kind in ("lead", "follow", "trump", "any", "matto", "discard"):
         for free in (False, True):
             for n in (1, 2, 3, TRUMP_SUIT):
-                add(f"lesson_step {kind} {free} {n}", words.say(msg(
-                    "lesson_step", kind=kind, suit=n, cards=tuple(range(min(n, 3))), why=None, free=free)))
+                out.append((f"lesson_step {kind} {free} {n}", words.say(msg(
+                    "lesson_step", kind=kind, suit=n, cards=tuple(range(min(n, 3))), why=None,
+                    free=free))))
     for lesson in LESSONS:
         for over in (False, True):
-            add(f"lesson_coach {lesson.id} {over}", words.say(msg(
+            out.append((f"lesson_coach {lesson.id} {over}", words.say(msg(
                 "lesson_coach", title=lesson.title, intro=lesson.intro, k=1, n=4, step=0, steps=3,
-                why=Reason("keep_matto"), over=over)))
-    add("lesson_wrong", words.say(msg("lesson_wrong", card=1, expected=2)))
+                why=Reason("keep_matto"), over=over))))
+    out.append(("lesson_wrong", words.say(msg("lesson_wrong", card=1, expected=2))))
     for n in (1, 2, 3):
-        add(f"lesson_wrong_discard {n}", words.say(msg("lesson_wrong_discard", card=5, cards=tuple(range(n)))))
-    add("lesson_done", words.say(msg("lesson_done")))
+        out.append((f"lesson_wrong_discard {n}",
+                    words.say(msg("lesson_wrong_discard", card=5, cards=tuple(range(n))))))
+    out.append(("lesson_done", words.say(msg("lesson_done"))))
     return out
+
+
+def every_text(words: Words) -> Texts:
+    """(what, text) for every message and label the table words, for every seat
+    and count that can come up."""
+    return (_seat_texts(words) + _count_texts(words) + _outcome_texts(words)
+            + _refusal_texts(words) + _reason_texts(words) + _lesson_texts(words))
 
 
 @pytest.mark.parametrize("lang", LANGS)
