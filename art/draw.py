@@ -443,67 +443,96 @@ def hand(p: Pen, x: float, y: float, r: float = 24) -> None:
     p.ellipse(x, y, r, r * 0.85, FLESH, INK, LW)
 
 
+def _court_re(p: Pen, robe: Colour, cape: Colour, trim: Colour) -> tuple[Pt, float]:
+    """Re: on a throne, crowned and bearded, the sign raised in the right hand;
+    returns the suit sign's centre and radius."""
+    cx = 330
+    # throne back
+    p.poly([(170, 592), (170, 250)] + ellipse_pts(330, 250, 160, 110, 20, math.pi, 2 * math.pi)
+           + [(490, 250), (490, 592)], PALE_OCHRE, INK, LW)
+    torso(p, cx, 360, 95, robe, cape, trim)
+    face(p, cx, 255, 62, beard=(236, 236, 230, 255), hair=(230, 228, 220, 255))
+    crown(p, cx, 200, 70, 72)
+    sign = (490, 300), 78
+    p.line([(cx + 60, 420), (445, 360)], robe, 40)
+    hand(p, 455, 355)
+    p.line([(cx - 40, 420), (230, 520)], cape, 40)
+    hand(p, 222, 525)
+    return sign
+
+
+def _court_donna(p: Pen, robe: Colour, cape: Colour, trim: Colour) -> tuple[Pt, float]:
+    """Donna: crowned, long-haired, the sign held low;
+    returns the suit sign's centre and radius."""
+    cx = 330
+    torso(p, cx, 365, 85, robe, cape, trim)
+    face(p, cx, 262, 58, hair=OCHRE, long_hair=True)
+    p.poly([(cx - 78, 215), (cx + 78, 215), (cx + 100, 330), (cx - 100, 330)], None, INK, 0)
+    crown(p, cx, 205, 55, 48, 3)
+    sign = (460, 420), 70
+    p.line([(cx + 50, 430), (430, 470)], robe, 38)
+    hand(p, 428, 470)
+    p.line([(cx - 50, 430), (cx - 10, 500)], cape, 38)
+    hand(p, cx - 5, 500)
+    return sign
+
+
+def _court_fante(p: Pen, robe: Colour, cape: Colour, trim: Colour) -> tuple[Pt, float]:
+    """Fante: in a feathered cap, the sign raised;
+    returns the suit sign's centre and radius."""
+    cx = 330
+    torso(p, cx, 380, 80, robe, cape, trim)
+    face(p, cx, 280, 56, hair=(190, 120, 60, 255))
+    # broad-brimmed cap with a feather
+    p.ellipse(cx, 226, 92, 26, cape, INK, LW)
+    p.poly(ellipse_pts(cx, 226, 62, 62, 16, math.pi, 2 * math.pi), robe, INK, LW)
+    p.poly(bezier((cx + 40, 200), (cx + 130, 120), (cx + 150, 190), 12)
+           + bezier((cx + 150, 190), (cx + 110, 170), (cx + 50, 215), 12), WHITE, INK, 4)
+    sign = (470, 290), 72
+    p.line([(cx + 55, 440), (455, 360)], robe, 36)
+    hand(p, 460, 355)
+    return sign
+
+
+def _court_cavallo(p: Pen, robe: Colour, cape: Colour, trim: Colour) -> tuple[Pt, float]:
+    """Cavallo: the rider on a horse facing left;
+    returns the suit sign's centre and radius."""
+    # horse neck and head, facing left
+    neck = [(140, 592), (175, 430), (150, 330), (95, 300), (70, 330), (60, 365), (95, 380),
+            (125, 395), (160, 450), (200, 592)]
+    neck = [(x + 60, y) for x, y in neck]
+    p.poly([(150, 592), (200, 420), (260, 360), (330, 420), (360, 592)], WHITE, INK, LW)
+    p.poly(neck, WHITE, INK, LW)
+    p.poly([(215, 330), (235, 290), (245, 338)], WHITE, INK, LW)  # ear
+    p.poly([(225, 345), (265, 370), (290, 470), (255, 470), (232, 400)], BROWN, INK, 4)  # mane
+    p.circle(185, 335, 7, INK, None, 0)
+    p.line([(120, 375), (175, 360), (205, 395)], DARK_RED, 7)  # bridle
+    p.line([(205, 395), (390, 470)], DARK_RED, 6)  # rein
+    p.poly([(150, 592), (190, 520), (330, 520), (360, 592)], cape, INK, LW)  # caparison
+    for i in range(5):
+        p.circle(185 + 35 * i, 545, 9, trim, INK, 3)
+    # rider
+    torso(p, 395, 330, 62, robe, cape, trim, bottom=560)
+    face(p, 395, 240, 50, hair=(110, 70, 40, 255))
+    p.ellipse(395, 198, 70, 18, cape, INK, LW)
+    p.poly(ellipse_pts(395, 198, 48, 52, 16, math.pi, 2 * math.pi), robe, INK, LW)
+    p.poly(bezier((430, 170), (470, 90), (520, 140), 10) + [(470, 175)], OCHRE, INK, 4)
+    sign = (520, 330), 62
+    p.line([(430, 380), (505, 400)], robe, 32)
+    hand(p, 505, 395, 20)
+    return sign
+
+
+#: Each court rank's figure (K Re, Q Donna, N Cavallo, J Fante).
+COURT_FIGURES: dict[str, Callable[[Pen, Colour, Colour, Colour], tuple[Pt, float]]] = {
+    "K": _court_re, "Q": _court_donna, "N": _court_cavallo, "J": _court_fante,
+}
+
+
 def court(p: Pen, rank: str, suit: str) -> None:
     """Upper half of a court card: Re, Donna, Cavallo or Fante holding the suit sign."""
     robe, cape, trim = ROBES[suit]
-    cx = 330
-    if rank == "K":
-        # throne back
-        p.poly([(170, 592), (170, 250)] + ellipse_pts(330, 250, 160, 110, 20, math.pi, 2 * math.pi)
-               + [(490, 250), (490, 592)], PALE_OCHRE, INK, LW)
-        torso(p, cx, 360, 95, robe, cape, trim)
-        face(p, cx, 255, 62, beard=(236, 236, 230, 255), hair=(230, 228, 220, 255))
-        crown(p, cx, 200, 70, 72)
-        sign_at, sign_r = (490, 300), 78
-        p.line([(cx + 60, 420), (445, 360)], robe, 40)
-        hand(p, 455, 355)
-        p.line([(cx - 40, 420), (230, 520)], cape, 40)
-        hand(p, 222, 525)
-    elif rank == "Q":
-        torso(p, cx, 365, 85, robe, cape, trim)
-        face(p, cx, 262, 58, hair=OCHRE, long_hair=True)
-        p.poly([(cx - 78, 215), (cx + 78, 215), (cx + 100, 330), (cx - 100, 330)], None, INK, 0)
-        crown(p, cx, 205, 55, 48, 3)
-        sign_at, sign_r = (460, 420), 70
-        p.line([(cx + 50, 430), (430, 470)], robe, 38)
-        hand(p, 428, 470)
-        p.line([(cx - 50, 430), (cx - 10, 500)], cape, 38)
-        hand(p, cx - 5, 500)
-    elif rank == "J":
-        torso(p, cx, 380, 80, robe, cape, trim)
-        face(p, cx, 280, 56, hair=(190, 120, 60, 255))
-        # broad-brimmed cap with a feather
-        p.ellipse(cx, 226, 92, 26, cape, INK, LW)
-        p.poly(ellipse_pts(cx, 226, 62, 62, 16, math.pi, 2 * math.pi), robe, INK, LW)
-        p.poly(bezier((cx + 40, 200), (cx + 130, 120), (cx + 150, 190), 12)
-               + bezier((cx + 150, 190), (cx + 110, 170), (cx + 50, 215), 12), WHITE, INK, 4)
-        sign_at, sign_r = (470, 290), 72
-        p.line([(cx + 55, 440), (455, 360)], robe, 36)
-        hand(p, 460, 355)
-    else:  # Knight: rider on a horse
-        # horse neck and head, facing left
-        neck = [(140, 592), (175, 430), (150, 330), (95, 300), (70, 330), (60, 365), (95, 380),
-                (125, 395), (160, 450), (200, 592)]
-        neck = [(x + 60, y) for x, y in neck]
-        p.poly([(150, 592), (200, 420), (260, 360), (330, 420), (360, 592)], WHITE, INK, LW)
-        p.poly(neck, WHITE, INK, LW)
-        p.poly([(215, 330), (235, 290), (245, 338)], WHITE, INK, LW)  # ear
-        p.poly([(225, 345), (265, 370), (290, 470), (255, 470), (232, 400)], BROWN, INK, 4)  # mane
-        p.circle(185, 335, 7, INK, None, 0)
-        p.line([(120, 375), (175, 360), (205, 395)], DARK_RED, 7)  # bridle
-        p.line([(205, 395), (390, 470)], DARK_RED, 6)  # rein
-        p.poly([(150, 592), (190, 520), (330, 520), (360, 592)], cape, INK, LW)  # caparison
-        for i in range(5):
-            p.circle(185 + 35 * i, 545, 9, trim, INK, 3)
-        # rider
-        torso(p, 395, 330, 62, robe, cape, trim, bottom=560)
-        face(p, 395, 240, 50, hair=(110, 70, 40, 255))
-        p.ellipse(395, 198, 70, 18, cape, INK, LW)
-        p.poly(ellipse_pts(395, 198, 48, 52, 16, math.pi, 2 * math.pi), robe, INK, LW)
-        p.poly(bezier((430, 170), (470, 90), (520, 140), 10) + [(470, 175)], OCHRE, INK, 4)
-        sign_at, sign_r = (520, 330), 62
-        p.line([(430, 380), (505, 400)], robe, 32)
-        hand(p, 505, 395, 20)
+    sign_at, sign_r = COURT_FIGURES[rank](p, robe, cape, trim)
     q = p.sub(sign_at[0], sign_at[1], sign_r)
     suit_sign(q, suit, LW)
 
