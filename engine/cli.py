@@ -17,25 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from . import argtypes
+from .argtypes import add_variant_option
 from .files import clean_temporaries, die_with_parent, exit_cleanly_on_sigterm
 from .game import Game
 from .players import Player, level_names, make_player
 from .replay import Header, ReplayError, read_replay, write_replay
 from .rng import Rng, mix64
-from .ruleset import Ruleset, ruleset, variant_names
+from .ruleset import Ruleset, ruleset
 from .simulate import play_game
 from .state import PHASE_NAMES, State
-
-
-def add_variant_option(p: argparse.ArgumentParser) -> None:
-    """``--variant piedicavallo|scarto`` (default piedicavallo)."""
-    p.add_argument(
-        "--variant",
-        choices=variant_names(),
-        default="piedicavallo",
-        help="which game: piedicavallo (four players, partners) or scarto "
-        "(three players, each for themselves); default piedicavallo",
-    )
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -509,4 +499,4 @@ def main(argv: list[str] | None = None) -> int:
     return int(args.func(args))
 
 
-__all__ = ["add_commands", "main", "position_json", "Header"]
+__all__ = ["add_commands", "add_variant_option", "main", "position_json", "Header"]

@@ -20,9 +20,10 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from .. import argtypes
-from ..cli import add_variant_option
+from ..argtypes import add_variant_option
 from ..game import Game
-from ..players import Player, decision_seed, level_names, make_player
+from ..player_api import Player, decision_seed
+from ..players import level_names, make_player
 from ..rng import mix64
 from ..ruleset import Ruleset, ruleset
 from ..simulate import play_out
