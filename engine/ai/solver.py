@@ -96,22 +96,7 @@ class Solver:
         suit = self.suit
         points = self.points
         higher = self.higher
-        matto = self.matto
-        led = NO_SUIT
-        bk = -1
-        ws = leader
-        tp = self.trick_adj
-        for i, c in enumerate(trick):
-            if c == matto:
-                tp += self.matto_adj
-                continue
-            tp += points[c]
-            s = suit[c]
-            if led == NO_SUIT:
-                led = s
-            key = self.strength[c] if s == led or s == TRUMP_SUIT else -1
-            if key > bk:
-                bk, ws = key, (leader + i) % self.n
+        led, bk, ws, tp = self._trick_so_far(leader, trick)
         tmask = 0
         for c in trick:
             tmask |= 1 << c
@@ -143,6 +128,29 @@ class Solver:
             out[c] = v
             prev, prev_v = c, v
         return out
+
+    def _trick_so_far(self, leader: int, trick: tuple[int, ...]) -> tuple[int, int, int, int]:
+        """The trick in play: the suit led, the strength to beat, the seat
+        winning it and its worth to its winner so far."""
+        suit = self.suit
+        points = self.points
+        matto = self.matto
+        led = NO_SUIT
+        bk = -1
+        ws = leader
+        tp = self.trick_adj
+        for i, c in enumerate(trick):
+            if c == matto:
+                tp += self.matto_adj
+                continue
+            tp += points[c]
+            s = suit[c]
+            if led == NO_SUIT:
+                led = s
+            key = self.strength[c] if s == led or s == TRUMP_SUIT else -1
+            if key > bk:
+                bk, ws = key, (leader + i) % self.n
+        return led, bk, ws, tp
 
     def lead_value(
         self, hands: list[int], leader: int, acc: int, mine_won: int, others_won: int
@@ -202,14 +210,7 @@ class Solver:
     ) -> int:
         h = hands[leader]
         if not h & (h - 1):
-            if h:  # one card each: the last trick plays itself
-                acc, f0, f1 = self._last(hands, leader, acc, f0, f1)
-            if self.surrender:
-                if not f0:
-                    return 0
-                if not f1:
-                    return self.total
-            return acc
+            return self._end(hands, leader, acc, f0, f1)
         if f0 and f1 or not self.surrender:
             # Every trick is worth at least nothing to its winner (Scarto's count
             # in threes included), so the side ends between acc and acc plus all
@@ -256,6 +257,18 @@ class Solver:
             lo = hi = v - acc
         tt[key] = (lo, hi)
         return v
+
+    def _end(self, hands: list[int], leader: int, acc: int, f0: bool, f1: bool) -> int:
+        """The side's final points from a boundary with one card a hand (the last
+        trick plays itself) or none, R11's surrender applied where the ruleset has it."""
+        if hands[leader]:
+            acc, f0, f1 = self._last(hands, leader, acc, f0, f1)
+        if self.surrender:
+            if not f0:
+                return 0
+            if not f1:
+                return self.total
+        return acc
 
     def _last(
         self, hands: list[int], leader: int, acc: int, f0: bool, f1: bool
