@@ -95,6 +95,7 @@ def kernel(rules: Ruleset) -> Kernel:
 
 
 def _trick_winner_fn(rules: Ruleset) -> Callable[[Sequence[int]], int]:
+    """The index of the card that takes a trick (see below)."""
     p = rules.pack
     SUIT = p.suit
     MATTO = p.matto
@@ -145,6 +146,7 @@ def _seat_tables(
 
 
 def _can_beat_fn(rules: Ruleset) -> Callable[[int, int, int], int]:
+    """Whether a hand can beat a card (see below)."""
     p = rules.pack
     HIGHER = p.higher
     SUIT_MASK = p.suit_mask
@@ -170,14 +172,15 @@ def _policy_fn(rules: Ruleset, keep: tuple[int, ...], ruff_lead: int, ruff_point
     """The rules of thumb; with ``ruff_lead`` above 0, a lead that the partner
     (void in its suit) can surely take with a trump is valued ``ruff_lead``
     plus ``ruff_points`` a point of the card led, less its rank (the
-    partner's ruff collects the trick; feed it the points).
-
-    A hot kernel, kept whole on purpose (issue 37): the policy plays every card
-    of every playout.  Split into lead, follow and take-or-lose closures (same
-    choices), open-hand playouts took 3.5% longer on Piedicavallo (CPU seconds,
-    best of 3, two runs each: 0.116/0.110 s before, 0.120/0.114 s split;
-    ``python /tmp/t37b/micro.py 2 3``, see the issue 37 note) and ``tarocchi
-    bench ai --level hard --budget-rounds 40`` gave no gain to pay for it."""
+    partner's ruff collects the trick; feed it the points)."""
+    # A hot kernel, kept long on purpose (issue 37; listed in pyproject.toml and
+    # tests/test_function_length.py): the policy plays every card of every playout.
+    # Split into lead, follow and take-or-lose closures (same choices, same
+    # checksums) it cost 4%: ``python -m engine.ai.kernel_bench 2 3``, CPU s, two
+    # runs each, whole vs split: Piedicavallo playouts 0.109/0.107 vs 0.115/0.110,
+    # lookahead 0.150/0.146 vs 0.155/0.155, Scarto playouts 0.178/0.163 vs
+    # 0.182/0.173.  (``tarocchi bench ai --level hard --budget-rounds 40`` moved
+    # by 30% between runs on the shared machine: too noisy to see either way.)
     p = rules.pack
     n_seats = rules.n_seats
     side = rules.side
@@ -370,6 +373,11 @@ def _policy_fn(rules: Ruleset, keep: tuple[int, ...], ruff_lead: int, ruff_point
 def _finish_fn(
     rules: Ruleset, policy: Policy, trick_winner: Callable[[Sequence[int]], int]
 ) -> Callable[..., tuple[list[int], list[int]]]:
+    """Open-hand playouts (see ``finish`` below)."""
+    # A hot kernel, kept long on purpose (issue 37): the playout loop, a policy
+    # call a card.  Moving the trick's scoring into a closure (one call a trick)
+    # cost 2.7% on Piedicavallo (``python -m engine.ai.kernel_bench 2 3``, CPU s:
+    # 0.110/0.107 whole, 0.112/0.111 split) and still left it over 60 lines.
     n_seats = rules.n_seats
     side = rules.side
     nxt = rules.next
@@ -446,6 +454,12 @@ def _finish_fn(
 def _finish_view_fn(
     rules: Ruleset, policy: Policy, trick_winner: Callable[[Sequence[int]], int]
 ) -> Callable[..., tuple[list[int], list[int]]]:
+    """Playouts from the seats' views (see ``finish_view`` below)."""
+    # A hot kernel, kept long on purpose (issue 37): like ``_finish_fn``, a loop
+    # over every card of a playout.  The trick's scoring moved out cost nothing
+    # measurable here (0.056/0.050 vs 0.053/0.054 s) but left 80 lines; below 60
+    # the per-card choice must move out too, a call a card, the kind of split that
+    # cost the policy 4% (see ``_policy_fn``).
     n_seats = rules.n_seats
     side = rules.side
     nxt = rules.next
@@ -531,6 +545,7 @@ def _finish_view_fn(
 
 
 def _final_points_fn(rules: Ruleset) -> Callable[[list[int], list[int], int, int], list[int]]:
+    """Each side's points for the deal from its playout points (see below)."""
     discard_adj = rules.discard_adjust
     surrender = rules.surrender
 
