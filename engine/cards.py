@@ -16,7 +16,7 @@ one Python int.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 Card = int
 
@@ -200,10 +200,32 @@ class Pack:
         return f"<Pack {self.name}: {self.n_cards} cards>"
 
 
+def _no_loader() -> None:
+    pass
+
+
+#: Loads the games, which build their packs on import: lent by
+#: :mod:`engine.ruleset` (above the games, which this module never imports).
+_load_games: Callable[[], None] = _no_loader
+
+
+def set_games_loader(load: Callable[[], None]) -> None:
+    """Let :func:`pack_named` load the games when a pack is not built yet."""
+    global _load_games
+    _load_games = load
+
+
 def pack_named(name: str) -> Pack:
     if name not in _PACKS:
-        from . import variants  # noqa: F401  (the variants build their packs on import)
-    return _PACKS[name]
+        _load_games()  # the variants build their packs on import
+    try:
+        return _PACKS[name]
+    except KeyError:
+        built = ", ".join(map(repr, _PACKS)) or "none yet"
+        raise KeyError(
+            f"no pack named {name!r} (built: {built}); the games build theirs when "
+            "engine.ruleset loads them"
+        ) from None
 
 
 class CardSet:
