@@ -487,7 +487,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .cli import add_serve_arguments
+    from .serve_options import add_serve_arguments
 
     p = argparse.ArgumentParser(prog="python -m online.server", description="the Tarocchi server")
     add_serve_arguments(p)
