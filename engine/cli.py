@@ -14,7 +14,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from . import argtypes
 from .argtypes import add_variant_option
@@ -27,8 +27,11 @@ from .ruleset import Ruleset, ruleset
 from .simulate import play_game
 from .state import PHASE_NAMES, State
 
+#: The subcommands of a parser (``add_subparsers``), as argparse types them.
+_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
-def _add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+
+def _add_check(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "check",
         help="validate replay files",
@@ -43,7 +46,7 @@ def _add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=cmd_check)
 
 
-def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_simulate(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "simulate",
         help="play games with AI or random players and save replays",
@@ -94,7 +97,7 @@ def _add_simulate(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.set_defaults(func=cmd_simulate)
 
 
-def _add_review(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_review(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "review",
         help="grade one seat's decisions in a replay",
@@ -113,7 +116,7 @@ def _add_review(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.set_defaults(func=cmd_review)
 
 
-def _add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse._SubParsersAction[argparse.ArgumentParser]:
+def _add_bench(sub: _Subparsers) -> _Subparsers:
     """``bench`` and its ``engine`` benchmark; returns the ``bench`` subcommands
     (the AI package adds ``bench ai`` to them)."""
     p = sub.add_parser("bench", help="benchmarks that print figures")
@@ -129,7 +132,7 @@ def _add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     return bsub
 
 
-def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_commands(sub: _Subparsers) -> None:
     """The engine's commands, then the AI's (``tournament``, ``bench ai``) where installed."""
     _add_check(sub)
     _add_simulate(sub)
