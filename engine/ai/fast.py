@@ -9,9 +9,12 @@ winner; lose the cheapest card, or the Matto when the cheapest card is valuable;
 lead sure winners, else a low card where a partner can help.  Where each plays
 alone (Scarto) every other seat is an opponent.
 
-Everything is built once per ruleset by :func:`kernel` as closures over the
-ruleset's own tables (its legal-mask function, its trick-strength table, its
-scoring terms): no objects and no attribute lookups in the hot loops.
+Everything is built once per ruleset by :func:`kernel`, one small builder a
+function, as closures over the ruleset's own tables (its legal-mask function,
+its trick-strength table, its scoring terms); the playouts unpack the same
+tables into locals once a playout: no objects and no attribute lookups in the
+hot loops.  The policy stays one long closure, a measured kernel (see
+:func:`_policy_fn`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from ..cards import NO_SUIT, TRUMP_SUIT
 from ..ruleset import Ruleset
@@ -374,24 +378,49 @@ def _policy_fn(  # noqa: PLR0915, C901 - a hot kernel kept whole: splitting cost
     return policy
 
 
+class _Playout(NamedTuple):
+    """What a playout reads of its ruleset, unpacked into locals at its start."""
+
+    n_seats: int
+    side: Sequence[int]
+    nxt: Sequence[int]
+    points: Sequence[int]
+    suit: Sequence[int]
+    suit_mask: Sequence[int]
+    trump_mask: int
+    matto: int
+    legal_mask: Callable[[int, int], int]
+    trick_adj: int
+    matto_adj: int
+    matto_pts: int
+    trick_winner: Callable[[Sequence[int]], int]
+    policy: Policy
+
+
+def _playout_tables(
+    rules: Ruleset, policy: Policy, trick_winner: Callable[[Sequence[int]], int]
+) -> _Playout:
+    p = rules.pack
+    return _Playout(
+        rules.n_seats, rules.side, rules.next, p.points, p.suit, p.suit_mask, p.trump_mask,
+        p.matto, rules.legal_mask, rules.trick_adjust, rules.matto_trick_adjust,
+        p.points[p.matto], trick_winner, policy,
+    )
+
+
+def _led_suit(trick: Sequence[int], matto: int, suit: Sequence[int]) -> int:
+    """The suit led in ``trick`` (NO_SUIT if none yet, or only the Matto)."""
+    for c in trick:
+        if c != matto:
+            return suit[c]
+    return NO_SUIT
+
+
 def _finish_fn(
     rules: Ruleset, policy: Policy, trick_winner: Callable[[Sequence[int]], int]
 ) -> Callable[..., tuple[list[int], list[int]]]:
-    """Open-hand playouts (see ``finish`` below)."""
-    # A hot kernel, kept long on purpose (issue 37): the playout loop, a policy
-    # call a card.  Moving the trick's scoring into a closure (one call a trick)
-    # cost 2.7% on Piedicavallo (``python -m engine.ai.kernel_bench 2 3``, CPU s:
-    # 0.110/0.107 whole, 0.112/0.111 split) and still left it over 60 lines.
-    n_seats = rules.n_seats
-    side = rules.side
-    nxt = rules.next
-    POINTS = rules.pack.points
-    SUIT = rules.pack.suit
-    MATTO = rules.pack.matto
-    legal_mask = rules.legal_mask
-    trick_adj = rules.trick_adjust
-    matto_adj = rules.matto_trick_adjust
-    matto_pts = POINTS[MATTO]
+    """Open-hand playouts: :func:`_finish` on the tables of ``rules``."""
+    t = _playout_tables(rules, policy, trick_winner)
 
     def finish(
         hands: list[int],
@@ -404,78 +433,67 @@ def _finish_fn(
         stop: int = 0,
         at: list[int] | None = None,
     ) -> tuple[list[int], list[int]]:
-        """Play the deal out with ``pol`` for every seat, open-handed, the seat to
-        play playing ``first`` if given; ``hands``, ``trick``, ``pts`` and ``won``
-        are consumed.  Returns each side's points so far (its Matto counted when
-        played; the ruleset's trick terms included) and its tricks.  With
-        ``stop``, the play ends at the first trick boundary (after ``first``)
-        where the leader holds ``stop`` cards or fewer, the leader appended to
-        ``at`` (``hands`` then holds the cards left)."""
-        n = len(trick)
-        led = NO_SUIT
-        for c in trick:
-            if c != MATTO:
-                led = SUIT[c]
-                break
-        seat = (leader + n) % n_seats
-        while True:
-            if n == 0:
-                if not hands[seat]:
-                    return pts, won
-                if stop and first < 0 and hands[seat].bit_count() <= stop:
-                    assert at is not None
-                    at.append(seat)
-                    return pts, won
-            while n < n_seats:
-                hand = hands[seat]
-                if first >= 0:
-                    c = first
-                    first = -1
-                else:
-                    c = pol(hands, seat, leader, trick, legal_mask(hand, led))
-                hands[seat] = hand & ~(1 << c)
-                trick.append(c)
-                if c == MATTO:
-                    pts[side[seat]] += matto_pts
-                elif led == NO_SUIT:
-                    led = SUIT[c]
-                n += 1
-                seat = nxt[seat]
-            tp = trick_adj
-            for x in trick:
-                tp += matto_adj if x == MATTO else POINTS[x]
-            w = (leader + trick_winner(trick)) % n_seats
-            pts[side[w]] += tp
-            won[side[w]] += 1
-            leader = seat = w
-            trick = []
-            n = 0
-            led = NO_SUIT
+        return _finish(t, hands, leader, trick, pts, won, pol, first, stop, at)
 
     return finish
 
 
-def _finish_view_fn(  # noqa: PLR0915 - a hot playout loop kept whole (below)
+def _finish(
+    t: _Playout, hands: list[int], leader: int, trick: list[int], pts: list[int], won: list[int],
+    pol: Policy, first: int, stop: int, at: list[int] | None,
+) -> tuple[list[int], list[int]]:
+    """Play the deal out with ``pol`` for every seat, open-handed, the seat to
+    play playing ``first`` if given; ``hands``, ``trick``, ``pts`` and ``won``
+    are consumed.  Returns each side's points so far (its Matto counted when
+    played; the ruleset's trick terms included) and its tricks.  With
+    ``stop``, the play ends at the first trick boundary (after ``first``)
+    where the leader holds ``stop`` cards or fewer, the leader appended to
+    ``at`` (``hands`` then holds the cards left)."""
+    n_seats, side, nxt, POINTS, SUIT, _sm, _tm, MATTO, legal_mask, trick_adj, matto_adj, \
+        matto_pts, trick_winner, _pol = t
+    n = len(trick)
+    led = _led_suit(trick, MATTO, SUIT)
+    seat = (leader + n) % n_seats
+    while True:
+        if n == 0:
+            if not hands[seat]:
+                return pts, won
+            if stop and first < 0 and hands[seat].bit_count() <= stop:
+                assert at is not None
+                at.append(seat)
+                return pts, won
+        while n < n_seats:
+            hand = hands[seat]
+            if first >= 0:
+                c = first
+                first = -1
+            else:
+                c = pol(hands, seat, leader, trick, legal_mask(hand, led))
+            hands[seat] = hand & ~(1 << c)
+            trick.append(c)
+            if c == MATTO:
+                pts[side[seat]] += matto_pts
+            elif led == NO_SUIT:
+                led = SUIT[c]
+            n += 1
+            seat = nxt[seat]
+        tp = trick_adj
+        for x in trick:
+            tp += matto_adj if x == MATTO else POINTS[x]
+        w = (leader + trick_winner(trick)) % n_seats
+        pts[side[w]] += tp
+        won[side[w]] += 1
+        leader = seat = w
+        trick = []
+        n = 0
+        led = NO_SUIT
+
+
+def _finish_view_fn(
     rules: Ruleset, policy: Policy, trick_winner: Callable[[Sequence[int]], int]
 ) -> Callable[..., tuple[list[int], list[int]]]:
-    """Playouts from the seats' views (see ``finish_view`` below)."""
-    # A hot kernel, kept long on purpose (issue 37): like ``_finish_fn``, a loop
-    # over every card of a playout.  The trick's scoring moved out cost nothing
-    # measurable here (0.056/0.050 vs 0.053/0.054 s) but left 80 lines; below 60
-    # the per-card choice must move out too, a call a card, the kind of split that
-    # cost the policy 4% (see ``_policy_fn``).
-    n_seats = rules.n_seats
-    side = rules.side
-    nxt = rules.next
-    POINTS = rules.pack.points
-    SUIT = rules.pack.suit
-    SUIT_MASK = rules.pack.suit_mask
-    TRUMP_MASK = rules.pack.trump_mask
-    MATTO = rules.pack.matto
-    legal_mask = rules.legal_mask
-    trick_adj = rules.trick_adjust
-    matto_adj = rules.matto_trick_adjust
-    matto_pts = POINTS[MATTO]
+    """Playouts from the seats' views: :func:`_finish_view` on the tables of ``rules``."""
+    t = _playout_tables(rules, policy, trick_winner)
 
     def finish_view(
         hands: list[int],
@@ -486,66 +504,71 @@ def _finish_view_fn(  # noqa: PLR0915 - a hot playout loop kept whole (below)
         voids: Sequence[int],
         first: int = -1,
     ) -> tuple[list[int], list[int]]:
-        """As :func:`finish`, but each seat plays the rules of thumb from what it
-        could know, not from every hand: its own cards, and for each other seat
-        the cards still out less the suits that seat has shown void in (``voids``
-        at the start, then as the playout shows them)."""
-        voids = list(voids)
-        ph = [0] * n_seats
-        n = len(trick)
-        led = NO_SUIT
-        for c in trick:
-            if c != MATTO:
-                led = SUIT[c]
-                break
-        out = 0
-        for h in hands:
-            out |= h
-        seat = (leader + n) % n_seats
-        while True:
-            if n == 0 and not hands[seat]:
-                return pts, won
-            while n < n_seats:
-                hand = hands[seat]
-                if first >= 0:
-                    c = first
-                    first = -1
-                else:
-                    legal = legal_mask(hand, led)
-                    if legal & (legal - 1):
-                        rest = out & ~hand
-                        for o in range(n_seats):
-                            ph[o] = rest & ~voids[o]
-                        ph[seat] = hand
-                        c = policy(ph, seat, leader, trick, legal)
-                    else:
-                        c = legal.bit_length() - 1
-                low = 1 << c
-                hands[seat] = hand & ~low
-                out &= ~low
-                trick.append(c)
-                if c == MATTO:
-                    pts[side[seat]] += matto_pts
-                else:
-                    s = SUIT[c]
-                    if led == NO_SUIT:
-                        led = s
-                    elif s != led:
-                        voids[seat] |= SUIT_MASK[led] if s == TRUMP_SUIT else SUIT_MASK[led] | TRUMP_MASK
-                n += 1
-                seat = nxt[seat]
-            tp = trick_adj
-            for x in trick:
-                tp += matto_adj if x == MATTO else POINTS[x]
-            w = (leader + trick_winner(trick)) % n_seats
-            pts[side[w]] += tp
-            won[side[w]] += 1
-            leader = seat = w
-            trick = []
-            n = 0
-            led = NO_SUIT
+        return _finish_view(t, hands, leader, trick, pts, won, voids, first)
 
     return finish_view
+
+
+def _finish_view(
+    t: _Playout, hands: list[int], leader: int, trick: list[int], pts: list[int], won: list[int],
+    voids: Sequence[int], first: int,
+) -> tuple[list[int], list[int]]:
+    """As :func:`_finish`, but each seat plays the rules of thumb from what it
+    could know, not from every hand: its own cards, and for each other seat
+    the cards still out less the suits that seat has shown void in (``voids``
+    at the start, then as the playout shows them)."""
+    n_seats, side, nxt, POINTS, SUIT, SUIT_MASK, TRUMP_MASK, MATTO, legal_mask, trick_adj, \
+        matto_adj, matto_pts, trick_winner, policy = t
+    voids = list(voids)
+    ph = [0] * n_seats
+    n = len(trick)
+    led = _led_suit(trick, MATTO, SUIT)
+    out = 0
+    for h in hands:
+        out |= h
+    seat = (leader + n) % n_seats
+    while True:
+        if n == 0 and not hands[seat]:
+            return pts, won
+        while n < n_seats:
+            hand = hands[seat]
+            if first >= 0:
+                c = first
+                first = -1
+            else:
+                legal = legal_mask(hand, led)
+                if legal & (legal - 1):
+                    rest = out & ~hand
+                    for o in range(n_seats):
+                        ph[o] = rest & ~voids[o]
+                    ph[seat] = hand
+                    c = policy(ph, seat, leader, trick, legal)
+                else:
+                    c = legal.bit_length() - 1
+            low = 1 << c
+            hands[seat] = hand & ~low
+            out &= ~low
+            trick.append(c)
+            if c == MATTO:
+                pts[side[seat]] += matto_pts
+            else:
+                s = SUIT[c]
+                if led == NO_SUIT:
+                    led = s
+                elif s != led:
+                    voids[seat] |= SUIT_MASK[led] if s == TRUMP_SUIT else SUIT_MASK[led] | TRUMP_MASK
+            n += 1
+            seat = nxt[seat]
+        tp = trick_adj
+        for x in trick:
+            tp += matto_adj if x == MATTO else POINTS[x]
+        w = (leader + trick_winner(trick)) % n_seats
+        pts[side[w]] += tp
+        won[side[w]] += 1
+        leader = seat = w
+        trick = []
+        n = 0
+        led = NO_SUIT
 
 
 def _final_points_fn(rules: Ruleset) -> Callable[[list[int], list[int], int, int], list[int]]:
