@@ -8,7 +8,7 @@ rotation), so one suit sign can be drawn large on an ace or small in an index.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PIL import ImageDraw
 
@@ -443,67 +443,96 @@ def hand(p: Pen, x: float, y: float, r: float = 24) -> None:
     p.ellipse(x, y, r, r * 0.85, FLESH, INK, LW)
 
 
+def _court_re(p: Pen, robe: Colour, cape: Colour, trim: Colour) -> tuple[Pt, float]:
+    """Re: on a throne, crowned and bearded, the sign raised in the right hand;
+    returns the suit sign's centre and radius."""
+    cx = 330
+    # throne back
+    p.poly([(170, 592), (170, 250)] + ellipse_pts(330, 250, 160, 110, 20, math.pi, 2 * math.pi)
+           + [(490, 250), (490, 592)], PALE_OCHRE, INK, LW)
+    torso(p, cx, 360, 95, robe, cape, trim)
+    face(p, cx, 255, 62, beard=(236, 236, 230, 255), hair=(230, 228, 220, 255))
+    crown(p, cx, 200, 70, 72)
+    sign = (490, 300), 78
+    p.line([(cx + 60, 420), (445, 360)], robe, 40)
+    hand(p, 455, 355)
+    p.line([(cx - 40, 420), (230, 520)], cape, 40)
+    hand(p, 222, 525)
+    return sign
+
+
+def _court_donna(p: Pen, robe: Colour, cape: Colour, trim: Colour) -> tuple[Pt, float]:
+    """Donna: crowned, long-haired, the sign held low;
+    returns the suit sign's centre and radius."""
+    cx = 330
+    torso(p, cx, 365, 85, robe, cape, trim)
+    face(p, cx, 262, 58, hair=OCHRE, long_hair=True)
+    p.poly([(cx - 78, 215), (cx + 78, 215), (cx + 100, 330), (cx - 100, 330)], None, INK, 0)
+    crown(p, cx, 205, 55, 48, 3)
+    sign = (460, 420), 70
+    p.line([(cx + 50, 430), (430, 470)], robe, 38)
+    hand(p, 428, 470)
+    p.line([(cx - 50, 430), (cx - 10, 500)], cape, 38)
+    hand(p, cx - 5, 500)
+    return sign
+
+
+def _court_fante(p: Pen, robe: Colour, cape: Colour, trim: Colour) -> tuple[Pt, float]:
+    """Fante: in a feathered cap, the sign raised;
+    returns the suit sign's centre and radius."""
+    cx = 330
+    torso(p, cx, 380, 80, robe, cape, trim)
+    face(p, cx, 280, 56, hair=(190, 120, 60, 255))
+    # broad-brimmed cap with a feather
+    p.ellipse(cx, 226, 92, 26, cape, INK, LW)
+    p.poly(ellipse_pts(cx, 226, 62, 62, 16, math.pi, 2 * math.pi), robe, INK, LW)
+    p.poly(bezier((cx + 40, 200), (cx + 130, 120), (cx + 150, 190), 12)
+           + bezier((cx + 150, 190), (cx + 110, 170), (cx + 50, 215), 12), WHITE, INK, 4)
+    sign = (470, 290), 72
+    p.line([(cx + 55, 440), (455, 360)], robe, 36)
+    hand(p, 460, 355)
+    return sign
+
+
+def _court_cavallo(p: Pen, robe: Colour, cape: Colour, trim: Colour) -> tuple[Pt, float]:
+    """Cavallo: the rider on a horse facing left;
+    returns the suit sign's centre and radius."""
+    # horse neck and head, facing left
+    neck = [(140, 592), (175, 430), (150, 330), (95, 300), (70, 330), (60, 365), (95, 380),
+            (125, 395), (160, 450), (200, 592)]
+    neck = [(x + 60, y) for x, y in neck]
+    p.poly([(150, 592), (200, 420), (260, 360), (330, 420), (360, 592)], WHITE, INK, LW)
+    p.poly(neck, WHITE, INK, LW)
+    p.poly([(215, 330), (235, 290), (245, 338)], WHITE, INK, LW)  # ear
+    p.poly([(225, 345), (265, 370), (290, 470), (255, 470), (232, 400)], BROWN, INK, 4)  # mane
+    p.circle(185, 335, 7, INK, None, 0)
+    p.line([(120, 375), (175, 360), (205, 395)], DARK_RED, 7)  # bridle
+    p.line([(205, 395), (390, 470)], DARK_RED, 6)  # rein
+    p.poly([(150, 592), (190, 520), (330, 520), (360, 592)], cape, INK, LW)  # caparison
+    for i in range(5):
+        p.circle(185 + 35 * i, 545, 9, trim, INK, 3)
+    # rider
+    torso(p, 395, 330, 62, robe, cape, trim, bottom=560)
+    face(p, 395, 240, 50, hair=(110, 70, 40, 255))
+    p.ellipse(395, 198, 70, 18, cape, INK, LW)
+    p.poly(ellipse_pts(395, 198, 48, 52, 16, math.pi, 2 * math.pi), robe, INK, LW)
+    p.poly(bezier((430, 170), (470, 90), (520, 140), 10) + [(470, 175)], OCHRE, INK, 4)
+    sign = (520, 330), 62
+    p.line([(430, 380), (505, 400)], robe, 32)
+    hand(p, 505, 395, 20)
+    return sign
+
+
+#: Each court rank's figure (K Re, Q Donna, N Cavallo, J Fante).
+COURT_FIGURES: dict[str, Callable[[Pen, Colour, Colour, Colour], tuple[Pt, float]]] = {
+    "K": _court_re, "Q": _court_donna, "N": _court_cavallo, "J": _court_fante,
+}
+
+
 def court(p: Pen, rank: str, suit: str) -> None:
     """Upper half of a court card: Re, Donna, Cavallo or Fante holding the suit sign."""
     robe, cape, trim = ROBES[suit]
-    cx = 330
-    if rank == "K":
-        # throne back
-        p.poly([(170, 592), (170, 250)] + ellipse_pts(330, 250, 160, 110, 20, math.pi, 2 * math.pi)
-               + [(490, 250), (490, 592)], PALE_OCHRE, INK, LW)
-        torso(p, cx, 360, 95, robe, cape, trim)
-        face(p, cx, 255, 62, beard=(236, 236, 230, 255), hair=(230, 228, 220, 255))
-        crown(p, cx, 200, 70, 72)
-        sign_at, sign_r = (490, 300), 78
-        p.line([(cx + 60, 420), (445, 360)], robe, 40)
-        hand(p, 455, 355)
-        p.line([(cx - 40, 420), (230, 520)], cape, 40)
-        hand(p, 222, 525)
-    elif rank == "Q":
-        torso(p, cx, 365, 85, robe, cape, trim)
-        face(p, cx, 262, 58, hair=OCHRE, long_hair=True)
-        p.poly([(cx - 78, 215), (cx + 78, 215), (cx + 100, 330), (cx - 100, 330)], None, INK, 0)
-        crown(p, cx, 205, 55, 48, 3)
-        sign_at, sign_r = (460, 420), 70
-        p.line([(cx + 50, 430), (430, 470)], robe, 38)
-        hand(p, 428, 470)
-        p.line([(cx - 50, 430), (cx - 10, 500)], cape, 38)
-        hand(p, cx - 5, 500)
-    elif rank == "J":
-        torso(p, cx, 380, 80, robe, cape, trim)
-        face(p, cx, 280, 56, hair=(190, 120, 60, 255))
-        # broad-brimmed cap with a feather
-        p.ellipse(cx, 226, 92, 26, cape, INK, LW)
-        p.poly(ellipse_pts(cx, 226, 62, 62, 16, math.pi, 2 * math.pi), robe, INK, LW)
-        p.poly(bezier((cx + 40, 200), (cx + 130, 120), (cx + 150, 190), 12)
-               + bezier((cx + 150, 190), (cx + 110, 170), (cx + 50, 215), 12), WHITE, INK, 4)
-        sign_at, sign_r = (470, 290), 72
-        p.line([(cx + 55, 440), (455, 360)], robe, 36)
-        hand(p, 460, 355)
-    else:  # Knight: rider on a horse
-        # horse neck and head, facing left
-        neck = [(140, 592), (175, 430), (150, 330), (95, 300), (70, 330), (60, 365), (95, 380),
-                (125, 395), (160, 450), (200, 592)]
-        neck = [(x + 60, y) for x, y in neck]
-        p.poly([(150, 592), (200, 420), (260, 360), (330, 420), (360, 592)], WHITE, INK, LW)
-        p.poly(neck, WHITE, INK, LW)
-        p.poly([(215, 330), (235, 290), (245, 338)], WHITE, INK, LW)  # ear
-        p.poly([(225, 345), (265, 370), (290, 470), (255, 470), (232, 400)], BROWN, INK, 4)  # mane
-        p.circle(185, 335, 7, INK, None, 0)
-        p.line([(120, 375), (175, 360), (205, 395)], DARK_RED, 7)  # bridle
-        p.line([(205, 395), (390, 470)], DARK_RED, 6)  # rein
-        p.poly([(150, 592), (190, 520), (330, 520), (360, 592)], cape, INK, LW)  # caparison
-        for i in range(5):
-            p.circle(185 + 35 * i, 545, 9, trim, INK, 3)
-        # rider
-        torso(p, 395, 330, 62, robe, cape, trim, bottom=560)
-        face(p, 395, 240, 50, hair=(110, 70, 40, 255))
-        p.ellipse(395, 198, 70, 18, cape, INK, LW)
-        p.poly(ellipse_pts(395, 198, 48, 52, 16, math.pi, 2 * math.pi), robe, INK, LW)
-        p.poly(bezier((430, 170), (470, 90), (520, 140), 10) + [(470, 175)], OCHRE, INK, 4)
-        sign_at, sign_r = (520, 330), 62
-        p.line([(430, 380), (505, 400)], robe, 32)
-        hand(p, 505, 395, 20)
+    sign_at, sign_r = COURT_FIGURES[rank](p, robe, cape, trim)
     q = p.sub(sign_at[0], sign_at[1], sign_r)
     suit_sign(q, suit, LW)
 
@@ -553,207 +582,344 @@ def _wheel(p: Pen, r: float, lw: float, spokes: int = 8) -> None:
     p.circle(0, 0, r * 0.2, RED, INK, lw)
 
 
-def emblem(p: Pen, n: int) -> None:
-    """The emblem of trump ``n`` (0 = the Matto)."""
+def _emblem_matto(p: Pen) -> None:
+    """Il Matto: jester's cap with bells, and a bundle on a stick."""
+    lw = LW
+    p.poly([(-0.7, 0.35), (-0.95, -0.55), (-0.3, -0.05), (0, -0.85), (0.3, -0.05), (0.95, -0.55),
+            (0.7, 0.35)], None, INK, 0)
+    p.poly([(-0.7, 0.35), (-0.95, -0.55), (-0.3, -0.05), (0, 0.0), (0, 0.35)], RED, INK, lw)
+    p.poly([(0, 0.35), (0, 0.0), (0.3, -0.05), (0.95, -0.55), (0.7, 0.35)], DARK_GREEN, INK, lw)
+    p.poly([(-0.3, -0.05), (0, -0.85), (0.3, -0.05), (0, 0.0)], OCHRE, INK, lw)
+    for x, y in ((-0.95, -0.55), (0, -0.85), (0.95, -0.55)):
+        p.circle(x, y - 0.08, 0.11, OCHRE, INK, lw)
+    p.ellipse(0, 0.45, 0.8, 0.14, OCHRE, INK, lw)
+    face(p.sub(0, 0.72, 0.0028), 0, 0, 60)
+
+
+def _emblem_bagatto(p: Pen) -> None:
+    """Il Bagatto: the juggler's table with cup, coin and wand."""
     lw = LW
     thin = 3.5
-    if n == 0:  # Il Matto: jester's cap with bells, and a bundle on a stick
-        p.poly([(-0.7, 0.35), (-0.95, -0.55), (-0.3, -0.05), (0, -0.85), (0.3, -0.05), (0.95, -0.55),
-                (0.7, 0.35)], None, INK, 0)
-        p.poly([(-0.7, 0.35), (-0.95, -0.55), (-0.3, -0.05), (0, 0.0), (0, 0.35)], RED, INK, lw)
-        p.poly([(0, 0.35), (0, 0.0), (0.3, -0.05), (0.95, -0.55), (0.7, 0.35)], DARK_GREEN, INK, lw)
-        p.poly([(-0.3, -0.05), (0, -0.85), (0.3, -0.05), (0, 0.0)], OCHRE, INK, lw)
-        for x, y in ((-0.95, -0.55), (0, -0.85), (0.95, -0.55)):
-            p.circle(x, y - 0.08, 0.11, OCHRE, INK, lw)
-        p.ellipse(0, 0.45, 0.8, 0.14, OCHRE, INK, lw)
-        face(p.sub(0, 0.72, 0.0028), 0, 0, 60)
-    elif n == 1:  # Il Bagatto: the juggler's table with cup, coin and wand
-        p.rect(-0.85, 0.1, 0.85, 0.28, BROWN, INK, lw)
-        p.rect(-0.7, 0.28, -0.58, 0.95, BROWN, INK, lw)
-        p.rect(0.58, 0.28, 0.7, 0.95, BROWN, INK, lw)
-        cup(p.sub(-0.45, -0.22, 0.3), RED, lw)
-        coin(p.sub(0.1, -0.05, 0.16), lw * 0.7)
-        p.circle(0.45, 0.02, 0.08, BLUE, INK, thin)
-        p.circle(0.62, 0.02, 0.08, RED, INK, thin)
-        p.line([(0.2, -0.95), (0.65, -0.35)], INK, lw * 2.5)
-        p.line([(0.2, -0.95), (0.65, -0.35)], OCHRE, lw * 1.2)
-    elif n == 2:  # La Papessa: tiara and an open book
-        _tiara(p, 0, -0.05, 0.9)
-        p.poly([(-0.8, 0.35), (0, 0.45), (0, 0.95), (-0.8, 0.85)], WHITE, INK, lw)
-        p.poly([(0.8, 0.35), (0, 0.45), (0, 0.95), (0.8, 0.85)], WHITE, INK, lw)
-        for i in range(4):
-            y = 0.52 + 0.09 * i
-            p.line([(-0.68, y), (-0.1, y + 0.06)], GREY, thin)
-            p.line([(0.1, y + 0.06), (0.68, y)], GREY, thin)
-    elif n in (3, 4):  # L'Imperatrice / L'Imperatore: crown over an eagle shield
-        p.poly([(-0.62, -0.35), (0.62, -0.35), (0.62, 0.35), (0, 0.98), (-0.62, 0.35)], OCHRE, INK, lw)
-        _eagle(p.sub(0, 0.25, 0.55), lw)
-        crown(p.sub(0, -0.55, 1 / 300), 0, 0, 140, 110, 5 if n == 4 else 3)
-        if n == 4:
-            p.line([(0.8, -0.9), (0.8, 0.9)], INK, lw * 2.2)
-            p.line([(0.8, -0.9), (0.8, 0.9)], OCHRE, lw)
-            p.circle(0.8, -0.95, 0.1, OCHRE, INK, lw)
-        else:
-            p.circle(-0.82, -0.2, 0.14, BLUE, INK, lw)
-            p.line([(-0.82, -0.05), (-0.82, 0.8)], INK, lw * 1.6)
-    elif n == 5:  # Il Papa: tiara and crossed keys
-        _tiara(p, 0, -0.1, 0.9)
-        for ang in (-40, 40):
-            q = p.sub(0, 0.55, 0.55, math.radians(ang))
-            q.line([(0, -0.7), (0, 0.8)], INK, lw * 3.2)
-            q.line([(0, -0.7), (0, 0.8)], OCHRE if ang < 0 else GREY, lw * 1.6)
-            q.circle(0, -0.85, 0.22, OCHRE if ang < 0 else GREY, INK, lw)
-            q.rect(0, 0.5, 0.3, 0.7, OCHRE if ang < 0 else GREY, INK, lw)
-    elif n == 6:  # Gli Amanti: two hearts pierced by Cupid's arrow
-        for x, c in ((-0.35, RED), (0.35, BLUE)):
-            h = [(x, 0.55)] + [(x + 0.42 * math.sin(t) ** 3 * 1.0,
-                               -0.05 - 0.33 * (13 * math.cos(t) - 5 * math.cos(2 * t)
-                                               - 2 * math.cos(3 * t) - math.cos(4 * t)) / 16)
-                               for t in (i * 2 * math.pi / 40 for i in range(1, 40))]
-            p.poly(h, c, INK, lw)
-        p.line([(-0.95, 0.55), (0.9, -0.55)], INK, lw * 1.4)
-        p.poly([(0.9, -0.55), (0.7, -0.55), (0.8, -0.38)], INK, INK, lw)
-        p.poly([(-0.95, 0.55), (-0.9, 0.75), (-0.78, 0.55), (-0.82, 0.4)], OCHRE, INK, thin)
-    elif n == 7:  # Il Carro: the chariot, canopy and wheels
-        p.poly([(-0.7, -0.65), (0.7, -0.65), (0.8, -0.45), (-0.8, -0.45)], RED, INK, lw)
-        p.line([(-0.65, -0.45), (-0.65, 0.15)], INK, lw * 1.2)
-        p.line([(0.65, -0.45), (0.65, 0.15)], INK, lw * 1.2)
-        p.rect(-0.8, 0.1, 0.8, 0.5, BLUE, INK, lw)
-        star = star_pts(0, 0.3, 0.14, 0.06, 5)
-        p.poly(star, OCHRE, INK, thin)
-        for x in (-0.55, 0.55):
-            _wheel(p.sub(x, 0.62, 0.32), 1.0, lw, 6)
-    elif n == 8:  # La Giustizia: scales and a sword
-        sword_straight(p.sub(0, 0.05, 0.95), 2.0, lw)
-        p.line([(-0.75, -0.5), (0.75, -0.5)], INK, lw * 1.5)
-        for x in (-0.75, 0.75):
-            p.line([(x, -0.5), (x - 0.22, 0.05)], INK, thin)
-            p.line([(x, -0.5), (x + 0.22, 0.05)], INK, thin)
-            p.poly(ellipse_pts(x, 0.05, 0.28, 0.15, 12, 0, math.pi), OCHRE, INK, lw)
-    elif n == 9:  # L'Eremita: lantern and staff
-        p.line([(0.55, -0.95), (0.55, 0.95)], INK, lw * 3)
-        p.line([(0.55, -0.95), (0.55, 0.95)], BROWN, lw * 1.6)
-        p.line([(0.4, -0.55), (-0.2, -0.55), (-0.2, -0.45)], INK, thin)
-        p.poly([(-0.45, -0.45), (0.05, -0.45), (0.12, -0.3), (-0.52, -0.3)], INK, INK, lw)
-        p.poly([(-0.48, -0.3), (0.08, -0.3), (0.02, 0.3), (-0.42, 0.3)], PALE_OCHRE, INK, lw)
-        p.ellipse(-0.2, 0.0, 0.09, 0.16, OCHRE, RED, thin)
-        p.line([(-0.2, -0.3), (-0.2, 0.3)], INK, thin)
-        p.rect(-0.5, 0.3, 0.1, 0.42, INK, INK, lw)
-    elif n == 10:  # La Ruota della Fortuna
-        _wheel(p, 0.85, lw, 8)
-        p.rect(-0.08, 0.85, 0.08, 1.0, BROWN, INK, lw)
-        p.poly([(-0.3, -0.85), (0.3, -0.85), (0.2, -1.0), (-0.2, -1.0)], RED, INK, lw)
-    elif n == 11:  # La Forza: a column and a lion's head
-        p.rect(-0.75, -0.75, -0.35, -0.6, OCHRE, INK, lw)
-        p.rect(-0.7, -0.6, -0.4, 0.8, PALE_OCHRE, INK, lw)
-        for x in (-0.6, -0.5):
-            p.line([(x, -0.55), (x, 0.75)], GREY, thin)
-        p.rect(-0.8, 0.8, -0.3, 0.95, OCHRE, INK, lw)
-        mane = star_pts(0.35, 0.15, 0.62, 0.45, 14)
-        p.poly(mane, BROWN, INK, lw)
-        p.circle(0.35, 0.15, 0.38, OCHRE, INK, lw)
-        for sx in (-1, 1):
-            p.circle(0.35 + sx * 0.14, 0.05, 0.05, INK, None, 0)
-        p.poly([(0.27, 0.2), (0.43, 0.2), (0.35, 0.3)], INK, INK, thin)
-        p.line([(0.2, 0.38), (0.35, 0.42), (0.5, 0.38)], DARK_RED, thin)
-    elif n == 12:  # L'Appeso: gallows with the hanged man
-        p.rect(-0.85, -0.9, 0.85, -0.75, BROWN, INK, lw)
-        p.rect(-0.85, -0.75, -0.7, 0.95, BROWN, INK, lw)
-        p.rect(0.7, -0.75, 0.85, 0.95, BROWN, INK, lw)
-        p.line([(0, -0.75), (0, -0.5)], INK, thin)
-        p.rect(-0.12, -0.5, 0.12, -0.05, BLUE, INK, lw)
-        p.poly([(-0.18, -0.05), (0.18, -0.05), (0.3, 0.5), (-0.3, 0.5)], RED, INK, lw)
-        p.circle(0, 0.68, 0.18, FLESH, INK, lw)
-        p.poly(ellipse_pts(0, 0.68, 0.19, 0.19, 12, 0, math.pi), OCHRE, INK, thin)
-    elif n == 13:  # La Morte: skull and scythe
-        p.line([(-0.7, 0.95), (0.6, -0.9)], INK, lw * 2.4)
-        p.line([(-0.7, 0.95), (0.6, -0.9)], BROWN, lw * 1.2)
-        p.poly(bezier((0.6, -0.9), (0.1, -1.05), (-0.55, -0.7), 16)
-               + bezier((-0.55, -0.7), (0.05, -0.82), (0.52, -0.72), 16), STEEL, INK, thin)
-        p.ellipse(0, 0.1, 0.45, 0.42, WHITE, INK, lw)
-        p.rect(-0.25, 0.4, 0.25, 0.65, WHITE, INK, lw)
-        for sx in (-1, 1):
-            p.ellipse(sx * 0.18, 0.12, 0.12, 0.14, INK, None, 0)
-        p.poly([(-0.05, 0.32), (0.05, 0.32), (0, 0.22)], INK, INK, thin)
-        for i in range(4):
-            p.line([(-0.15 + 0.1 * i, 0.47), (-0.15 + 0.1 * i, 0.62)], INK, thin)
-    elif n == 14:  # La Temperanza: water poured between two vases
-        for x, y, c in ((-0.55, -0.35, RED), (0.5, 0.45, BLUE)):
-            q = p.sub(x, y, 0.42, math.radians(-30 if x < 0 else 0))
-            cup(q, c, lw)
-        p.line(bezier((-0.3, -0.6), (0.6, -0.5), (0.5, 0.12), 20), BLUE, lw * 2.2)
-        p.line(bezier((-0.3, -0.6), (0.6, -0.5), (0.5, 0.12), 20), PALE_BLUE, lw)
-    elif n == 15:  # Il Diavolo: horned mask and trident
-        p.line([(0.75, -0.95), (0.75, 0.95)], INK, lw * 2.4)
-        p.line([(0.75, -0.95), (0.75, 0.95)], OCHRE, lw * 1.1)
-        p.line([(0.55, -0.95), (0.55, -0.7), (0.95, -0.7), (0.95, -0.95)], INK, lw * 1.4)
-        for sx in (-1, 1):
-            p.poly([(sx * 0.3, -0.35), (sx * 0.65, -0.95), (sx * 0.5, -0.3)], WHITE, INK, lw)
-        p.poly([(-0.5, -0.35), (0.5, -0.35), (0.45, 0.2), (0, 0.7), (-0.45, 0.2)], RED, INK, lw)
-        for sx in (-1, 1):
-            p.poly([(sx * 0.1, -0.12), (sx * 0.35, -0.2), (sx * 0.3, -0.05)], OCHRE, INK, thin)
-        p.poly([(-0.25, 0.25), (0.25, 0.25), (0, 0.4)], INK, INK, thin)
-        p.poly([(-0.9, -0.3), (-0.55, -0.5), (-0.6, 0.2)], DARK_GREEN, INK, lw)  # wing
-    elif n == 16:  # La Torre: tower struck by lightning
-        p.rect(-0.45, -0.4, 0.45, 0.95, PALE_OCHRE, INK, lw)
-        for i in range(5):
-            p.rect(-0.5 + 0.22 * i, -0.55, -0.38 + 0.22 * i, -0.4, PALE_OCHRE, INK, thin)
-        p.poly([(-0.1, 0.95), (-0.1, 0.55), (0.1, 0.55), (0.1, 0.95)], BROWN, INK, thin)
-        p.rect(-0.12, 0.0, 0.12, 0.2, INK, INK, thin)
-        for i in range(6):
-            p.line([(-0.45, -0.15 + 0.2 * i), (0.45, -0.15 + 0.2 * i)], GREY, thin * 0.6)
-        p.poly([(0.95, -1.0), (0.5, -0.65), (0.7, -0.62), (0.2, -0.2), (0.45, -0.55), (0.3, -0.58),
-                (0.65, -0.95)], OCHRE, RED, thin)
-        p.poly([(0.2, -0.6), (0.55, -0.75), (0.45, -0.45)], RED, INK, thin)
-    elif n == 17:  # Le Stelle
-        p.poly(star_pts(0, -0.1, 0.7, 0.28, 8), OCHRE, INK, lw)
-        p.poly(star_pts(0, -0.1, 0.35, 0.14, 8, -math.pi / 2 + math.pi / 8), RED, INK, thin)
-        for x, y in ((-0.75, 0.6), (0.75, 0.6), (-0.8, -0.75), (0.8, -0.75), (0, 0.8)):
-            p.poly(star_pts(x, y, 0.18, 0.07, 5), BLUE, INK, thin)
-    elif n == 18:  # La Luna: crescent with a face, and falling drops
-        outer = ellipse_pts(0, -0.1, 0.75, 0.75, 32, math.pi * 0.5, math.pi * 1.5)
-        inner = ellipse_pts(-0.25, -0.1, 0.6, 0.6, 32, math.pi * 1.5, math.pi * 0.5)
-        p.poly(outer + inner, PALE_BLUE, INK, lw)
-        p.circle(-0.5, -0.2, 0.05, INK, None, 0)
-        p.line([(-0.75, 0.15), (-0.6, 0.2)], DARK_RED, thin)
-        for x, y in ((0.3, 0.55), (0.55, 0.75), (0.05, 0.8), (0.5, 0.25), (0.78, 0.45)):
-            p.poly([(x, y - 0.12)] + ellipse_pts(x, y, 0.06, 0.06, 10, 0, math.pi), BLUE, INK, thin)
-    elif n == 19:  # Il Sole
-        for i in range(16):
-            a = 2 * math.pi * i / 16
-            r1 = 0.95 if i % 2 == 0 else 0.78
-            b = math.pi / 16
-            p.poly([(0.5 * math.cos(a - b), 0.5 * math.sin(a - b)), (r1 * math.cos(a), r1 * math.sin(a)),
-                    (0.5 * math.cos(a + b), 0.5 * math.sin(a + b))], RED if i % 2 else OCHRE, INK, thin)
-        _sun_face(p, 0.52)
-    elif n == 20:  # L'Angelo: trumpet from a cloud, rays and tears
-        for i in range(7):
-            a = math.pi * (0.2 + 0.6 * i / 6)
-            p.line([(0, -0.2), (0.95 * math.cos(a), -0.2 + 0.95 * math.sin(a))], OCHRE, lw * 1.2)
-        for x, y in ((-0.6, 0.5), (-0.2, 0.75), (0.25, 0.7), (0.6, 0.45)):
-            p.poly([(x, y - 0.1)] + ellipse_pts(x, y, 0.05, 0.05, 8, 0, math.pi), RED, INK, thin)
-        for x, r in ((-0.6, 0.28), (-0.25, 0.38), (0.2, 0.36), (0.58, 0.28)):
-            p.circle(x, -0.35, r, WHITE, INK, lw)
-        p.rect(-0.8, -0.35, 0.8, -0.05, WHITE, None, 0)
-        p.line([(-0.85, -0.05), (0.85, -0.05)], INK, lw)
-        p.poly([(-0.1, -0.6), (0.6, -0.95), (0.75, -1.0), (0.7, -0.8), (-0.05, -0.52)], OCHRE, INK,
-               thin)
-        p.circle(-0.28, -0.5, 0.13, FLESH, INK, thin)
-    elif n == 21:  # Il Mondo: globe in a laurel wreath
-        p.ellipse(0, 0, 0.62, 0.9, None, DARK_GREEN, lw * 2)
-        for i in range(18):
-            a = 2 * math.pi * i / 18
-            x, y = 0.62 * math.cos(a), 0.9 * math.sin(a)
-            q = p.sub(x, y, 0.12, a)
-            q.ellipse(0, 0, 1.0, 0.45, GREEN, INK, thin)
-        p.circle(0, 0, 0.42, PALE_BLUE, INK, lw)
-        p.line(ellipse_pts(0, 0, 0.18, 0.42, 24) + [(0.18, 0)], BLUE, thin)
-        p.line([(-0.42, 0), (0.42, 0)], BLUE, thin)
-        p.line(ellipse_pts(0, -0.2, 0.37, 0.06, 24, 0, math.pi), BLUE, thin)
-        p.line(ellipse_pts(0, 0.2, 0.37, 0.06, 24, math.pi, 2 * math.pi), BLUE, thin)
-        for x, y, c in ((-0.75, -0.85, RED), (0.75, -0.85, BLUE), (-0.75, 0.85, OCHRE),
-                        (0.75, 0.85, GREEN)):
-            p.circle(x, y, 0.12, c, INK, thin)
-    else:  # pragma: no cover
-        raise ValueError(n)
+    p.rect(-0.85, 0.1, 0.85, 0.28, BROWN, INK, lw)
+    p.rect(-0.7, 0.28, -0.58, 0.95, BROWN, INK, lw)
+    p.rect(0.58, 0.28, 0.7, 0.95, BROWN, INK, lw)
+    cup(p.sub(-0.45, -0.22, 0.3), RED, lw)
+    coin(p.sub(0.1, -0.05, 0.16), lw * 0.7)
+    p.circle(0.45, 0.02, 0.08, BLUE, INK, thin)
+    p.circle(0.62, 0.02, 0.08, RED, INK, thin)
+    p.line([(0.2, -0.95), (0.65, -0.35)], INK, lw * 2.5)
+    p.line([(0.2, -0.95), (0.65, -0.35)], OCHRE, lw * 1.2)
+
+
+def _emblem_papessa(p: Pen) -> None:
+    """La Papessa: tiara and an open book."""
+    lw = LW
+    thin = 3.5
+    _tiara(p, 0, -0.05, 0.9)
+    p.poly([(-0.8, 0.35), (0, 0.45), (0, 0.95), (-0.8, 0.85)], WHITE, INK, lw)
+    p.poly([(0.8, 0.35), (0, 0.45), (0, 0.95), (0.8, 0.85)], WHITE, INK, lw)
+    for i in range(4):
+        y = 0.52 + 0.09 * i
+        p.line([(-0.68, y), (-0.1, y + 0.06)], GREY, thin)
+        p.line([(0.1, y + 0.06), (0.68, y)], GREY, thin)
+
+
+def _emblem_ruler(p: Pen, emperor: bool) -> None:
+    """L'Imperatrice / L'Imperatore: crown over an eagle shield; the Emperor's crown
+    has five points and a staff, the Empress's three and a sceptre."""
+    lw = LW
+    p.poly([(-0.62, -0.35), (0.62, -0.35), (0.62, 0.35), (0, 0.98), (-0.62, 0.35)], OCHRE, INK, lw)
+    _eagle(p.sub(0, 0.25, 0.55), lw)
+    crown(p.sub(0, -0.55, 1 / 300), 0, 0, 140, 110, 5 if emperor else 3)
+    if emperor:
+        p.line([(0.8, -0.9), (0.8, 0.9)], INK, lw * 2.2)
+        p.line([(0.8, -0.9), (0.8, 0.9)], OCHRE, lw)
+        p.circle(0.8, -0.95, 0.1, OCHRE, INK, lw)
+    else:
+        p.circle(-0.82, -0.2, 0.14, BLUE, INK, lw)
+        p.line([(-0.82, -0.05), (-0.82, 0.8)], INK, lw * 1.6)
+
+
+def _emblem_papa(p: Pen) -> None:
+    """Il Papa: tiara and crossed keys."""
+    lw = LW
+    _tiara(p, 0, -0.1, 0.9)
+    for ang in (-40, 40):
+        q = p.sub(0, 0.55, 0.55, math.radians(ang))
+        q.line([(0, -0.7), (0, 0.8)], INK, lw * 3.2)
+        q.line([(0, -0.7), (0, 0.8)], OCHRE if ang < 0 else GREY, lw * 1.6)
+        q.circle(0, -0.85, 0.22, OCHRE if ang < 0 else GREY, INK, lw)
+        q.rect(0, 0.5, 0.3, 0.7, OCHRE if ang < 0 else GREY, INK, lw)
+
+
+def _emblem_amanti(p: Pen) -> None:
+    """Gli Amanti: two hearts pierced by Cupid's arrow."""
+    lw = LW
+    thin = 3.5
+    for x, c in ((-0.35, RED), (0.35, BLUE)):
+        h = [(x, 0.55)] + [(x + 0.42 * math.sin(t) ** 3 * 1.0,
+                           -0.05 - 0.33 * (13 * math.cos(t) - 5 * math.cos(2 * t)
+                                           - 2 * math.cos(3 * t) - math.cos(4 * t)) / 16)
+                           for t in (i * 2 * math.pi / 40 for i in range(1, 40))]
+        p.poly(h, c, INK, lw)
+    p.line([(-0.95, 0.55), (0.9, -0.55)], INK, lw * 1.4)
+    p.poly([(0.9, -0.55), (0.7, -0.55), (0.8, -0.38)], INK, INK, lw)
+    p.poly([(-0.95, 0.55), (-0.9, 0.75), (-0.78, 0.55), (-0.82, 0.4)], OCHRE, INK, thin)
+
+
+def _emblem_carro(p: Pen) -> None:
+    """Il Carro: the chariot, canopy and wheels."""
+    lw = LW
+    thin = 3.5
+    p.poly([(-0.7, -0.65), (0.7, -0.65), (0.8, -0.45), (-0.8, -0.45)], RED, INK, lw)
+    p.line([(-0.65, -0.45), (-0.65, 0.15)], INK, lw * 1.2)
+    p.line([(0.65, -0.45), (0.65, 0.15)], INK, lw * 1.2)
+    p.rect(-0.8, 0.1, 0.8, 0.5, BLUE, INK, lw)
+    star = star_pts(0, 0.3, 0.14, 0.06, 5)
+    p.poly(star, OCHRE, INK, thin)
+    for x in (-0.55, 0.55):
+        _wheel(p.sub(x, 0.62, 0.32), 1.0, lw, 6)
+
+
+def _emblem_giustizia(p: Pen) -> None:
+    """La Giustizia: scales and a sword."""
+    lw = LW
+    thin = 3.5
+    sword_straight(p.sub(0, 0.05, 0.95), 2.0, lw)
+    p.line([(-0.75, -0.5), (0.75, -0.5)], INK, lw * 1.5)
+    for x in (-0.75, 0.75):
+        p.line([(x, -0.5), (x - 0.22, 0.05)], INK, thin)
+        p.line([(x, -0.5), (x + 0.22, 0.05)], INK, thin)
+        p.poly(ellipse_pts(x, 0.05, 0.28, 0.15, 12, 0, math.pi), OCHRE, INK, lw)
+
+
+def _emblem_eremita(p: Pen) -> None:
+    """L'Eremita: lantern and staff."""
+    lw = LW
+    thin = 3.5
+    p.line([(0.55, -0.95), (0.55, 0.95)], INK, lw * 3)
+    p.line([(0.55, -0.95), (0.55, 0.95)], BROWN, lw * 1.6)
+    p.line([(0.4, -0.55), (-0.2, -0.55), (-0.2, -0.45)], INK, thin)
+    p.poly([(-0.45, -0.45), (0.05, -0.45), (0.12, -0.3), (-0.52, -0.3)], INK, INK, lw)
+    p.poly([(-0.48, -0.3), (0.08, -0.3), (0.02, 0.3), (-0.42, 0.3)], PALE_OCHRE, INK, lw)
+    p.ellipse(-0.2, 0.0, 0.09, 0.16, OCHRE, RED, thin)
+    p.line([(-0.2, -0.3), (-0.2, 0.3)], INK, thin)
+    p.rect(-0.5, 0.3, 0.1, 0.42, INK, INK, lw)
+
+
+def _emblem_ruota(p: Pen) -> None:
+    """La Ruota della Fortuna."""
+    lw = LW
+    _wheel(p, 0.85, lw, 8)
+    p.rect(-0.08, 0.85, 0.08, 1.0, BROWN, INK, lw)
+    p.poly([(-0.3, -0.85), (0.3, -0.85), (0.2, -1.0), (-0.2, -1.0)], RED, INK, lw)
+
+
+def _emblem_forza(p: Pen) -> None:
+    """La Forza: a column and a lion's head."""
+    lw = LW
+    thin = 3.5
+    p.rect(-0.75, -0.75, -0.35, -0.6, OCHRE, INK, lw)
+    p.rect(-0.7, -0.6, -0.4, 0.8, PALE_OCHRE, INK, lw)
+    for x in (-0.6, -0.5):
+        p.line([(x, -0.55), (x, 0.75)], GREY, thin)
+    p.rect(-0.8, 0.8, -0.3, 0.95, OCHRE, INK, lw)
+    mane = star_pts(0.35, 0.15, 0.62, 0.45, 14)
+    p.poly(mane, BROWN, INK, lw)
+    p.circle(0.35, 0.15, 0.38, OCHRE, INK, lw)
+    for sx in (-1, 1):
+        p.circle(0.35 + sx * 0.14, 0.05, 0.05, INK, None, 0)
+    p.poly([(0.27, 0.2), (0.43, 0.2), (0.35, 0.3)], INK, INK, thin)
+    p.line([(0.2, 0.38), (0.35, 0.42), (0.5, 0.38)], DARK_RED, thin)
+
+
+def _emblem_appeso(p: Pen) -> None:
+    """L'Appeso: gallows with the hanged man."""
+    lw = LW
+    thin = 3.5
+    p.rect(-0.85, -0.9, 0.85, -0.75, BROWN, INK, lw)
+    p.rect(-0.85, -0.75, -0.7, 0.95, BROWN, INK, lw)
+    p.rect(0.7, -0.75, 0.85, 0.95, BROWN, INK, lw)
+    p.line([(0, -0.75), (0, -0.5)], INK, thin)
+    p.rect(-0.12, -0.5, 0.12, -0.05, BLUE, INK, lw)
+    p.poly([(-0.18, -0.05), (0.18, -0.05), (0.3, 0.5), (-0.3, 0.5)], RED, INK, lw)
+    p.circle(0, 0.68, 0.18, FLESH, INK, lw)
+    p.poly(ellipse_pts(0, 0.68, 0.19, 0.19, 12, 0, math.pi), OCHRE, INK, thin)
+
+
+def _emblem_morte(p: Pen) -> None:
+    """La Morte: skull and scythe."""
+    lw = LW
+    thin = 3.5
+    p.line([(-0.7, 0.95), (0.6, -0.9)], INK, lw * 2.4)
+    p.line([(-0.7, 0.95), (0.6, -0.9)], BROWN, lw * 1.2)
+    p.poly(bezier((0.6, -0.9), (0.1, -1.05), (-0.55, -0.7), 16)
+           + bezier((-0.55, -0.7), (0.05, -0.82), (0.52, -0.72), 16), STEEL, INK, thin)
+    p.ellipse(0, 0.1, 0.45, 0.42, WHITE, INK, lw)
+    p.rect(-0.25, 0.4, 0.25, 0.65, WHITE, INK, lw)
+    for sx in (-1, 1):
+        p.ellipse(sx * 0.18, 0.12, 0.12, 0.14, INK, None, 0)
+    p.poly([(-0.05, 0.32), (0.05, 0.32), (0, 0.22)], INK, INK, thin)
+    for i in range(4):
+        p.line([(-0.15 + 0.1 * i, 0.47), (-0.15 + 0.1 * i, 0.62)], INK, thin)
+
+
+def _emblem_temperanza(p: Pen) -> None:
+    """La Temperanza: water poured between two vases."""
+    lw = LW
+    for x, y, c in ((-0.55, -0.35, RED), (0.5, 0.45, BLUE)):
+        q = p.sub(x, y, 0.42, math.radians(-30 if x < 0 else 0))
+        cup(q, c, lw)
+    p.line(bezier((-0.3, -0.6), (0.6, -0.5), (0.5, 0.12), 20), BLUE, lw * 2.2)
+    p.line(bezier((-0.3, -0.6), (0.6, -0.5), (0.5, 0.12), 20), PALE_BLUE, lw)
+
+
+def _emblem_diavolo(p: Pen) -> None:
+    """Il Diavolo: horned mask and trident."""
+    lw = LW
+    thin = 3.5
+    p.line([(0.75, -0.95), (0.75, 0.95)], INK, lw * 2.4)
+    p.line([(0.75, -0.95), (0.75, 0.95)], OCHRE, lw * 1.1)
+    p.line([(0.55, -0.95), (0.55, -0.7), (0.95, -0.7), (0.95, -0.95)], INK, lw * 1.4)
+    for sx in (-1, 1):
+        p.poly([(sx * 0.3, -0.35), (sx * 0.65, -0.95), (sx * 0.5, -0.3)], WHITE, INK, lw)
+    p.poly([(-0.5, -0.35), (0.5, -0.35), (0.45, 0.2), (0, 0.7), (-0.45, 0.2)], RED, INK, lw)
+    for sx in (-1, 1):
+        p.poly([(sx * 0.1, -0.12), (sx * 0.35, -0.2), (sx * 0.3, -0.05)], OCHRE, INK, thin)
+    p.poly([(-0.25, 0.25), (0.25, 0.25), (0, 0.4)], INK, INK, thin)
+    p.poly([(-0.9, -0.3), (-0.55, -0.5), (-0.6, 0.2)], DARK_GREEN, INK, lw)  # wing
+
+
+def _emblem_torre(p: Pen) -> None:
+    """La Torre: tower struck by lightning."""
+    lw = LW
+    thin = 3.5
+    p.rect(-0.45, -0.4, 0.45, 0.95, PALE_OCHRE, INK, lw)
+    for i in range(5):
+        p.rect(-0.5 + 0.22 * i, -0.55, -0.38 + 0.22 * i, -0.4, PALE_OCHRE, INK, thin)
+    p.poly([(-0.1, 0.95), (-0.1, 0.55), (0.1, 0.55), (0.1, 0.95)], BROWN, INK, thin)
+    p.rect(-0.12, 0.0, 0.12, 0.2, INK, INK, thin)
+    for i in range(6):
+        p.line([(-0.45, -0.15 + 0.2 * i), (0.45, -0.15 + 0.2 * i)], GREY, thin * 0.6)
+    p.poly([(0.95, -1.0), (0.5, -0.65), (0.7, -0.62), (0.2, -0.2), (0.45, -0.55), (0.3, -0.58),
+            (0.65, -0.95)], OCHRE, RED, thin)
+    p.poly([(0.2, -0.6), (0.55, -0.75), (0.45, -0.45)], RED, INK, thin)
+
+
+def _emblem_stelle(p: Pen) -> None:
+    """Le Stelle."""
+    lw = LW
+    thin = 3.5
+    p.poly(star_pts(0, -0.1, 0.7, 0.28, 8), OCHRE, INK, lw)
+    p.poly(star_pts(0, -0.1, 0.35, 0.14, 8, -math.pi / 2 + math.pi / 8), RED, INK, thin)
+    for x, y in ((-0.75, 0.6), (0.75, 0.6), (-0.8, -0.75), (0.8, -0.75), (0, 0.8)):
+        p.poly(star_pts(x, y, 0.18, 0.07, 5), BLUE, INK, thin)
+
+
+def _emblem_luna(p: Pen) -> None:
+    """La Luna: crescent with a face, and falling drops."""
+    lw = LW
+    thin = 3.5
+    outer = ellipse_pts(0, -0.1, 0.75, 0.75, 32, math.pi * 0.5, math.pi * 1.5)
+    inner = ellipse_pts(-0.25, -0.1, 0.6, 0.6, 32, math.pi * 1.5, math.pi * 0.5)
+    p.poly(outer + inner, PALE_BLUE, INK, lw)
+    p.circle(-0.5, -0.2, 0.05, INK, None, 0)
+    p.line([(-0.75, 0.15), (-0.6, 0.2)], DARK_RED, thin)
+    for x, y in ((0.3, 0.55), (0.55, 0.75), (0.05, 0.8), (0.5, 0.25), (0.78, 0.45)):
+        p.poly([(x, y - 0.12)] + ellipse_pts(x, y, 0.06, 0.06, 10, 0, math.pi), BLUE, INK, thin)
+
+
+def _emblem_sole(p: Pen) -> None:
+    """Il Sole."""
+    thin = 3.5
+    for i in range(16):
+        a = 2 * math.pi * i / 16
+        r1 = 0.95 if i % 2 == 0 else 0.78
+        b = math.pi / 16
+        p.poly([(0.5 * math.cos(a - b), 0.5 * math.sin(a - b)), (r1 * math.cos(a), r1 * math.sin(a)),
+                (0.5 * math.cos(a + b), 0.5 * math.sin(a + b))], RED if i % 2 else OCHRE, INK, thin)
+    _sun_face(p, 0.52)
+
+
+def _emblem_angelo(p: Pen) -> None:
+    """L'Angelo: trumpet from a cloud, rays and tears."""
+    lw = LW
+    thin = 3.5
+    for i in range(7):
+        a = math.pi * (0.2 + 0.6 * i / 6)
+        p.line([(0, -0.2), (0.95 * math.cos(a), -0.2 + 0.95 * math.sin(a))], OCHRE, lw * 1.2)
+    for x, y in ((-0.6, 0.5), (-0.2, 0.75), (0.25, 0.7), (0.6, 0.45)):
+        p.poly([(x, y - 0.1)] + ellipse_pts(x, y, 0.05, 0.05, 8, 0, math.pi), RED, INK, thin)
+    for x, r in ((-0.6, 0.28), (-0.25, 0.38), (0.2, 0.36), (0.58, 0.28)):
+        p.circle(x, -0.35, r, WHITE, INK, lw)
+    p.rect(-0.8, -0.35, 0.8, -0.05, WHITE, None, 0)
+    p.line([(-0.85, -0.05), (0.85, -0.05)], INK, lw)
+    p.poly([(-0.1, -0.6), (0.6, -0.95), (0.75, -1.0), (0.7, -0.8), (-0.05, -0.52)], OCHRE, INK,
+           thin)
+    p.circle(-0.28, -0.5, 0.13, FLESH, INK, thin)
+
+
+def _emblem_mondo(p: Pen) -> None:
+    """Il Mondo: globe in a laurel wreath."""
+    lw = LW
+    thin = 3.5
+    p.ellipse(0, 0, 0.62, 0.9, None, DARK_GREEN, lw * 2)
+    for i in range(18):
+        a = 2 * math.pi * i / 18
+        x, y = 0.62 * math.cos(a), 0.9 * math.sin(a)
+        q = p.sub(x, y, 0.12, a)
+        q.ellipse(0, 0, 1.0, 0.45, GREEN, INK, thin)
+    p.circle(0, 0, 0.42, PALE_BLUE, INK, lw)
+    p.line(ellipse_pts(0, 0, 0.18, 0.42, 24) + [(0.18, 0)], BLUE, thin)
+    p.line([(-0.42, 0), (0.42, 0)], BLUE, thin)
+    p.line(ellipse_pts(0, -0.2, 0.37, 0.06, 24, 0, math.pi), BLUE, thin)
+    p.line(ellipse_pts(0, 0.2, 0.37, 0.06, 24, math.pi, 2 * math.pi), BLUE, thin)
+    for x, y, c in ((-0.75, -0.85, RED), (0.75, -0.85, BLUE), (-0.75, 0.85, OCHRE),
+                    (0.75, 0.85, GREEN)):
+        p.circle(x, y, 0.12, c, INK, thin)
+
+
+def _emblem_imperatrice(p: Pen) -> None:
+    """L'Imperatrice: crown over an eagle shield, and a sceptre."""
+    _emblem_ruler(p, emperor=False)
+
+
+def _emblem_imperatore(p: Pen) -> None:
+    """L'Imperatore: crown over an eagle shield, and a staff."""
+    _emblem_ruler(p, emperor=True)
+
+
+#: The drawing of each trump's emblem, by trump number (0 = the Matto).
+EMBLEMS: dict[int, Callable[[Pen], None]] = {
+    0: _emblem_matto,
+    1: _emblem_bagatto,
+    2: _emblem_papessa,
+    3: _emblem_imperatrice,
+    4: _emblem_imperatore,
+    5: _emblem_papa,
+    6: _emblem_amanti,
+    7: _emblem_carro,
+    8: _emblem_giustizia,
+    9: _emblem_eremita,
+    10: _emblem_ruota,
+    11: _emblem_forza,
+    12: _emblem_appeso,
+    13: _emblem_morte,
+    14: _emblem_temperanza,
+    15: _emblem_diavolo,
+    16: _emblem_torre,
+    17: _emblem_stelle,
+    18: _emblem_luna,
+    19: _emblem_sole,
+    20: _emblem_angelo,
+    21: _emblem_mondo,
+}
+
+
+def emblem(p: Pen, n: int) -> None:
+    """The emblem of trump ``n`` (0 = the Matto), drawn by its entry in :data:`EMBLEMS`."""
+    draw = EMBLEMS.get(n)
+    if draw is None:
+        raise ValueError(f"no trump emblem numbered {n!r} (0 to 21)")
+    draw(p)
 

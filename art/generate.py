@@ -12,6 +12,7 @@ import hashlib
 import math
 import random
 import sys
+from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -364,69 +365,86 @@ def pip_card(code: str, game: str = "piedicavallo") -> Image.Image:
     return finish(img)
 
 
+def _ace_swords(d: ImageDraw.ImageDraw) -> None:
+    """The sword through a crown hung with laurel and palm, a red bow under the guard."""
+    p = Pen(d, W / 2, H / 2, 1.0)
+    # laurel (left) and palm (right) branches hanging from the crown, behind the sword
+    for sgn in (-1, 1):
+        stem = bezier((sgn * 40, -270), (sgn * 250, -200), (sgn * 165, 140), 24)
+        p.line(stem, DARK_GREEN, 7)
+        for t in range(3, 24, 3):
+            x, y = stem[t]
+            x1, y1 = stem[t + 1]
+            tang = math.atan2(y1 - y, x1 - x)
+            if sgn < 0:  # laurel: leaf pairs along the stem
+                for side in (-1, 1):
+                    leaf(p, x, y, 52, tang + side * 0.7, GREEN if side > 0 else DARK_GREEN, 3)
+            else:  # palm: long fronds sweeping outward
+                leaf(p, x, y, 74, tang - 0.9, GREEN, 3)
+                leaf(p, x, y, 50, tang + 0.8, DARK_GREEN, 3)
+    grand_sword(Pen(d, W / 2, H / 2 + 20, 430), LW)
+    # the crown the point passes through (front band drawn over the blade)
+    crown(Pen(d, W / 2, H / 2 - 236, 1.0), 0, 0, 96, 78, 5)
+    # a red bow tied under the guard, its forked tails hanging out and down
+    for sgn in (-1, 1):
+        p.poly([(0, 300), (sgn * 60, 280), (sgn * 150, 330), (sgn * 175, 410),
+                (sgn * 140, 385), (sgn * 118, 428), (sgn * 100, 350), (sgn * 40, 318)],
+               RED, INK, 4)
+        p.poly([(0, 300), (sgn * 70, 262), (sgn * 86, 300), (sgn * 64, 330)], DARK_RED, INK, 4)
+    p.poly([(-22, 286), (22, 286), (18, 320), (-18, 320)], RED, INK, 4)
+
+
+def _ace_batons(d: ImageDraw.ImageDraw) -> None:
+    """The great knotted club in leaf and flowers, a ribbon wound about it."""
+    p = Pen(d, W / 2, H / 2, 1.0)
+    # sprays of leaves and flowers about the club, as on the old ace
+    for sgn in (-1, 1):
+        sprig(p.sub(sgn * 170, -140, 150, sgn * 0.35), BLUE if sgn < 0 else RED)
+        sprig(p.sub(sgn * 150, 260, 120, sgn * 0.5), RED if sgn < 0 else BLUE)
+    grand_club(Pen(d, W / 2, H / 2 + 10, 470), LW)
+    # a red ribbon wound about the staff, twice
+    ribbon_band(p, -70, 96, 14, 40, 70)
+    ribbon_band(p, 130, 84, 14, 40, 70)
+
+
+def _ace_cups(d: ImageDraw.ImageDraw) -> None:
+    """The goblet as a flower vase."""
+    p = Pen(d, W / 2, H / 2 + 120, 1.0)
+    for x, y, c in ((-110, -330, RED), (0, -400, BLUE), (110, -330, RED), (-60, -250, OCHRE),
+                    (60, -250, OCHRE)):
+        p.line([(0, -160), (x * 0.6, (y - 160) / 2), (x, y)], DARK_GREEN, 8)
+        p.poly(ellipse_pts(x * 0.55 + 20, (y - 160) / 2 + 20, 30, 12, 12), GREEN, INK, 3)
+        p.poly(star_pts(x, y, 48, 24, 6), c, INK, LW)
+        p.circle(x, y, 16, PALE_OCHRE, INK, 3)
+    cup(Pen(d, W / 2, H / 2 + 170, 240), RED, LW)
+    p2 = Pen(d, W / 2, H / 2 + 170, 240)
+    p2.poly(star_pts(0, 0.0, 0.22, 0.1, 8), OCHRE, INK, LW)
+
+
+def _ace_coins(d: ImageDraw.ImageDraw) -> None:
+    """The grand coin in a wreath."""
+    p = Pen(d, W / 2, H / 2, 1.0)
+    for i in range(28):
+        a = 2 * math.pi * i / 28
+        q = p.sub(215 * math.cos(a), 215 * math.sin(a), 1.0, a + math.pi / 2)
+        q.ellipse(0, 0, 26, 11, GREEN if i % 2 else DARK_GREEN, INK, 3)
+    p.circle(0, 0, 196, RED, INK, LW)
+    coin(Pen(d, W / 2, H / 2, 180), LW, rich=True)
+    for sgn in (-1, 1):
+        p.poly([(0, sgn * 250), (40, sgn * 320), (0, sgn * 390), (-40, sgn * 320)], BLUE, INK, LW)
+        p.circle(0, sgn * 320, 14, OCHRE, INK, 3)
+
+
+#: Each suit's ace, drawn whole on the card (no index numbers).
+ACES: dict[str, Callable[[ImageDraw.ImageDraw], None]] = {
+    "S": _ace_swords, "B": _ace_batons, "C": _ace_cups, "D": _ace_coins,
+}
+
+
 def draw_ace(img: Image.Image, d: ImageDraw.ImageDraw, suit: str) -> None:
     """The unnumbered aces: the sword through a crown hung with laurel and palm, the great
     knotted club in leaf, the goblet as a flower vase, and the grand coin."""
-    if suit == "S":
-        p = Pen(d, W / 2, H / 2, 1.0)
-        # laurel (left) and palm (right) branches hanging from the crown, behind the sword
-        for sgn in (-1, 1):
-            stem = bezier((sgn * 40, -270), (sgn * 250, -200), (sgn * 165, 140), 24)
-            p.line(stem, DARK_GREEN, 7)
-            for t in range(3, 24, 3):
-                x, y = stem[t]
-                x1, y1 = stem[t + 1]
-                tang = math.atan2(y1 - y, x1 - x)
-                if sgn < 0:  # laurel: leaf pairs along the stem
-                    for side in (-1, 1):
-                        leaf(p, x, y, 52, tang + side * 0.7, GREEN if side > 0 else DARK_GREEN, 3)
-                else:  # palm: long fronds sweeping outward
-                    leaf(p, x, y, 74, tang - 0.9, GREEN, 3)
-                    leaf(p, x, y, 50, tang + 0.8, DARK_GREEN, 3)
-        grand_sword(Pen(d, W / 2, H / 2 + 20, 430), LW)
-        # the crown the point passes through (front band drawn over the blade)
-        crown(Pen(d, W / 2, H / 2 - 236, 1.0), 0, 0, 96, 78, 5)
-        # a red bow tied under the guard, its forked tails hanging out and down
-        for sgn in (-1, 1):
-            p.poly([(0, 300), (sgn * 60, 280), (sgn * 150, 330), (sgn * 175, 410),
-                    (sgn * 140, 385), (sgn * 118, 428), (sgn * 100, 350), (sgn * 40, 318)],
-                   RED, INK, 4)
-            p.poly([(0, 300), (sgn * 70, 262), (sgn * 86, 300), (sgn * 64, 330)], DARK_RED, INK, 4)
-        p.poly([(-22, 286), (22, 286), (18, 320), (-18, 320)], RED, INK, 4)
-        return
-    if suit == "B":
-        p = Pen(d, W / 2, H / 2, 1.0)
-        # sprays of leaves and flowers about the club, as on the old ace
-        for sgn in (-1, 1):
-            sprig(p.sub(sgn * 170, -140, 150, sgn * 0.35), BLUE if sgn < 0 else RED)
-            sprig(p.sub(sgn * 150, 260, 120, sgn * 0.5), RED if sgn < 0 else BLUE)
-        grand_club(Pen(d, W / 2, H / 2 + 10, 470), LW)
-        # a red ribbon wound about the staff, twice
-        ribbon_band(p, -70, 96, 14, 40, 70)
-        ribbon_band(p, 130, 84, 14, 40, 70)
-        return
-    if suit == "C":
-        p = Pen(d, W / 2, H / 2 + 120, 1.0)
-        for x, y, c in ((-110, -330, RED), (0, -400, BLUE), (110, -330, RED), (-60, -250, OCHRE),
-                        (60, -250, OCHRE)):
-            p.line([(0, -160), (x * 0.6, (y - 160) / 2), (x, y)], DARK_GREEN, 8)
-            p.poly(ellipse_pts(x * 0.55 + 20, (y - 160) / 2 + 20, 30, 12, 12), GREEN, INK, 3)
-            p.poly(star_pts(x, y, 48, 24, 6), c, INK, LW)
-            p.circle(x, y, 16, PALE_OCHRE, INK, 3)
-        cup(Pen(d, W / 2, H / 2 + 170, 240), RED, LW)
-        p2 = Pen(d, W / 2, H / 2 + 170, 240)
-        p2.poly(star_pts(0, 0.0, 0.22, 0.1, 8), OCHRE, INK, LW)
-    else:
-        p = Pen(d, W / 2, H / 2, 1.0)
-        for i in range(28):
-            a = 2 * math.pi * i / 28
-            q = p.sub(215 * math.cos(a), 215 * math.sin(a), 1.0, a + math.pi / 2)
-            q.ellipse(0, 0, 26, 11, GREEN if i % 2 else DARK_GREEN, INK, 3)
-        p.circle(0, 0, 196, RED, INK, LW)
-        coin(Pen(d, W / 2, H / 2, 180), LW, rich=True)
-        for sgn in (-1, 1):
-            p.poly([(0, sgn * 250), (40, sgn * 320), (0, sgn * 390), (-40, sgn * 320)], BLUE, INK, LW)
-            p.circle(0, sgn * 320, 14, OCHRE, INK, 3)
+    ACES[suit](d)
 
 
 # --------------------------------------------------------------------------------------

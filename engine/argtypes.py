@@ -24,6 +24,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from .ruleset import variant_names
+
 #: The largest seed: 63 bits, so that JSON readers keep it exact.
 MAX_SEED = 2**63 - 1
 
@@ -193,7 +195,20 @@ def out_file(text: str) -> str:
     return text
 
 
+def add_variant_option(p: argparse.ArgumentParser) -> None:
+    """``--variant piedicavallo|scarto`` (default piedicavallo); here, below both
+    ``engine.cli`` and ``engine.ai.cli``, so that neither imports the other for it."""
+    p.add_argument(
+        "--variant",
+        choices=variant_names(),
+        default="piedicavallo",
+        help="which game: piedicavallo (four players, partners) or scarto "
+        "(three players, each for themselves); default piedicavallo",
+    )
+
+
 __all__ = [
+    "add_variant_option",
     "MAX_BUDGET_MS",
     "MAX_BUDGET_ROUNDS",
     "MAX_DEAL_PAIRS",

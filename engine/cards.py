@@ -16,7 +16,7 @@ one Python int.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 Card = int
 
@@ -71,6 +71,16 @@ class Pack:
         if tuple(suits) != tuple(SUIT_LETTERS):
             raise ValueError("a pack has the four suits S, B, C, D in that order")
         self.name = name
+        self._lay_out(trumps, suits, points)
+        self._masks()
+        self._trick_tables()
+        _PACKS[name] = self
+
+    def _lay_out(
+        self, trumps: Sequence[str], suits: Mapping[str, Sequence[str]], points: Mapping[str, int]
+    ) -> None:
+        """Number the cards: the trumps weakest first, the Matto, then each suit
+        weakest first; each card's code, suit, rank and points."""
         self.n_trumps = len(trumps)
         self.matto: Card = self.n_trumps
         codes = [*trumps, "M"]
@@ -93,6 +103,11 @@ class Pack:
         if set(points) != set(codes):
             raise ValueError(f"points given for {sorted(set(points) ^ set(codes))}")
         self.by_code: dict[str, Card] = {c: i for i, c in enumerate(codes)}
+
+    def _masks(self) -> None:
+        """The bitmasks of the whole pack, the trumps, the Matto, each suit, the Kings
+        and the Queens."""
+        suit = self.suit
         self.all_mask = (1 << self.n_cards) - 1
         self.trump_mask = (1 << self.n_trumps) - 1
         self.matto_mask = 1 << self.matto
@@ -105,6 +120,11 @@ class Pack:
         self.nonking_suit_mask = (
             self.suit_mask[0] | self.suit_mask[1] | self.suit_mask[2] | self.suit_mask[3]
         ) & ~self.king_mask
+
+    def _trick_tables(self) -> None:
+        """Per card its trick strength and the cards that beat it; the points of
+        every byte of a mask."""
+        suit = self.suit
         #: Trick strength: within a suit a higher int wins; any trump beats any suit
         #: card (the led-suit test is the caller's: an off-suit card never wins).
         self.strength: tuple[int, ...] = tuple(
@@ -125,7 +145,6 @@ class Pack:
             )
             for b in range(nbytes)
         )
-        _PACKS[name] = self
 
     # --- points ------------------------------------------------------------------
 
@@ -181,10 +200,32 @@ class Pack:
         return f"<Pack {self.name}: {self.n_cards} cards>"
 
 
+def _no_loader() -> None:
+    pass
+
+
+#: Loads the games, which build their packs on import: lent by
+#: :mod:`engine.ruleset` (above the games, which this module never imports).
+_load_games: Callable[[], None] = _no_loader
+
+
+def set_games_loader(load: Callable[[], None]) -> None:
+    """Let :func:`pack_named` load the games when a pack is not built yet."""
+    global _load_games
+    _load_games = load
+
+
 def pack_named(name: str) -> Pack:
     if name not in _PACKS:
-        from . import variants  # noqa: F401  (the variants build their packs on import)
-    return _PACKS[name]
+        _load_games()  # the variants build their packs on import
+    try:
+        return _PACKS[name]
+    except KeyError:
+        built = ", ".join(map(repr, _PACKS)) or "none yet"
+        raise KeyError(
+            f"no pack named {name!r} (built: {built}); the games build theirs when "
+            "engine.ruleset loads them"
+        ) from None
 
 
 class CardSet:

@@ -14,31 +14,24 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from . import argtypes
+from .argtypes import add_variant_option
 from .files import clean_temporaries, die_with_parent, exit_cleanly_on_sigterm
 from .game import Game
 from .players import Player, level_names, make_player
 from .replay import Header, ReplayError, read_replay, write_replay
 from .rng import Rng, mix64
-from .ruleset import Ruleset, ruleset, variant_names
+from .ruleset import Ruleset, ruleset
 from .simulate import play_game
 from .state import PHASE_NAMES, State
 
-
-def add_variant_option(p: argparse.ArgumentParser) -> None:
-    """``--variant piedicavallo|scarto`` (default piedicavallo)."""
-    p.add_argument(
-        "--variant",
-        choices=variant_names(),
-        default="piedicavallo",
-        help="which game: piedicavallo (four players, partners) or scarto "
-        "(three players, each for themselves); default piedicavallo",
-    )
+#: The subcommands of a parser (``add_subparsers``), as argparse types them.
+_Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
-def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_check(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "check",
         help="validate replay files",
@@ -52,6 +45,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     )
     p.set_defaults(func=cmd_check)
 
+
+def _add_simulate(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "simulate",
         help="play games with AI or random players and save replays",
@@ -101,6 +96,8 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
 
+
+def _add_review(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "review",
         help="grade one seat's decisions in a replay",
@@ -118,6 +115,10 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_review)
 
+
+def _add_bench(sub: _Subparsers) -> _Subparsers:
+    """``bench`` and its ``engine`` benchmark; returns the ``bench`` subcommands
+    (the AI package adds ``bench ai`` to them)."""
     p = sub.add_parser("bench", help="benchmarks that print figures")
     bsub = p.add_subparsers(dest="what", required=True, metavar="{engine,ai}")
     b = bsub.add_parser("engine", help="random legal full deals per second")
@@ -128,7 +129,15 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     b.add_argument("--json", action="store_true", help="print JSON (the default output form)")
     add_variant_option(b)
     b.set_defaults(func=cmd_bench_engine)
+    return bsub
 
+
+def add_commands(sub: _Subparsers) -> None:
+    """The engine's commands, then the AI's (``tournament``, ``bench ai``) where installed."""
+    _add_check(sub)
+    _add_simulate(sub)
+    _add_review(sub)
+    bsub = _add_bench(sub)
     if importlib.util.find_spec("engine.ai.cli") is not None:  # tournament, bench ai
         from .ai.cli import add_ai_commands
 
@@ -368,46 +377,73 @@ def _simulate(args: argparse.Namespace, rules: Ruleset, names: list[str], out: P
     out.mkdir(parents=True, exist_ok=True)
     clean_temporaries(out)  # what a killed run was writing (its pid is gone)
     n_deals = rules.full_game if args.match else 1
+    jobs = min(args.jobs, max(1, args.games))
+    bar = tqdm(total=args.games, desc="simulate", unit="game", disable=args.quiet, file=sys.stderr)
+    if jobs == 1:
+        results = _simulate_here(args, rules, names, out, n_deals, bar)
+    else:
+        results = _simulate_in_processes(args, rules, names, out, n_deals, jobs, bar)
+    bar.close()
+    print(json.dumps(_simulate_summary(args, rules, names, out, n_deals, results)))
+    return 0
+
+
+def _simulate_here(
+    args: argparse.Namespace, rules: Ruleset, names: list[str], out: Path, n_deals: int, bar: Any
+) -> list[tuple[int, ...]]:
+    """The games one after another in this process (the hard level searching in parallel)."""
+    results: list[tuple[int, ...]] = []
+    for i in range(args.games):
+        results.append(
+            simulate_one(
+                names, args.seed, i, n_deals, str(out), args.budget_ms, True, rules.name,
+                args.budget_rounds,
+            )
+        )
+        bar.update()
+    return results
+
+
+def _simulate_in_processes(
+    args: argparse.Namespace, rules: Ruleset, names: list[str], out: Path, n_deals: int,
+    jobs: int, bar: Any,
+) -> list[tuple[int, ...]]:
+    """The games in ``jobs`` worker processes, their results in game order."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    results: list[tuple[int, ...]] = []
+    # spawn (not fork): the progress bar's thread is running; workers import once
+    ctx = multiprocessing.get_context("spawn")
+    ex = ProcessPoolExecutor(
+        jobs, mp_context=ctx, initializer=_simulate_worker_init, initargs=(os.getpid(),)
+    )
+    try:
+        futures = [
+            ex.submit(
+                simulate_one,
+                names, args.seed, i, n_deals, str(out), args.budget_ms, False, rules.name,
+                args.budget_rounds,
+            )
+            for i in range(args.games)
+        ]
+        for f in futures:
+            results.append(f.result())
+            bar.update()
+    finally:  # a failed game stops the run now, not after the thousands queued
+        ex.shutdown(wait=True, cancel_futures=True)
+    return results
+
+
+def _simulate_summary(
+    args: argparse.Namespace, rules: Ruleset, names: list[str], out: Path, n_deals: int,
+    results: list[tuple[int, ...]],
+) -> dict[str, object]:
+    """The JSON line ``simulate`` prints: wins, draws, losses and mean points by side."""
     wins = [0] * rules.n_sides
     losses = [0] * rules.n_sides
     draws = 0
     totals = [0] * rules.n_sides
-    jobs = min(args.jobs, max(1, args.games))
-    bar = tqdm(total=args.games, desc="simulate", unit="game", disable=args.quiet, file=sys.stderr)
-    results: list[tuple[int, ...]] = []
-    if jobs == 1:
-        for i in range(args.games):
-            results.append(
-                simulate_one(
-                    names, args.seed, i, n_deals, str(out), args.budget_ms, True, rules.name,
-                    args.budget_rounds,
-                )
-            )
-            bar.update()
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        # spawn (not fork): the progress bar's thread is running; workers import once
-        ctx = multiprocessing.get_context("spawn")
-        ex = ProcessPoolExecutor(
-            jobs, mp_context=ctx, initializer=_simulate_worker_init, initargs=(os.getpid(),)
-        )
-        try:
-            futures = [
-                ex.submit(
-                    simulate_one,
-                    names, args.seed, i, n_deals, str(out), args.budget_ms, False, rules.name,
-                    args.budget_rounds,
-                )
-                for i in range(args.games)
-            ]
-            for f in futures:
-                results.append(f.result())
-                bar.update()
-        finally:  # a failed game stops the run now, not after the thousands queued
-            ex.shutdown(wait=True, cancel_futures=True)
-    bar.close()
     for t in results:
         for s, v in enumerate(t):
             totals[s] += v
@@ -435,8 +471,7 @@ def _simulate(args: argparse.Namespace, rules: Ruleset, names: list[str], out: P
         summary["budget_ms"] = args.budget_ms
     if args.budget_rounds is not None:
         summary["budget_rounds"] = args.budget_rounds
-    print(json.dumps(summary))
-    return 0
+    return summary
 
 
 # --- bench engine ----------------------------------------------------------------
@@ -509,4 +544,4 @@ def main(argv: list[str] | None = None) -> int:
     return int(args.func(args))
 
 
-__all__ = ["add_commands", "main", "position_json", "Header"]
+__all__ = ["add_commands", "add_variant_option", "main", "position_json", "Header"]

@@ -128,6 +128,51 @@ def decision_points(replay: Replay, seat: int) -> Iterator[int]:
             yield i
 
 
+def _grade(replay: Replay, seat: int, i: int, dseed: int, budget: Any, parallel: bool) -> Decision:
+    """The grade of ``seat``'s decision at event ``i``: the AI's values of every
+    option on sampled deals seeded by ``dseed``, the one played against the best."""
+    from .ai.players import card_values, discard_values_ranked
+
+    codes = replay.rules.pack.codes
+    state = replay.states[i]
+    event = replay.events[i]
+    view = seat_view(state, seat)
+    legal = view.legal()
+    if isinstance(event, Discarded):
+        vals = discard_values_ranked(view, budget, dseed, parallel, include=event.cards)
+        by = dict(vals)
+        played_key = event.cards
+        kind = "discard"
+        trick = 0
+    else:
+        assert isinstance(event, CardPlayed)
+        vals = card_values(view, budget, dseed, parallel)
+        by = dict(vals)
+        played_key = event.card
+        kind = "play"
+        trick = state.trick_no + 1
+    forced = len(legal) == 1
+    best_key, best_v = vals[0]
+    played_v = by[played_key]
+    loss = 0.0 if forced else max(0.0, best_v - played_v)
+    if loss < 1e-9:
+        best_key, best_v = played_key, played_v  # the played move is (one of) the best
+    return Decision(
+        index=i,
+        deal=state.deal_no,
+        trick=trick,
+        kind=kind,
+        played=_text(codes, kind, played_key),
+        best=_text(codes, kind, best_key),
+        expected_played=round(played_v, 3),
+        expected_best=round(best_v, 3),
+        loss=round(loss, 3),
+        label=label(loss),
+        forced=forced,
+        options=len(legal),
+    )
+
+
 def review_replay(
     replay: Replay,
     seat: int,
@@ -139,56 +184,16 @@ def review_replay(
     progress: Callable[[int, int], None] | None = None,
 ) -> Review:
     """Grade ``seat``'s decisions in ``replay`` (see the module docstring)."""
-    from .ai.players import REVIEW, card_values, discard_values_ranked
+    from .ai.players import REVIEW
 
     rules = replay.rules
     if not 0 <= seat < rules.n_seats:
         raise ValueError(f"seat {seat} is not a seat {rules.seat_range_text()}")
     budget = budget or REVIEW
-    codes = rules.pack.codes
     points = list(decision_points(replay, seat))
     out: list[Decision] = []
     for k, i in enumerate(points):
-        state = replay.states[i]
-        event = replay.events[i]
-        view = seat_view(state, seat)
-        legal = view.legal()
-        dseed = mix64(seed, i, seat)
-        if isinstance(event, Discarded):
-            vals = discard_values_ranked(view, budget, dseed, parallel, include=event.cards)
-            by = dict(vals)
-            played_key = event.cards
-            kind = "discard"
-            trick = 0
-        else:
-            assert isinstance(event, CardPlayed)
-            vals = card_values(view, budget, dseed, parallel)
-            by = dict(vals)
-            played_key = event.card
-            kind = "play"
-            trick = state.trick_no + 1
-        forced = len(legal) == 1
-        best_key, best_v = vals[0]
-        played_v = by[played_key]
-        loss = 0.0 if forced else max(0.0, best_v - played_v)
-        if loss < 1e-9:
-            best_key, best_v = played_key, played_v  # the played move is (one of) the best
-        out.append(
-            Decision(
-                index=i,
-                deal=state.deal_no,
-                trick=trick,
-                kind=kind,
-                played=_text(codes, kind, played_key),
-                best=_text(codes, kind, best_key),
-                expected_played=round(played_v, 3),
-                expected_best=round(best_v, 3),
-                loss=round(loss, 3),
-                label=label(loss),
-                forced=forced,
-                options=len(legal),
-            )
-        )
+        out.append(_grade(replay, seat, i, mix64(seed, i, seat), budget, parallel))
         if progress:
             progress(k + 1, len(points))
     return Review(file, rules.name, seat, seed, out)

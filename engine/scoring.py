@@ -48,11 +48,9 @@ class SideScore:
     groups: tuple[Group, ...]
 
 
-def breakdown(state: State) -> tuple[SideScore, ...]:
-    """The parts of each side's points in a deal whose 15 (25) tricks are taken.
-
-    Reads only what is public once the deal is over (the tricks, the discard,
-    which the scoring scene turns face up)."""
+def _groups(state: State) -> list[list[Group]]:
+    """Each side's groups of cards in a finished deal: its tricks (with their
+    ruleset adjustment), its Matto, the dealer's side's discard."""
     rules = state.rules
     p = rules.pack
     mp = p.mask_points
@@ -73,6 +71,16 @@ def breakdown(state: State) -> tuple[SideScore, ...]:
         cards = tuple(sorted(c for c in range(p.n_cards) if state.discard >> c & 1))
         d = mp(state.discard)
         groups[dside].append(Group(DISCARD, cards, d, d + rules.discard_adjust))
+    return groups
+
+
+def breakdown(state: State) -> tuple[SideScore, ...]:
+    """The parts of each side's points in a deal whose 15 (25) tricks are taken.
+
+    Reads only what is public once the deal is over (the tricks, the discard,
+    which the scoring scene turns face up)."""
+    rules = state.rules
+    groups = _groups(state)
     parts = []
     for s in range(rules.n_sides):
         g = groups[s]

@@ -394,6 +394,31 @@ def _with(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
     return (*t[:i], v, *t[i + 1 :])
 
 
+def _after_dealt(state: State, event: Dealt) -> State:
+    """A new deal: the hands dealt (the stock to the dealer), the discard phase."""
+    rules = state.rules
+    dealt = event.hands
+    if event.stock:  # the dealer takes the stock
+        dealt = _with(dealt, event.dealer, dealt[event.dealer] | event.stock)
+    return state._replace(
+        phase=DISCARD,
+        deal_no=state.deal_no + 1,
+        dealer=event.dealer,
+        hands=dealt,
+        stock=event.stock,
+        discard=0,
+        discard_trumps=-1,
+        turn=event.dealer,
+        leader=rules.next[event.dealer],  # the dealer's right leads
+        trick=(),
+        trick_no=0,
+        piles=(0,) * rules.n_sides,
+        tricks_won=(0,) * rules.n_sides,
+        played=(0,) * rules.n_seats,
+        tricks=(),
+    )
+
+
 def apply(state: State, event: Event) -> State:
     """The state after ``event``; trusts its input (``decide`` validated it)."""
     rules = state.rules
@@ -437,26 +462,7 @@ def apply(state: State, event: Event) -> State:
             turn=-1,
         )
     if type(event) is Dealt:
-        dealt = event.hands
-        if event.stock:  # the dealer takes the stock
-            dealt = _with(dealt, event.dealer, dealt[event.dealer] | event.stock)
-        return state._replace(
-            phase=DISCARD,
-            deal_no=state.deal_no + 1,
-            dealer=event.dealer,
-            hands=dealt,
-            stock=event.stock,
-            discard=0,
-            discard_trumps=-1,
-            turn=event.dealer,
-            leader=rules.next[event.dealer],  # the dealer's right leads
-            trick=(),
-            trick_no=0,
-            piles=(0,) * rules.n_sides,
-            tricks_won=(0,) * rules.n_sides,
-            played=(0,) * rules.n_seats,
-            tricks=(),
-        )
+        return _after_dealt(state, event)
     raise TypeError(f"not an event: {event!r}")
 
 

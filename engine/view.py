@@ -200,6 +200,71 @@ def _put(t: tuple[int, ...], i: int, v: int) -> tuple[int, ...]:
     return (*t[:i], v, *t[i + 1 :])
 
 
+def _after_card(view: SeatView, event: CardPlayed) -> SeatView:
+    """A card played: out of its hand, onto the trick (the Matto onto its side's pile)."""
+    rules = view.rules
+    seat = view.seat
+    s, card = event.seat, event.card
+    bit = 1 << card
+    piles = view.piles
+    if card == rules.pack.matto:
+        side = rules.side[s]
+        piles = _put(piles, side, piles[side] | bit)
+    trick = (*view.trick, card)
+    return view._replace(
+        hand=view.hand & ~bit if s == seat else view.hand,
+        hand_sizes=_put(view.hand_sizes, s, view.hand_sizes[s] - 1),
+        played=_put(view.played, s, view.played[s] | bit),
+        piles=piles,
+        trick=trick,
+        turn=rules.next[s] if len(trick) < rules.n_seats else -1,
+    )
+
+
+def _after_discard(view: SeatView, event: Discarded) -> SeatView:
+    """The dealer's discard: only the dealer sees its cards."""
+    rules = view.rules
+    seat = view.seat
+    own = event.seat == seat
+    return view._replace(
+        hand=view.hand & ~event.cards if own else view.hand,
+        hand_sizes=_put(view.hand_sizes, event.seat,
+                        view.hand_sizes[event.seat] - rules.discard_cards),
+        discard=event.cards if own else 0,
+        discard_trumps=event.trumps,
+        phase=PLAY,
+        turn=view.leader,
+    )
+
+
+def _after_dealt(view: SeatView, event: Dealt) -> SeatView:
+    """A new deal: the seat's own hand (and the stock, to the dealer)."""
+    rules = view.rules
+    seat = view.seat
+    d = event.dealer
+    sizes = tuple(rules.dealt_cards(s, d) + (rules.stock_cards if s == d else 0)
+                  for s in range(rules.n_seats))
+    mine = event.hands[seat] if 0 <= seat < rules.n_seats else 0
+    return view._replace(
+        phase=DISCARD,
+        deal_no=view.deal_no + 1,
+        dealer=d,
+        hand=mine | (event.stock if seat == d else 0),
+        hand_sizes=sizes,
+        stock=event.stock if seat == d else 0,
+        discard=0,
+        discard_trumps=-1,
+        turn=d,
+        leader=rules.next[d],
+        trick=(),
+        trick_no=0,
+        piles=(0,) * rules.n_sides,
+        tricks_won=(0,) * rules.n_sides,
+        played=(0,) * rules.n_seats,
+        history=(),
+    )
+
+
 def advance(view: SeatView, event: Event) -> SeatView:
     """The view after ``event`` as its seat saw it (:func:`seat_event`).
 
@@ -209,65 +274,20 @@ def advance(view: SeatView, event: Event) -> SeatView:
     rebuilds exactly what that seat may know, and nothing else.  Trusts its
     input, like :func:`engine.state.apply`."""
     rules = view.rules
-    seat = view.seat
     if type(event) is CardPlayed:
-        s, card = event.seat, event.card
-        bit = 1 << card
-        piles = view.piles
-        if card == rules.pack.matto:
-            side = rules.side[s]
-            piles = _put(piles, side, piles[side] | bit)
-        trick = (*view.trick, card)
-        return view._replace(
-            hand=view.hand & ~bit if s == seat else view.hand,
-            hand_sizes=_put(view.hand_sizes, s, view.hand_sizes[s] - 1),
-            played=_put(view.played, s, view.played[s] | bit),
-            piles=piles,
-            trick=trick,
-            turn=rules.next[s] if len(trick) < rules.n_seats else -1,
-        )
+        return _after_card(view, event)
     if type(event) is TrickTaken:
         return view._replace(
             **trick_taken_fields(rules, event, view.trick_no, view.piles, view.tricks_won),
             history=(*view.history, (view.leader, event.cards)),
         )
     if type(event) is Discarded:
-        own = event.seat == seat
-        return view._replace(
-            hand=view.hand & ~event.cards if own else view.hand,
-            hand_sizes=_put(view.hand_sizes, event.seat,
-                            view.hand_sizes[event.seat] - rules.discard_cards),
-            discard=event.cards if own else 0,
-            discard_trumps=event.trumps,
-            phase=PLAY,
-            turn=view.leader,
-        )
+        return _after_discard(view, event)
     if type(event) is DealScored:
         scores = (*view.scores, event.points)
         return view._replace(
             scores=scores, phase=OVER if len(scores) >= view.n_deals else DEAL, turn=-1
         )
     if type(event) is Dealt:
-        d = event.dealer
-        sizes = tuple(rules.dealt_cards(s, d) + (rules.stock_cards if s == d else 0)
-                      for s in range(rules.n_seats))
-        mine = event.hands[seat] if 0 <= seat < rules.n_seats else 0
-        return view._replace(
-            phase=DISCARD,
-            deal_no=view.deal_no + 1,
-            dealer=d,
-            hand=mine | (event.stock if seat == d else 0),
-            hand_sizes=sizes,
-            stock=event.stock if seat == d else 0,
-            discard=0,
-            discard_trumps=-1,
-            turn=d,
-            leader=rules.next[d],
-            trick=(),
-            trick_no=0,
-            piles=(0,) * rules.n_sides,
-            tricks_won=(0,) * rules.n_sides,
-            played=(0,) * rules.n_seats,
-            history=(),
-        )
+        return _after_dealt(view, event)
     raise TypeError(f"not an event: {event!r}")

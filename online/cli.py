@@ -9,12 +9,12 @@ from typing import Any
 
 from engine import argtypes
 
-RATE_PER_S = 20.0  # online.server.RATE_PER_S, without importing it
+from .serve_options import DB_CONNECTIONS, add_serve_arguments
+
 #: tables a bench may start at once (four connections each; past this the open
 #: files and two cores, not the server, are what is measured)
 MAX_BENCH_TABLES = 2000
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # online.protocol's, without importing it
-DB_CONNECTIONS = 8  # online.pg_store.CONNECTIONS, without importing psycopg
 
 
 def _url(text: str) -> str:
@@ -55,44 +55,6 @@ def _bench_subparsers(sub: argparse._SubParsersAction[Any]) -> argparse._SubPars
         if isinstance(action, argparse._SubParsersAction):
             return action
     return None
-
-
-def _lease_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0.5 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"{text} s: a lease is 0.5 to 3600 seconds")
-    return value
-
-
-def add_serve_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=argtypes.whole(0, 65535, "port number"), default=8765,
-                   help="port (default 8765; 0: a free one)")
-    p.add_argument("--data", default=None, metavar="DIR", type=argtypes.out_dir,
-                   help="the server's data folder (default: the user data folder's server/; "
-                   "TAROCCHI_HOME overrides the data folder)")
-    p.add_argument("--rate", type=argtypes.number(0, 10_000, lo_open=True), default=RATE_PER_S,
-                   metavar="R",
-                   help=f"messages a second a connection may send (default {RATE_PER_S:g})")
-    p.add_argument("--ai-workers", type=argtypes.count(64), default=1, metavar="K",
-                   help="AI processes (default 1)")
-    p.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL",
-                   help="SQLite durability: FULL survives a power cut (default), NORMAL a killed "
-                   "process")
-    p.add_argument("--db", default=None, metavar="URL",
-                   help="postgresql://user@host:port/dbname: keep the tables in PostgreSQL, shared "
-                   "by several server nodes (each its own --port); default: SQLite in --data")
-    p.add_argument("--node-url", default=None, metavar="URL",
-                   help="with --db: the URL other nodes send clients to (default ws://HOST:PORT)")
-    p.add_argument("--lease-seconds", type=_lease_seconds, default=5.0, metavar="S",
-                   help="with --db: a dead node's tables are taken over after this long "
-                   "(default 5)")
-    p.add_argument("--db-connections", type=argtypes.count(64), default=DB_CONNECTIONS,
-                   metavar="C", help=f"with --db: connections this node keeps to the database "
-                   f"(default {DB_CONNECTIONS}; commits in flight at once)")
 
 
 def add_bot_arguments(p: argparse.ArgumentParser) -> None:

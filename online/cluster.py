@@ -42,16 +42,14 @@ import logging
 import random
 import socket
 import uuid
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Protocol
 
 import psycopg
 
 from .pg_store import Lease, PgStore, StoreError
 from .protocol import ProtocolError
 from .tables import AiRunner, Hub, Table
-
-if TYPE_CHECKING:
-    from .server import TarocchiServer
 
 log = logging.getLogger("tarocchi.online")
 
@@ -200,7 +198,20 @@ class Cluster:
                     log.warning("node %s: cannot take over table %d: %s", self.node, tid, exc)
 
 
-async def start_node(srv: TarocchiServer, host: str, port: int) -> socket.socket:
+class Node(Protocol):
+    """What :func:`start_node` reads and sets on the server it makes a node (an
+    ``online.server.TarocchiServer``), named here so the cluster imports no server."""
+
+    db: str | None
+    node_url: str | None
+    lease_seconds: float
+    data_dir: Path
+    ai_workers: int
+    hub: Hub | None
+    cluster: Cluster | None
+
+
+async def start_node(srv: Node, host: str, port: int) -> socket.socket:
     """Open the PostgreSQL store and this node's :class:`Cluster` for ``srv``;
     returns the listening socket (bound first, so the node's URL, stored in its
     leases, is known before anyone connects)."""

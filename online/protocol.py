@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
-from engine.cards import CardError, cards_mask
+from engine.cards import CardError, Pack, cards_mask
 from engine.replay import event_from_json, event_to_json
 from engine.ruleset import Ruleset, ruleset, variant_names
 from engine.state import CardPlayed, Command, Dealt, Discard, Discarded, Event, Play, TrickTaken
@@ -171,6 +172,104 @@ def _command(obj: dict[str, Any]) -> dict[str, Any]:
     )
 
 
+def _hello(obj: dict[str, Any], out: dict[str, Any]) -> None:
+    _check_keys(obj, {"protocol", "name"})
+    out["protocol"] = _int(obj, "protocol", 0, 1_000_000)
+    out["name"] = _name(obj)
+
+
+def _create(obj: dict[str, Any], out: dict[str, Any]) -> None:
+    _check_keys(obj, {"variant", "deals", "seats", "settings", "name"})
+    variant = obj.get("variant", "piedicavallo")
+    if variant not in variant_names():
+        raise ProtocolError("bad_message", f"'variant' must be one of {', '.join(variant_names())}")
+    rules = ruleset(variant)
+    out["variant"] = variant
+    deals = obj.get("deals", rules.full_game)
+    if type(deals) is not int or deals not in rules.game_lengths:
+        raise ProtocolError("bad_message", f"'deals' must be one of {list(rules.game_lengths)}")
+    out["deals"] = deals
+    seats = obj.get("seats")
+    if not isinstance(seats, list) or len(seats) != rules.n_seats:
+        raise ProtocolError("bad_message", f"'seats' must list {rules.n_seats} seats")
+    out["seats"] = [_seat_kind(s) for s in seats]
+    out["settings"] = _table_settings(obj.get("settings", {}))
+    out["name"] = _name(obj)
+
+
+def _table_settings(settings: object) -> dict[str, Any]:
+    """A new table's settings: the turn clock, the AI takeover, the fallback level."""
+    if not isinstance(settings, dict):
+        raise ProtocolError("bad_message", "'settings' must be an object")
+    _check_keys(settings, {"turn_seconds", "ai_takeover_seconds", "fallback_level"})
+    return {
+        "turn_seconds": _int(settings, "turn_seconds", 0, MAX_TURN_SECONDS, optional=True) or 0,
+        "ai_takeover_seconds": _int(settings, "ai_takeover_seconds", 0, MAX_TAKEOVER_SECONDS,
+                                    optional=True) or 0,
+        "fallback_level": _seat_kind(settings.get("fallback_level", "easy")),
+    }
+
+
+def _join(obj: dict[str, Any], out: dict[str, Any]) -> None:
+    _check_keys(obj, {"code", "seat", "name"})
+    out["code"] = _code(obj)
+    out["seat"] = _int(obj, "seat", 0, MAX_SEATS - 1, optional=True)
+    out["name"] = _name(obj)
+
+
+def _resume(obj: dict[str, Any], out: dict[str, Any]) -> None:
+    _check_keys(obj, {"code", "token", "last_seq"})
+    out["code"] = _code(obj)
+    out["token"] = _token(obj)
+    out["last_seq"] = _int(obj, "last_seq", 0, MAX_SEQ)
+
+
+def _command_frame(obj: dict[str, Any], out: dict[str, Any]) -> None:
+    _check_keys(obj, {"id", "command", "seat"})
+    cid = obj.get("id")
+    if not isinstance(cid, str) or not _ID_RE.match(cid):
+        raise ProtocolError(
+            "bad_message", f"'id' must be 1 to {MAX_COMMAND_ID} printable ASCII characters"
+        )
+    out["id"] = cid
+    out["seat"] = _int(obj, "seat", 0, MAX_SEATS - 1, optional=True)
+    out["command"] = _command(obj)
+
+
+def _host_frame(obj: dict[str, Any], out: dict[str, Any]) -> None:
+    """``set_seat``, ``start`` and ``takeover``: the host's orders for a table."""
+    kind = out["type"]
+    _check_keys(obj, {"code", "host_token", "seat", "level"})
+    out["code"] = _code(obj)
+    out["host_token"] = _token(obj, "host_token")
+    if kind != "start":
+        out["seat"] = _int(obj, "seat", 0, MAX_SEATS - 1)
+    if kind == "set_seat":
+        out["level"] = _seat_kind(obj.get("level"))
+    if kind == "takeover":
+        lvl = obj.get("level")
+        out["level"] = _seat_kind(lvl) if lvl is not None else None
+
+
+def _ping(obj: dict[str, Any], out: dict[str, Any]) -> None:
+    _check_keys(obj, {"t"})
+    out["t"] = _int(obj, "t", 0, 2**53, optional=True)
+
+
+#: The checks of each client message type's fields, filling the decoded frame.
+_CLIENT_FIELDS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
+    "hello": _hello,
+    "create": _create,
+    "join": _join,
+    "resume": _resume,
+    "command": _command_frame,
+    "set_seat": _host_frame,
+    "start": _host_frame,
+    "takeover": _host_frame,
+    "ping": _ping,
+}
+
+
 def decode_client(raw: str | bytes) -> dict[str, Any]:
     """One client frame, parsed and checked: a new dict with only the known fields,
     each within its bounds.  Raises :class:`ProtocolError`."""
@@ -184,70 +283,7 @@ def decode_client(raw: str | bytes) -> dict[str, Any]:
         shown = kind[:20] if isinstance(kind, str) else type(kind).__name__
         raise ProtocolError("unknown_type", f"unknown message type {shown!r}")
     out: dict[str, Any] = {"type": kind}
-    if kind == "hello":
-        _check_keys(obj, {"protocol", "name"})
-        out["protocol"] = _int(obj, "protocol", 0, 1_000_000)
-        out["name"] = _name(obj)
-    elif kind == "create":
-        _check_keys(obj, {"variant", "deals", "seats", "settings", "name"})
-        variant = obj.get("variant", "piedicavallo")
-        if variant not in variant_names():
-            raise ProtocolError("bad_message", f"'variant' must be one of {', '.join(variant_names())}")
-        rules = ruleset(variant)
-        out["variant"] = variant
-        deals = obj.get("deals", rules.full_game)
-        if type(deals) is not int or deals not in rules.game_lengths:
-            raise ProtocolError("bad_message", f"'deals' must be one of {list(rules.game_lengths)}")
-        out["deals"] = deals
-        seats = obj.get("seats")
-        if not isinstance(seats, list) or len(seats) != rules.n_seats:
-            raise ProtocolError("bad_message", f"'seats' must list {rules.n_seats} seats")
-        out["seats"] = [_seat_kind(s) for s in seats]
-        settings = obj.get("settings", {})
-        if not isinstance(settings, dict):
-            raise ProtocolError("bad_message", "'settings' must be an object")
-        _check_keys(settings, {"turn_seconds", "ai_takeover_seconds", "fallback_level"})
-        out["settings"] = {
-            "turn_seconds": _int(settings, "turn_seconds", 0, MAX_TURN_SECONDS, optional=True) or 0,
-            "ai_takeover_seconds": _int(settings, "ai_takeover_seconds", 0, MAX_TAKEOVER_SECONDS,
-                                        optional=True) or 0,
-            "fallback_level": _seat_kind(settings.get("fallback_level", "easy")),
-        }
-        out["name"] = _name(obj)
-    elif kind == "join":
-        _check_keys(obj, {"code", "seat", "name"})
-        out["code"] = _code(obj)
-        out["seat"] = _int(obj, "seat", 0, MAX_SEATS - 1, optional=True)
-        out["name"] = _name(obj)
-    elif kind == "resume":
-        _check_keys(obj, {"code", "token", "last_seq"})
-        out["code"] = _code(obj)
-        out["token"] = _token(obj)
-        out["last_seq"] = _int(obj, "last_seq", 0, MAX_SEQ)
-    elif kind == "command":
-        _check_keys(obj, {"id", "command", "seat"})
-        cid = obj.get("id")
-        if not isinstance(cid, str) or not _ID_RE.match(cid):
-            raise ProtocolError(
-                "bad_message", f"'id' must be 1 to {MAX_COMMAND_ID} printable ASCII characters"
-            )
-        out["id"] = cid
-        out["seat"] = _int(obj, "seat", 0, MAX_SEATS - 1, optional=True)
-        out["command"] = _command(obj)
-    elif kind in ("set_seat", "start", "takeover"):
-        _check_keys(obj, {"code", "host_token", "seat", "level"})
-        out["code"] = _code(obj)
-        out["host_token"] = _token(obj, "host_token")
-        if kind != "start":
-            out["seat"] = _int(obj, "seat", 0, MAX_SEATS - 1)
-        if kind == "set_seat":
-            out["level"] = _seat_kind(obj.get("level"))
-        if kind == "takeover":
-            lvl = obj.get("level")
-            out["level"] = _seat_kind(lvl) if lvl is not None else None
-    elif kind == "ping":
-        _check_keys(obj, {"t"})
-        out["t"] = _int(obj, "t", 0, 2**53, optional=True)
+    _CLIENT_FIELDS[kind](obj, out)
     return out
 
 
@@ -348,33 +384,29 @@ def _ints(v: Any, n: int, what: str) -> tuple[int, ...]:
     return tuple(v)
 
 
-def view_from_json(obj: Any) -> SeatView:
-    """Parse a snapshot's view; ValueError (or CardError) says what is wrong."""
-    if not isinstance(obj, dict):
-        raise ValueError("a view must be an object")
-    variant = obj.get("variant")
-    if variant not in variant_names():
-        raise ValueError(f"unknown variant {variant!r}")
-    rules = ruleset(variant)
-    pack = rules.pack
+def _view_mask(pack: Pack, x: Any, what: str) -> int:
+    if not isinstance(x, list) or len(x) > pack.n_cards:
+        raise ValueError(f"'{what}' must be a list of card codes")
+    return cards_mask(pack.parse(c) for c in x)
+
+
+def _view_cards(rules: Ruleset, x: Any, what: str) -> tuple[int, ...]:
+    if not isinstance(x, list) or len(x) > rules.n_seats:
+        raise ValueError(f"'{what}' must be a list of card codes")
+    return tuple(rules.pack.parse(c) for c in x)
+
+
+def _view_num(obj: dict[str, Any], key: str, lo: int, hi: int) -> int:
+    x = obj.get(key)
+    if type(x) is not int or not lo <= x <= hi:
+        raise ValueError(f"'{key}' must be a whole number from {lo} to {hi}")
+    return x
+
+
+def _view_lists(obj: dict[str, Any], rules: Ruleset) -> tuple[list[Any], list[Any], list[Any], list[Any]]:
+    """A snapshot view's ``played``, ``piles``, ``scores`` and ``history``, each
+    checked for its shape (the cards in them are parsed later)."""
     n, k = rules.n_seats, rules.n_sides
-
-    def mask(x: Any, what: str) -> int:
-        if not isinstance(x, list) or len(x) > pack.n_cards:
-            raise ValueError(f"'{what}' must be a list of card codes")
-        return cards_mask(pack.parse(c) for c in x)
-
-    def cards(x: Any, what: str) -> tuple[int, ...]:
-        if not isinstance(x, list) or len(x) > n:
-            raise ValueError(f"'{what}' must be a list of card codes")
-        return tuple(pack.parse(c) for c in x)
-
-    def num(key: str, lo: int, hi: int) -> int:
-        x = obj.get(key)
-        if type(x) is not int or not lo <= x <= hi:
-            raise ValueError(f"'{key}' must be a whole number from {lo} to {hi}")
-        return x
-
     played = obj.get("played")
     piles = obj.get("piles")
     scores = obj.get("scores")
@@ -387,33 +419,47 @@ def view_from_json(obj: Any) -> SeatView:
         raise ValueError("'scores' must be a list of deal scores")
     if not isinstance(history, list) or len(history) > rules.n_tricks:
         raise ValueError("'history' must be a list of tricks")
+    return played, piles, scores, history
+
+
+def view_from_json(obj: Any) -> SeatView:
+    """Parse a snapshot's view; ValueError (or CardError) says what is wrong."""
+    if not isinstance(obj, dict):
+        raise ValueError("a view must be an object")
+    variant = obj.get("variant")
+    if variant not in variant_names():
+        raise ValueError(f"unknown variant {variant!r}")
+    rules = ruleset(variant)
+    pack = rules.pack
+    n, k = rules.n_seats, rules.n_sides
+    played, piles, scores, history = _view_lists(obj, rules)
     hist = []
     for h in history:
         if not (isinstance(h, list) and len(h) == 2 and type(h[0]) is int):
             raise ValueError("a trick of 'history' is [leader, cards]")
-        hist.append((h[0], cards(h[1], "history")))
+        hist.append((h[0], _view_cards(rules, h[1], "history")))
     return SeatView(
-        seat=num("seat", SPECTATOR, n - 1),
-        seed=num("seed", 0, 2**64),
-        n_deals=num("n_deals", 1, rules.full_game),
-        phase=num("phase", 0, 3),
-        deal_no=num("deal_no", 0, rules.full_game),
-        dealer=num("dealer", -1, n - 1),
-        hand=mask(obj.get("hand"), "hand"),
-        discard=mask(obj.get("discard"), "discard"),
-        discard_trumps=num("discard_trumps", -1, 8),
-        turn=num("turn", -1, n - 1),
-        leader=num("leader", -1, n - 1),
-        trick=cards(obj.get("trick"), "trick"),
-        trick_no=num("trick_no", 0, rules.n_tricks),
+        seat=_view_num(obj, "seat", SPECTATOR, n - 1),
+        seed=_view_num(obj, "seed", 0, 2**64),
+        n_deals=_view_num(obj, "n_deals", 1, rules.full_game),
+        phase=_view_num(obj, "phase", 0, 3),
+        deal_no=_view_num(obj, "deal_no", 0, rules.full_game),
+        dealer=_view_num(obj, "dealer", -1, n - 1),
+        hand=_view_mask(pack, obj.get("hand"), "hand"),
+        discard=_view_mask(pack, obj.get("discard"), "discard"),
+        discard_trumps=_view_num(obj, "discard_trumps", -1, 8),
+        turn=_view_num(obj, "turn", -1, n - 1),
+        leader=_view_num(obj, "leader", -1, n - 1),
+        trick=_view_cards(rules, obj.get("trick"), "trick"),
+        trick_no=_view_num(obj, "trick_no", 0, rules.n_tricks),
         hand_sizes=_ints(obj.get("hand_sizes"), n, "hand_sizes"),
-        played=tuple(mask(p, "played") for p in played),
-        piles=tuple(mask(p, "piles") for p in piles),
+        played=tuple(_view_mask(pack, p, "played") for p in played),
+        piles=tuple(_view_mask(pack, p, "piles") for p in piles),
         tricks_won=_ints(obj.get("tricks_won"), k, "tricks_won"),
         scores=tuple(_ints(s, k, "scores") for s in scores),
         history=tuple(hist),
         rules=rules,
-        stock=mask(obj.get("stock"), "stock"),
+        stock=_view_mask(pack, obj.get("stock"), "stock"),
     )
 
 

@@ -267,6 +267,45 @@ class TarocchiServer:
         assert self.hub is not None
         return self.hub.get(code)
 
+    def _hello(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """The greeting: refused unless the client speaks this server's protocol."""
+        if msg["protocol"] != PROTOCOL_VERSION:
+            raise ProtocolError(
+                "protocol_version",
+                f"this server speaks protocol {PROTOCOL_VERSION}, not {msg['protocol']}",
+                protocol=PROTOCOL_VERSION)
+        peer.hello = True
+        peer.name = msg["name"]
+        peer.send(encode({"type": "welcome", "protocol": PROTOCOL_VERSION,
+                          "server": SERVER_NAME}))
+
+    async def _join_or_resume(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """A seat (or a watcher's place) taken at a table, or taken again with a token."""
+        kind = msg["type"]
+        if kind == "resume" and peer.table is not None and peer.table.code == msg["code"]:
+            await peer.table.resume(peer, msg["token"], msg["last_seq"])  # a re-sync
+            return
+        if peer.table is not None:
+            raise ProtocolError("already_joined", f"this connection is at table {peer.table.code}")
+        table = await self.table_of(msg["code"])
+        if kind == "join":
+            await table.join(peer, msg["seat"], msg["name"] or peer.name,
+                             host=table.code in peer.host_of)
+        else:
+            await table.resume(peer, msg["token"], msg["last_seq"])
+        peer.table = table
+
+    async def _command(self, peer: Peer, msg: dict[str, Any]) -> None:
+        """A seated player's command, acknowledged with its place in the table's log."""
+        table_or_none = peer.table
+        if table_or_none is None or peer.seat < 0:
+            raise ProtocolError("not_seated", "join a seat before sending commands")
+        if msg["seat"] is not None and msg["seat"] != peer.seat:
+            raise ProtocolError("not_your_seat",
+                                f"this connection plays seat {peer.seat}, not seat {msg['seat']}")
+        seq = await table_or_none.command(peer.seat, msg["command"], msg["id"])
+        peer.send(encode({"type": "ack", "id": msg["id"], "seq": seq}))
+
     async def dispatch(self, peer: Peer, msg: dict[str, Any]) -> None:
         hub = self.hub
         assert hub is not None
@@ -275,15 +314,7 @@ class TarocchiServer:
             peer.send(encode({"type": "pong", "t": msg.get("t")}))
             return
         if kind == "hello":
-            if msg["protocol"] != PROTOCOL_VERSION:
-                raise ProtocolError(
-                    "protocol_version",
-                    f"this server speaks protocol {PROTOCOL_VERSION}, not {msg['protocol']}",
-                    protocol=PROTOCOL_VERSION)
-            peer.hello = True
-            peer.name = msg["name"]
-            peer.send(encode({"type": "welcome", "protocol": PROTOCOL_VERSION,
-                              "server": SERVER_NAME}))
+            self._hello(peer, msg)
             return
         if not peer.hello:
             raise ProtocolError("no_hello", "say hello first (with the protocol version)")
@@ -295,28 +326,10 @@ class TarocchiServer:
             peer.send(encode(table.lobby()))
             return
         if kind in ("join", "resume"):
-            if kind == "resume" and peer.table is not None and peer.table.code == msg["code"]:
-                await peer.table.resume(peer, msg["token"], msg["last_seq"])  # a re-sync
-                return
-            if peer.table is not None:
-                raise ProtocolError("already_joined", f"this connection is at table {peer.table.code}")
-            table = await self.table_of(msg["code"])
-            if kind == "join":
-                await table.join(peer, msg["seat"], msg["name"] or peer.name,
-                                 host=table.code in peer.host_of)
-            else:
-                await table.resume(peer, msg["token"], msg["last_seq"])
-            peer.table = table
+            await self._join_or_resume(peer, msg)
             return
         if kind == "command":
-            table_or_none = peer.table
-            if table_or_none is None or peer.seat < 0:
-                raise ProtocolError("not_seated", "join a seat before sending commands")
-            if msg["seat"] is not None and msg["seat"] != peer.seat:
-                raise ProtocolError("not_your_seat",
-                                    f"this connection plays seat {peer.seat}, not seat {msg['seat']}")
-            seq = await table_or_none.command(peer.seat, msg["command"], msg["id"])
-            peer.send(encode({"type": "ack", "id": msg["id"], "seq": seq}))
+            await self._command(peer, msg)
             return
         # the host's lobby commands
         table = await self.table_of(msg["code"])
@@ -479,7 +492,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .cli import add_serve_arguments
+    from .serve_options import add_serve_arguments
 
     p = argparse.ArgumentParser(prog="python -m online.server", description="the Tarocchi server")
     add_serve_arguments(p)

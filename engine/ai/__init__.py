@@ -7,7 +7,7 @@ Create one with ``engine.players.make_player("hard")`` or directly
 
 from __future__ import annotations
 
-from ..players import LEVELS
+from ..player_api import LEVELS
 from .players import EasyPlayer, HardPlayer, MediumPlayer, card_values, hint
 
 LEVELS["easy"] = EasyPlayer

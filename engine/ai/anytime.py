@@ -38,7 +38,7 @@ from ..ruleset import Ruleset
 from ..state import DISCARD
 from ..view import SeatView
 from . import pool
-from .fast import kernel, lookahead_policy
+from .fast import Policy, kernel, lookahead_policy
 from .natural import LAST_MARGIN, TIE_MARGIN, TIE_Z, natural_first, tie_width, tied_indices
 from .search import (
     discard_values,
@@ -252,78 +252,118 @@ def play_round(
     Returns the deals' log-weights and value rows, or None once ``meter`` is
     spent (the deadline passed)."""
     rand = random.Random(mix64(seed, r, 0x5EA2C4))
-    over = meter.over
-    oversample, view, tail = cfg.oversample, cfg.view_playouts, cfg.exact_tail
-    mix, temp = cfg.infer_mix, cfg.infer_temp
+    policy, spent = _round_policy(kn, cfg)
+    try:
+        got = _round_worlds(kn, history, rand, n, inference, cfg, meter)
+        if got is None:
+            return None
+        worlds, logw = got
+        if lam:
+            mp = kn.rules.pack.mask_points
+            k = kn.rules.discard_cards
+            logw = [w + lam * (mp(d) - k) for w, (_h, d) in zip(logw, worlds, strict=True)]
+        rows = _round_rows(kn, worlds, cands, exact, cfg, meter, policy, spent)
+        return None if rows is None else (logw, rows)
+    except OutOfTime:
+        return None
+
+
+def _round_policy(kn: Known, cfg: HardConfig) -> tuple[Policy | None, list[int]]:
+    """The playouts' policy (None: the kernel's own) and its counter of extra cards."""
     policy, spent = (
         lookahead_policy(kn.rules, cfg.lead_lookahead) if cfg.lead_lookahead else (None, [0])
     )
     if policy is None and cfg.ruff_lead:
         policy = kernel(kn.rules).policy_variant(cfg.ruff_lead, cfg.ruff_lead_points)
-    try:
-        infer = inference > 1 and bool(history)
-        drawn: list[tuple[list[int], int]] = []
-        for _ in range(n * oversample if infer else n):
-            if over():
-                return None
-            drawn.append(sample(kn, rand, True))
-            meter.used += SAMPLE_WORK
-        if infer:
-            lr = math.log(inference)
-            seen = PLAY_SEEN_WORK * sum(len(t) for _l, t in history)
-            scored: list[tuple[float, int]] = []
-            for i, (h, _d) in enumerate(drawn):
-                if over():
-                    return None
-                if mix > 0:
-                    scored.append((temp * likelihood_mix(kn, history, h, mix), i))
-                else:
-                    scored.append((likelihood_matches(kn, history, h) * lr, i))
-                meter.used += seen
-            scored.sort(key=lambda t: (-t[0], t[1]))
-            worlds = [drawn[i] for _m, i in scored[:n]]
-            logw = [m for m, _i in scored[:n]]
+    return policy, spent
+
+
+def _round_worlds(
+    kn: Known,
+    history: tuple[tuple[int, tuple[int, ...]], ...],
+    rand: random.Random,
+    n: int,
+    inference: float,
+    cfg: HardConfig,
+    meter: Meter,
+) -> tuple[list[tuple[list[int], int]], list[float]] | None:
+    """A round's ``n`` deals and their log-weights: with inference, the best
+    explained (by the play so far) of ``n * oversample`` drawn; None when the
+    meter is spent."""
+    over = meter.over
+    oversample = cfg.oversample
+    mix, temp = cfg.infer_mix, cfg.infer_temp
+    infer = inference > 1 and bool(history)
+    drawn: list[tuple[list[int], int]] = []
+    for _ in range(n * oversample if infer else n):
+        if over():
+            return None
+        drawn.append(sample(kn, rand, True))
+        meter.used += SAMPLE_WORK
+    if not infer:
+        return drawn, [0.0] * n
+    lr = math.log(inference)
+    seen = PLAY_SEEN_WORK * sum(len(t) for _l, t in history)
+    scored: list[tuple[float, int]] = []
+    for i, (h, _d) in enumerate(drawn):
+        if over():
+            return None
+        if mix > 0:
+            scored.append((temp * likelihood_mix(kn, history, h, mix), i))
         else:
-            worlds = drawn
-            logw = [0.0] * n
-        if lam:
-            mp = kn.rules.pack.mask_points
-            k = kn.rules.discard_cards
-            logw = [w + lam * (mp(d) - k) for w, (_h, d) in zip(logw, worlds, strict=True)]
-        rows: list[Row] = []
-        left = sum(kn.need) + kn.hands_known[kn.seat].bit_count()
-        nodes = [0]
-        for h, d in worlds:
-            if over():
-                return None
-            if exact:
-                limit = (meter.work - meter.used) / NODE_WORK
-                nodes[0] = 0
-                try:
-                    rows.append(exact_values(kn, h, d, cands, meter.deadline, limit, nodes))
-                finally:
-                    meter.used += NODE_WORK * nodes[0]
-            elif tail and left > tail * kn.rules.n_seats:
-                limit = (meter.work - meter.used) / NODE_WORK
-                nodes[0] = 0
-                s0 = spent[0]
-                try:
-                    rows.append(
-                        play_values_tail(kn, h, d, cands, tail, meter.deadline, limit, nodes, policy)
-                    )
-                finally:
-                    plays = (left - tail * kn.rules.n_seats) * len(cands) + spent[0] - s0
-                    meter.used += NODE_WORK * nodes[0] + CARD_WORK * plays
-            elif view:
-                rows.append(play_values_view(kn, h, d, cands))
-                meter.used += VIEW_CARD_WORK * left * len(cands)
-            else:
-                s0 = spent[0]
-                rows.append(play_values(kn, h, d, cands, policy))
-                meter.used += CARD_WORK * (left * len(cands) + spent[0] - s0)
-        return logw, rows
-    except OutOfTime:
-        return None
+            scored.append((likelihood_matches(kn, history, h) * lr, i))
+        meter.used += seen
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    return [drawn[i] for _m, i in scored[:n]], [m for m, _i in scored[:n]]
+
+
+def _round_rows(
+    kn: Known,
+    worlds: list[tuple[list[int], int]],
+    cands: list[int],
+    exact: bool,
+    cfg: HardConfig,
+    meter: Meter,
+    policy: Policy | None,
+    spent: list[int],
+) -> list[Row] | None:
+    """Each candidate's value in each deal (exactly, by an exact tail, by
+    playouts from the seats' views, or by open playouts), the work metered;
+    None when the meter is spent."""
+    over = meter.over
+    view, tail = cfg.view_playouts, cfg.exact_tail
+    rows: list[Row] = []
+    left = sum(kn.need) + kn.hands_known[kn.seat].bit_count()
+    nodes = [0]
+    for h, d in worlds:
+        if over():
+            return None
+        if exact:
+            limit = (meter.work - meter.used) / NODE_WORK
+            nodes[0] = 0
+            try:
+                rows.append(exact_values(kn, h, d, cands, meter.deadline, limit, nodes))
+            finally:
+                meter.used += NODE_WORK * nodes[0]
+        elif tail and left > tail * kn.rules.n_seats:
+            limit = (meter.work - meter.used) / NODE_WORK
+            nodes[0] = 0
+            s0 = spent[0]
+            try:
+                rows.append(
+                    play_values_tail(kn, h, d, cands, tail, meter.deadline, limit, nodes, policy)
+                )
+            finally:
+                plays = (left - tail * kn.rules.n_seats) * len(cands) + spent[0] - s0
+                meter.used += NODE_WORK * nodes[0] + CARD_WORK * plays
+        elif view:
+            rows.append(play_values_view(kn, h, d, cands))
+            meter.used += VIEW_CARD_WORK * left * len(cands)
+        else:
+            s0 = spent[0]
+            rows.append(play_values(kn, h, d, cands, policy))
+            meter.used += CARD_WORK * (left * len(cands) + spent[0] - s0)
+    return rows
 
 
 def discard_round(

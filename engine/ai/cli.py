@@ -20,9 +20,10 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from .. import argtypes
-from ..cli import add_variant_option
+from ..argtypes import add_variant_option
 from ..game import Game
-from ..players import Player, decision_seed, level_names, make_player
+from ..player_api import Player, decision_seed
+from ..players import level_names, make_player
 from ..rng import mix64
 from ..ruleset import Ruleset, ruleset
 from ..simulate import play_out
@@ -293,17 +294,28 @@ def run_tournament(
     variant: str = "piedicavallo",
     rounds: int | None = None,
 ) -> dict[str, Any]:
-    rules = ruleset(variant)
-    where = seatings(rules)
-    margins: list[float] = []
-    wins = draws = losses = 0
-    times: dict[str, list[float]] = {a: [], b: []}
-    results: list[Any] = [None] * deals
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=deals, desc=f"{a} vs {b}", unit="pair", file=sys.stderr)
+    results = _play_pairs(a, b, deals, seed, budget_ms, workers, variant, rounds, bar)
+    if bar:
+        bar.close()
+    out: dict[str, Any] = {"variant": variant, "a": a, "b": b}
+    out.update(_match_figures(ruleset(variant), a, b, results))
+    out["seed"] = seed
+    out["budget_ms"] = budget_ms
+    out["budget_rounds"] = rounds
+    return _with_times(out, a, b, results)
+
+
+def _play_pairs(
+    a: str, b: str, deals: int, seed: int, budget_ms: int | None, workers: int, variant: str,
+    rounds: int | None, bar: Any,
+) -> list[Any]:
+    """Every deal pair's games, in deal order (in ``workers`` processes where more than one)."""
+    results: list[Any] = [None] * deals
     if workers > 1 and deals > 1:
         with ProcessPoolExecutor(workers) as ex:
             futs: dict[Future[Any], int] = {
@@ -321,9 +333,15 @@ def run_tournament(
             results[i] = play_pair(a, b, seed, i, budget_ms, variant, rounds)
             if bar:
                 bar.update(1)
-    if bar:
-        bar.close()
-    for games, t, _d in results:
+    return results
+
+
+def _match_figures(rules: Ruleset, a: str, b: str, results: list[Any]) -> dict[str, Any]:
+    """A's mean margin a deal pair, its 95% interval, and the pairs won, drawn and lost."""
+    where = seatings(rules)
+    margins: list[float] = []
+    wins = draws = losses = 0
+    for games, _t, _d in results:
         m = sum(a_margin(rules, g, w) for g, w in zip(games, where, strict=True)) / len(games)
         margins.append(m)
         if m > 0:
@@ -332,38 +350,42 @@ def run_tournament(
             draws += 1
         else:
             losses += 1
-        for k, v in t.items():
-            times.setdefault(k, []).extend(v)
     n = len(margins)
     mean = statistics.fmean(margins) if n else 0.0
     sd = statistics.stdev(margins) if n > 1 else 0.0
     half = 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
     return {
-        "variant": variant,
-        "a": a,
-        "b": b,
         "deal_pairs": n,
         "games_per_deal": len(where),
         "measure": "card-point margin" if rules.n_sides < rules.n_seats else "deal score",
-        "seed": seed,
-        "budget_ms": budget_ms,
-        "budget_rounds": rounds,
         "mean_margin": round(mean, 2),
         "ci95": [round(mean - half, 2), round(mean + half, 2)],
         "sd": round(sd, 2),
         "wins": wins,
         "draws": draws,
         "losses": losses,
-        "time_ms": {
-            k: {
-                "p50": round(_pct(v, 0.5), 1),
-                "p95": round(_pct(v, 0.95), 1),
-                "max": round(max(v), 1) if v else 0.0,
-                "decisions": len(v),
-            }
-            for k, v in times.items()
-        },
     }
+
+
+def _with_times(out: dict[str, Any], a: str, b: str, results: list[Any]) -> dict[str, Any]:
+    """The summary in its printed key order, with each level's decision times."""
+    times: dict[str, list[float]] = {a: [], b: []}
+    for _games, t, _d in results:
+        for k, v in t.items():
+            times.setdefault(k, []).extend(v)
+    order = ("variant", "a", "b", "deal_pairs", "games_per_deal", "measure", "seed", "budget_ms",
+             "budget_rounds", "mean_margin", "ci95", "sd", "wins", "draws", "losses")
+    summary = {k: out[k] for k in order}
+    summary["time_ms"] = {
+        k: {
+            "p50": round(_pct(v, 0.5), 1),
+            "p95": round(_pct(v, 0.95), 1),
+            "max": round(max(v), 1) if v else 0.0,
+            "decisions": len(v),
+        }
+        for k, v in times.items()
+    }
+    return summary
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:

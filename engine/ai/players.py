@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..cards import mask_cards
-from ..players import decision_seed
+from ..player_api import decision_seed
 from ..ruleset import Ruleset
 from ..state import DISCARD, PLAY, Command, Discard, Play
 from ..view import SeatView

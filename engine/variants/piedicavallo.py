@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from ..cards import Pack, mask_cards
 from ..errors import Refusal
-from ..ruleset import Rand, Ruleset, register
+from ..rulebook import Rand, Ruleset, register
 
 _BLACK = ("5", "6", "7", "8", "9", "10", "J", "N", "Q", "K")  # weakest first (R3)
 _RED = ("6", "5", "4", "3", "2", "1", "J", "N", "Q", "K")
