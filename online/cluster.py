@@ -205,6 +205,7 @@ class Node(Protocol):
     db: str | None
     node_url: str | None
     lease_seconds: float
+    db_connections: int
     data_dir: Path
     ai_workers: int
     hub: Hub | None
