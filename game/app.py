@@ -26,7 +26,7 @@ def window_class():
     """The game's window class (arcade imported): see :func:`make_window`."""
     import arcade
 
-    from . import damage
+    from game.common import damage
 
     class TarocchiWindow(arcade.Window):
         """An arcade window that can show just the rectangles a frame redrew.
@@ -35,7 +35,7 @@ def window_class():
         for the whole window, else framebuffer boxes; ``flip`` shows them (all
         of the window if nothing said what it drew) and starts again.  It
         matters only where the back buffer is never swapped
-        (``game.damage.SubBufferPresenter``; no vsync there); elsewhere
+        (``game.common.damage.SubBufferPresenter``; no vsync there); elsewhere
         ``flip`` swaps as usual.  A view switch, an Expose event and a
         fullscreen switch show the whole window once.
         """
@@ -102,7 +102,7 @@ def window_class():
 
 
 def make_window(settings):
-    from .constants import HEIGHT, TITLE, WIDTH
+    from game.common.constants import HEIGHT, TITLE, WIDTH
 
     window = window_class()(WIDTH, HEIGHT, TITLE, resizable=True, antialiasing=False,
                             vsync=True, update_rate=1 / 60, draw_rate=1 / 60)
@@ -117,7 +117,8 @@ def run(first_frame_exit: bool = False, resume: bool = False) -> int:
     there, and close (the start-up check).  An unusable data folder, or an
     autosave that cannot be resumed, is one line on stderr and a non-zero exit
     (the autosave untouched)."""
-    from . import paths, session
+    from game.common import paths
+    from game.table import session
 
     try:
         paths.check_home()
@@ -136,24 +137,24 @@ def run(first_frame_exit: bool = False, resume: bool = False) -> int:
             print(f"tarocchi: cannot resume: {exc}", file=sys.stderr)
             return 1
     prepare_environment()
-    from . import i18n, textures
-    from .settings import Settings
+    from game.common import i18n, textures
+    from game.common.settings import Settings
 
     settings = Settings.load()
     i18n.set_language(settings.language)
     textures.start_loading()  # decoded on a thread while the menu is shown
     import arcade
 
-    from .i18n import _
-    from .sound import SoundBoard
-    from .views.menu import MenuView
+    from game.common.i18n import _
+    from game.common.sound import SoundBoard
+    from game.screens.menu import MenuView
 
     window = make_window(settings)
     window.sound = SoundBoard(settings.sound, settings.volume)
     if settings.fullscreen:
         window.set_fullscreen(True)
     if game is not None:
-        from .views.menu import start_table
+        from game.screens.menu import start_table
 
         start_table(window, game, practice=bool(game.header.extra.get("practice")), resumed=True)
     else:
@@ -167,7 +168,7 @@ def run(first_frame_exit: bool = False, resume: bool = False) -> int:
         window.flip()  # dispatched on_draw would wait in pyglet's event queue
         window.ctx.finish()
         print(f"first frame after {_since_process_start():.3f} s")
-        from .views.table_view import TableView
+        from game.table.table_view import TableView
 
         if isinstance(view, TableView):
             view.close()  # its game closed, the autosave kept for the next resume

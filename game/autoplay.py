@@ -17,7 +17,7 @@ would.  Without that wait the count of frames, most of them with nothing to
 redraw, would grow with how fast a frame is drawn.  ``frame_ms_*`` count every
 frame, those with nothing to redraw too; ``drawn_ms_p95`` counts only the
 frames on which something was drawn (in ``full`` redraw mode, every frame).
-``redraw`` names how frames are drawn (``game.damage.redraw_mode``).
+``redraw`` names how frames are drawn (``game.common.damage.redraw_mode``).
 """
 
 from __future__ import annotations
@@ -63,15 +63,16 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
                  max_seconds: float = 600.0, window=None, size=(1280, 720),
                  variant: str = "piedicavallo", language: str | None = None) -> dict:
     """Play at the real table; ``language``: the table's (default: the one in Settings)."""
-    from .app import prepare_environment
+    from game.app import prepare_environment
 
     prepare_environment()
 
-    from . import i18n, session, textures
-    from .constants import T_COUNT
-    from .settings import Settings
-    from .sound import SoundBoard
-    from .views.table_view import TableView
+    from game.common import i18n, textures
+    from game.common.constants import T_COUNT
+    from game.common.settings import Settings
+    from game.common.sound import SoundBoard
+    from game.table import session
+    from game.table.table_view import TableView
 
     i18n.set_language(language or Settings.load().language)
     from engine.ruleset import ruleset
@@ -107,7 +108,7 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
         raise AutoplayFailed(f"could not save the game to {log_path}: {describe_os_error(exc)}") from exc
     own_window = window is None
     if own_window:
-        from .app import window_class
+        from game.app import window_class
 
         window = window_class()(size[0], size[1], "Tarocchi autoplay", visible=False,
                                 antialiasing=False, vsync=False)
@@ -149,7 +150,7 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
 
 
 def paths_autoplay_dir() -> Path:
-    from . import paths
+    from game.common import paths
 
     return paths.home() / "autoplay"
 
@@ -158,7 +159,7 @@ def _play(view, window, game, own_window, shots_dir, wanted, taken, scene_times,
           max_seconds) -> dict:
     import arcade
 
-    from . import damage
+    from game.common import damage
 
     frame_ms: list[float] = []
     drawn_ms: list[float] = []
@@ -203,7 +204,7 @@ def _play(view, window, game, own_window, shots_dir, wanted, taken, scene_times,
         if time.perf_counter() > t_end:
             raise SystemExit(f"autoplay: not finished after {max_seconds:.0f} s")
     view.close()
-    __import__("game.record", fromlist=["note_safely"]).note_safely(view.replay_path)  # your record
+    __import__("game.common.record", fromlist=["note_safely"]).note_safely(view.replay_path)  # your record
     out = {
         "frames": frames,
         "frame_ms_p50": round(statistics.median(frame_ms), 3),
@@ -246,7 +247,7 @@ def cmd_autoplay(args) -> int:
         if bad:
             print(f"unknown level(s) {', '.join(bad)}; choose from {', '.join(known)}", file=sys.stderr)
             return 2
-    from . import paths
+    from game.common import paths
 
     try:
         paths.check_home()
@@ -272,26 +273,27 @@ def cmd_autoplay(args) -> int:
 
 def run_lesson(lesson_id: str, language: str | None = None, screenshots: str | None = None,
                speed: float = 4.0, window=None, size=(1280, 720), max_seconds: float = 600.0) -> dict:
-    """Play a lesson (``game.lessons``) at the real table by its own prepared
+    """Play a lesson (``game.table.lessons``) at the real table by its own prepared
     moves, clicked as a player would; a screenshot of every move's prompt (the
     card lit, what to do and why) and of the end."""
-    from .app import prepare_environment
+    from game.app import prepare_environment
 
     prepare_environment()
     import arcade
 
-    from . import i18n, lessons, textures
-    from .constants import T_COUNT
-    from .settings import Settings
-    from .sound import SoundBoard
-    from .table_controller import InlineExecutor
-    from .views.table_view import TableView
+    from game.common import i18n, textures
+    from game.common.constants import T_COUNT
+    from game.common.settings import Settings
+    from game.common.sound import SoundBoard
+    from game.table import lessons
+    from game.table.table_controller import InlineExecutor
+    from game.table.table_view import TableView
 
     lesson = lessons.BY_ID[lesson_id]
     i18n.set_language(language or Settings.load().language)
     own_window = window is None
     if own_window:
-        from .app import window_class
+        from game.app import window_class
 
         window = window_class()(size[0], size[1], "Tarocchi lesson", visible=False,
                                 antialiasing=False, vsync=False)
@@ -364,7 +366,7 @@ def run_lesson(lesson_id: str, language: str | None = None, screenshots: str | N
 
 def cmd_lesson(args) -> int:
     """``tarocchi autoplay --lesson LESSON|list``."""
-    from . import lessons
+    from game.table import lessons
 
     if args.lesson == "list":
         for lid in lessons.lesson_ids():

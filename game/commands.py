@@ -38,13 +38,13 @@ def add_game_commands(sub) -> None:
                    help='print {"frames", "frame_ms_p50", "frame_ms_p95", "replay", ...}')
     p.set_defaults(func=_autoplay)
 
-    if importlib.util.find_spec("game.theatre") is not None:
-        from game.theatre import add_replay_command
+    if importlib.util.find_spec("game.theatre.theatre") is not None:
+        from game.theatre.theatre import add_replay_command
 
         add_replay_command(sub)
 
 
 def _autoplay(args: argparse.Namespace) -> int:
-    from .autoplay import cmd_autoplay
+    from game.autoplay import cmd_autoplay
 
     return cmd_autoplay(args)
