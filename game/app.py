@@ -52,6 +52,17 @@ def window_class():
         def on_expose(self) -> None:
             self._exposed = True  # uncovered or mapped: show all of the kept picture
 
+        def show_screen(self, screen: str, **arguments):
+            """Show a screen by its name (``game.router``: the one place that knows them)."""
+            from game import router
+
+            return router.show(self, screen, **arguments)
+
+        def knows_screen(self, screen: str) -> bool:
+            from game import router
+
+            return screen in router.SCREENS
+
         def show_view(self, new_view) -> None:
             super().show_view(new_view)
             self._exposed = True  # the next frame shows the whole window once
@@ -147,19 +158,16 @@ def run(first_frame_exit: bool = False, resume: bool = False) -> int:
 
     from game.common.i18n import _
     from game.common.sound import SoundBoard
-    from game.screens.menu import MenuView
 
     window = make_window(settings)
     window.sound = SoundBoard(settings.sound, settings.volume)
     if settings.fullscreen:
         window.set_fullscreen(True)
     if game is not None:
-        from game.screens.menu import start_table
-
-        start_table(window, game, practice=bool(game.header.extra.get("practice")), resumed=True)
+        window.show_screen("game", game=game, practice=bool(game.header.extra.get("practice")), resumed=True)
     else:
         notice = _("The last game was finished but not yet filed: it is now in Replays.") if filed else ""
-        window.show_view(MenuView(window, notice))
+        window.show_screen("menu", notice=notice)
     view = window.current_view
     if first_frame_exit:
         window.dispatch_events()

@@ -124,8 +124,9 @@ def window():
 
     from game.common.settings import Settings
     from game.common.sound import SoundBoard
+    from game.router import install
 
-    win = arcade.Window(1280, 720, "Tarocchi tests", visible=False, antialiasing=False, vsync=False)
+    win = install(arcade.Window(1280, 720, "Tarocchi tests", visible=False, antialiasing=False, vsync=False))
     win.settings = Settings()
     win.sound = SoundBoard(enabled=False)
     yield win

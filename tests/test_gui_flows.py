@@ -166,10 +166,10 @@ def test_undo_and_redo_look_disabled_when_there_is_nothing_and_say_so(window, ho
 
 
 def test_the_end_of_a_deal_its_buttons_and_its_review(window, home, monkeypatch) -> None:
-    from game.theatre import theatre
+    from game.theatre import review_view
 
     reviews = []  # the theatre's review mode, recorded: its own tests are in test_gui_review.py
-    monkeypatch.setattr(theatre, "open_review", lambda *a, **k: reviews.append((a, k)))
+    monkeypatch.setattr(review_view, "open_review", lambda *a, **k: reviews.append((a, k)))
     again = []
     view = table(window, "piedicavallo", seed_where("piedicavallo", 0), on_again=lambda: again.append(1))
     while not view.finished:
@@ -325,7 +325,7 @@ def test_the_visible_strips_of_a_25_card_hand_with_the_legal_cards_raised(window
 
 
 def test_a_finished_game_leaves_no_autosave_and_play_again_opens_a_new_table(window, home) -> None:
-    from game.screens.menu import start_table
+    from game.table.table_view import start_table
 
     game = session.new_game(partner="random", opponents="random", match=False,
                             seed=seed_where("piedicavallo", 3), variant="piedicavallo")
@@ -347,15 +347,16 @@ def test_a_finished_game_leaves_no_autosave_and_play_again_opens_a_new_table(win
 
 
 def test_review_this_deal_opens_the_theatres_review_and_comes_back(window, home, monkeypatch) -> None:
-    """The button shows where the theatre has its entry point (``open_review``)."""
-    from game.theatre import theatre
+    """The button opens the router's "review" screen (``review_view.open_review``)."""
+    from game.screens.message import MessageView
+    from game.theatre import review_view
 
     calls = []
 
     def open_review(win, path, seat=None, back=None, *, deal=None):
         calls.append((win, path, seat, back))
 
-    monkeypatch.setattr(theatre, "open_review", open_review, raising=False)
+    monkeypatch.setattr(review_view, "open_review", open_review)
     view = table(window, "scarto", seed_where("scarto", 2))
     while not view.finished:
         settle(view)
@@ -368,7 +369,7 @@ def test_review_this_deal_opens_the_theatres_review_and_comes_back(window, home,
     click(view, *view._extra[2].rect[:2])
     (win, path, seat, back), = calls
     assert win is window and path == view.replay_path and path.exists() and seat == 0
-    window.show_view(theatre.MessageView(window, "elsewhere"))
+    window.show_view(MessageView(window, "elsewhere"))
     back()
     assert window.current_view is view
     view.on_update(1 / 60)
@@ -377,9 +378,9 @@ def test_review_this_deal_opens_the_theatres_review_and_comes_back(window, home,
 
 
 def test_no_review_button_without_the_theatres_entry_point(window, home, monkeypatch) -> None:
-    from game.theatre import theatre
+    from game import router
 
-    monkeypatch.delattr(theatre, "open_review", raising=False)
+    monkeypatch.delitem(router.SCREENS, "review")  # a router without the review screen
     view = table(window, "piedicavallo", seed_where("piedicavallo", 1))
     assert view.ctl.on_review is None
     view.close()

@@ -1,4 +1,4 @@
-"""The theatre in review mode (game/theatre/review_view.py, ``game.theatre.theatre.open_review``),
+"""The theatre in review mode (game/theatre/review_view.py, ``game.theatre.review_view.open_review``),
 driven headless: it opens at once while the review runs in the AI process, steps
 from one decision to the next framing your card and the AI's, draws the curve,
 can be left while the review runs (the AI process drops it, nothing is left
@@ -27,7 +27,7 @@ from game.common.words import cards_from_codes
 from game.screens.message import MessageView
 from game.table import ai_service
 from game.theatre import review_view
-from game.theatre.theatre import open_review
+from game.theatre.review_view import open_review
 from tests.test_ai_service import _alive, _wait_gone
 from tests.test_gui_helpers import damaged_vs_whole
 from tests.test_gui_record import overlaps

@@ -191,18 +191,18 @@ def test_screenshot_shows_south_faces_and_north_backs(window, home):
 
 @pytest.mark.parametrize("missing", [True])
 def test_missing_art_is_named_not_a_traceback(window, home, monkeypatch, missing):
-    from game.views import menu as menu_mod
-
     from game.common import textures
+    from game.screens.message import MessageView
+    from game.table import table_view
 
     def boom():
         raise textures.MissingAssets([paths.card_path("SK")])
 
     monkeypatch.setattr(textures, "get", boom)
     game = session.new_game(partner="random", opponents="random", match=False, seed=1)
-    menu_mod.start_table(window, game)
+    table_view.start_table(window, game)
     v = window.current_view
-    assert isinstance(v, menu_mod.MessageView)
+    assert isinstance(v, MessageView)
     assert "SK.png" in v.text.text
     v.on_draw()
 

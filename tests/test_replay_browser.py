@@ -380,11 +380,13 @@ def test_a_fifo_or_a_huge_file_is_listed_with_the_readers_error(home, english):
 
 
 def test_r_reviews_the_highlighted_finished_game(window, dozen, monkeypatch):
-    from game.theatre import theatre
+    from game import router
+    from game.theatre import review_view
     from game.theatre.replay_browser import ReplayBrowserView
 
     calls = []
-    monkeypatch.delattr(theatre, "open_review", raising=False)
+    review_screen = router.SCREENS["review"]
+    monkeypatch.delitem(router.SCREENS, "review")  # a router without the review screen
     view = ReplayBrowserView(window)
     window.show_view(view)
     view.selected = [e.path for e in view.entries].index(dozen["p-match"])
@@ -396,7 +398,8 @@ def test_r_reviews_the_highlighted_finished_game(window, dozen, monkeypatch):
     def open_review(window_, path, seat=None, back=None, *, deal=None):
         calls.append((window_, path, seat, back))
 
-    monkeypatch.setattr(theatre, "open_review", open_review, raising=False)
+    monkeypatch.setitem(router.SCREENS, "review", review_screen)
+    monkeypatch.setattr(review_view, "open_review", open_review)
     view._layout_rows()
     assert view.b_review.enabled
     press(window, arcade.key.R, "r")

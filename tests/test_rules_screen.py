@@ -212,8 +212,7 @@ def test_the_real_card_pictures_are_drawn(window, home, english):
 
 
 def test_keys_and_mouse_step_through_the_sections_and_games(window, home, english):
-    from game.views import rules
-
+    from game.screens import rules
     from game.screens.menu import MenuView
     from game.screens.rules import RulesView
 

@@ -259,7 +259,8 @@ def test_an_unusable_data_folder_is_one_line_in_play_and_autoplay(tmp_path, kind
 
 
 def test_new_game_on_an_unusable_data_folder_is_a_message(window, tmp_path, monkeypatch):
-    from game.screens.menu import MessageView, NewGameView
+    from game.screens.menu import NewGameView
+    from game.screens.message import MessageView
 
     monkeypatch.setenv("TAROCCHI_HOME", str(tmp_path / "home"))
     paths.home()

@@ -170,7 +170,8 @@ def test_seek_bar_click(window) -> None:
 
 
 def test_bad_file_shows_the_engines_message(window, tmp_path: Path) -> None:
-    from game.theatre.theatre import MessageView, open_replay
+    from game.screens.message import MessageView
+    from game.theatre.theatre import open_replay
 
     lines = (GOLDEN / "single-seed-42.jsonl").read_text().splitlines()
     ev = json.loads(lines[5])
@@ -252,8 +253,9 @@ def test_replay_browser_lists_and_opens(window, home: Path) -> None:
     import arcade
 
     from game.common import paths
+    from game.screens.message import MessageView
     from game.theatre.replay_browser import ReplayBrowserView
-    from game.theatre.theatre import MessageView, ViewerView
+    from game.theatre.theatre import ViewerView
 
     folder = paths.replays_dir()
     folder.mkdir(parents=True, exist_ok=True)

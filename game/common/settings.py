@@ -80,3 +80,14 @@ class Settings:
 
 
 _warned = False
+
+
+LEVEL_ORDER = ("easy", "medium", "hard", "random")
+
+
+def levels() -> list[str]:
+    """The engine's AI levels, the usual ones first, in the order the screens offer them."""
+    from engine.players import level_names
+
+    names = level_names()
+    return [n for n in LEVEL_ORDER if n in names] + [n for n in names if n not in LEVEL_ORDER]

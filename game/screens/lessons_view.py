@@ -8,9 +8,9 @@ import arcade
 from game.common import paths, textures
 from game.common.constants import FONT, GOLD, HEIGHT, INK, WIDTH
 from game.common.i18n import _
+from game.common.navigation import show
 from game.common.ui import BaseView, Button
 from game.common.words import GAME_NAMES
-from game.screens.message import MessageView
 from game.table import lessons
 
 COL_X = (WIDTH / 2 - 300, WIDTH / 2 + 300)
@@ -60,20 +60,16 @@ class LessonsView(BaseView):
             t.draw()
 
     def on_back(self) -> None:
-        from game.screens.menu import MenuView
-
-        self.window.show_view(MenuView(self.window))
+        show(self.window, "menu")
 
 
 def start_lesson(window, lesson_id: str, at: int = 0) -> None:
     """A lesson at the table; Esc or the menu button leads back to the lessons.
     A guided lesson resumes at the move it was left at; a free deal starts over."""
-    from game.table.table_view import TableView
-
     try:
         textures.get()
     except textures.MissingAssets as exc:
-        window.show_view(MessageView(window, _("Cannot open the table: {error}").format(error=exc)))
+        show(window, "message", text=_("Cannot open the table: {error}").format(error=exc))
         return
     lesson = lessons.BY_ID[lesson_id]
     session = lessons.lesson_session(lesson, 0 if lesson.free else at)
@@ -91,9 +87,8 @@ def start_lesson(window, lesson_id: str, at: int = 0) -> None:
         return lessons.LessonController(lesson, view, settings=window.settings, on_exit=back,
                                         on_progress=remember, session=session)
 
-    view = TableView(window, session, lessons.ai_players(lesson), settings=window.settings,
-                     sound=getattr(window, "sound", None), on_exit=back, controller=controller)
-    window.show_view(view)
+    show(window, "table", game=session, players=lessons.ai_players(lesson), settings=window.settings,
+         sound=getattr(window, "sound", None), on_exit=back, controller=controller)
 
 
 __all__ = ["LessonsView", "start_lesson"]

@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-
 import arcade
 
-from game.common import paths, textures
+from game.common import paths
 from game.common.constants import FONT, GOLD, HEIGHT, INK, RED, WIDTH
-from game.common.i18n import N_, _
+from game.common.i18n import _
+from game.common.navigation import knows, show
+from game.common.settings import levels
 from game.common.ui import BaseView, Button
-from game.screens.message import MessageView
 from game.table import session
-
-LEVEL_ORDER = ("easy", "medium", "hard", "random")
-N_("easy"), N_("medium"), N_("hard"), N_("random")
-
-
-def levels() -> list[str]:
-    from engine.players import level_names
-
-    names = level_names()
-    return [n for n in LEVEL_ORDER if n in names] + [n for n in names if n not in LEVEL_ORDER]
 
 
 def column(labels_actions, top: float = 470, w: float = 360, h: float = 50, gap: float = 12):
@@ -105,30 +93,25 @@ class MenuView(BaseView):
         self.window.show_view(NewGameView(self.window, practice))
 
     def online(self) -> None:
-        open_optional(self.window, "game.screens.online", "OnlineView")
-    def learn(self) -> None:
-        from game.screens.lessons_view import LessonsView
+        open_optional(self.window, "online")
 
-        self.window.show_view(LessonsView(self.window))
+    def learn(self) -> None:
+        show(self.window, "lessons")
 
     def watch(self) -> None:
-        open_optional(self.window, "game.theatre.theatre", "WatchSetupView")
+        open_optional(self.window, "watch")
 
     def replays(self) -> None:
-        open_optional(self.window, "game.theatre.replay_browser", "ReplayBrowserView")
+        open_optional(self.window, "replays")
 
     def record(self) -> None:
-        open_optional(self.window, "game.screens.record_view", "RecordView")
+        open_optional(self.window, "record")
 
     def rules(self) -> None:
-        from game.screens.rules import RulesView
-
-        self.window.show_view(RulesView(self.window))
+        show(self.window, "rules")
 
     def settings_view(self) -> None:
-        from game.screens.settings import SettingsView
-
-        self.window.show_view(SettingsView(self.window))
+        show(self.window, "settings")
 
     def quit(self) -> None:
         self.window.close()
@@ -137,13 +120,12 @@ class MenuView(BaseView):
         pass
 
 
-def open_optional(window, module: str, cls: str) -> None:
-    """Open a view from a module that may not exist yet; else say it is coming."""
-    if importlib.util.find_spec(module) is None:
-        window.show_view(MessageView(window, _("Coming soon.")))
+def open_optional(window, screen: str) -> None:
+    """Open a screen the router may not have yet; else say it is coming."""
+    if not knows(window, screen):
+        show(window, "message", text=_("Coming soon."))
         return
-    view_cls = getattr(importlib.import_module(module), cls)
-    window.show_view(view_cls(window))
+    show(window, screen)
 
 
 def resume_game(window) -> None:
@@ -151,46 +133,12 @@ def resume_game(window) -> None:
     try:
         game = session.resume()
     except session.ResumeBusy as exc:  # another Tarocchi window has it: its one line, alone
-        window.show_view(MessageView(window, str(exc)))
+        show(window, "message", text=str(exc))
         return
     except Exception as exc:  # noqa: BLE001 - say what went wrong, keep the menu
-        window.show_view(MessageView(window, _("Could not resume: {error}").format(error=exc)))
+        show(window, "message", text=_("Could not resume: {error}").format(error=exc))
         return
-    start_table(window, game, practice=bool(game.header.extra.get("practice")), resumed=True)
-
-
-def start_table(window, game, practice: bool = False, resumed: bool = False) -> None:
-    """Show the table for ``game``; a missing asset gives a message, not a traceback.
-    ``resumed``: the game is put on the table as it stands, nothing played again."""
-    from game.table.table_view import TableView
-
-    try:
-        textures.get()
-    except textures.MissingAssets as exc:
-        game.close()
-        window.show_view(MessageView(window, _("Cannot open the table: {error}").format(error=exc)))
-        return
-    settings = window.settings
-
-    def back() -> None:
-        window.show_view(MenuView(window))
-
-    def again() -> None:
-        """The game is over: another set up the same way (the table's "Play again")."""
-        try:
-            nxt = session.play_again(game)
-        except paths.AutosaveBusy as exc:  # another Tarocchi window has a game: its one line
-            window.show_view(MessageView(window, str(exc)))
-            return
-        except (OSError, paths.DataFolderError) as exc:
-            window.show_view(MessageView(window, _("Cannot start a game: {error}").format(error=exc)))
-            return
-        start_table(window, nxt, practice=practice)
-
-    view = TableView(window, game, session.ai_players(game), human_seats=session.human_seats(game),
-                     practice=practice, settings=settings, sound=getattr(window, "sound", None),
-                     on_exit=back, on_again=again, resumed=resumed)
-    window.show_view(view)
+    show(window, "game", game=game, practice=bool(game.header.extra.get("practice")), resumed=True)
 
 
 class NewGameView(BaseView):
@@ -364,12 +312,12 @@ class NewGameView(BaseView):
                                     dealer=self.dealer if practice else None,
                                     chosen_deal=practice and self.deal_number is not None)
         except paths.AutosaveBusy as exc:  # another Tarocchi window has a game: its one line
-            self.window.show_view(MessageView(self.window, str(exc)))
+            show(self.window, "message", text=str(exc))
             return
         except (OSError, paths.DataFolderError) as exc:
-            self.window.show_view(MessageView(self.window, _("Cannot start a game: {error}").format(error=exc)))
+            show(self.window, "message", text=_("Cannot start a game: {error}").format(error=exc))
             return
-        start_table(self.window, game, practice=self.practice)
+        show(self.window, "game", game=game, practice=self.practice)
 
     def draw_scene(self) -> None:
         self.title.draw()

@@ -7,6 +7,7 @@ import arcade
 
 from game.common.constants import FONT, GOLD, HEIGHT, INK, WIDTH
 from game.common.i18n import _
+from game.common.navigation import show
 from game.common.ui import BaseView, Button
 
 
@@ -34,9 +35,7 @@ class MessageView(BaseView):
         if self.back is not None:
             self.back()
             return
-        from game.screens.menu import MenuView
-
-        self.window.show_view(MenuView(self.window))
+        show(self.window, "menu")
 
 
 __all__ = ["MessageView"]

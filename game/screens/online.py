@@ -8,11 +8,11 @@ import arcade
 from engine.ruleset import ruleset, variant_names
 from game.common.constants import FONT, GOLD, HEIGHT, INK, RED, WIDTH
 from game.common.i18n import _
+from game.common.navigation import show
+from game.common.settings import levels
 from game.common.ui import BaseView, Button
 from game.common.words import Words
 from game.screens import online_lobby
-from game.screens.menu import MenuView, levels
-from game.screens.message import MessageView
 
 CODE_CHARS = 6
 ROW_W, ROW_H, ROW_GAP = 720, 44, 8
@@ -146,8 +146,8 @@ class OnlineView(BaseView):
         self._labels()
 
     def _fail(self, exc: Exception) -> None:
-        self.window.show_view(MessageView(self.window, str(exc), title=_("Play online"),
-                                          back=lambda: self.window.show_view(OnlineView(self.window))))
+        show(self.window, "message", text=str(exc), title=_("Play online"),
+             back=lambda: self.window.show_view(OnlineView(self.window)))
 
     def host(self) -> None:
         rules = self.rules
@@ -203,7 +203,7 @@ class OnlineView(BaseView):
         self.help.draw()
 
     def on_back(self) -> None:
-        self.window.show_view(MenuView(self.window))
+        show(self.window, "menu")
 
 
 class LobbyView(BaseView):
@@ -275,14 +275,9 @@ class LobbyView(BaseView):
             self._to_table()
 
     def _to_table(self) -> None:
-        from game.table.table_view import TableView
-
         window = self.window
-        sess = self.lobby.session()
-        view = TableView(window, sess, {}, settings=window.settings,
-                         sound=getattr(window, "sound", None),
-                         on_exit=lambda: window.show_view(MenuView(window)))
-        window.show_view(view)
+        show(window, "table", game=self.lobby.session(), players={}, settings=window.settings,
+             sound=getattr(window, "sound", None), on_exit=lambda: show(window, "menu"))
 
     def cycle(self, seat: int) -> None:
         try:
@@ -304,7 +299,7 @@ class LobbyView(BaseView):
 
     def leave(self) -> None:
         self.lobby.leave()
-        self.window.show_view(MenuView(self.window))
+        show(self.window, "menu")
 
     def draw_scene(self) -> None:
         self.title.draw()

@@ -19,6 +19,7 @@ from arcade import shape_list as sh
 from game.common import record
 from game.common.constants import FONT, GOLD, HEIGHT, INK, WIDTH
 from game.common.i18n import N_, _
+from game.common.navigation import show
 from game.common.ui import BaseView, Button
 
 WIN = (104, 196, 120, 255)
@@ -352,14 +353,10 @@ class RecordView(BaseView):
         self.window.show_view(RecordView(self.window))
 
     def new_game(self) -> None:
-        from game.screens.menu import NewGameView
-
-        self.window.show_view(NewGameView(self.window, False))
+        show(self.window, "new_game", practice=False)
 
     def on_back(self) -> None:
-        from game.screens.menu import MenuView
-
-        self.window.show_view(MenuView(self.window))
+        show(self.window, "menu")
 
     # --- drawing and input -------------------------------------------------------------------------
 

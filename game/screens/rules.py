@@ -20,6 +20,7 @@ from engine.ruleset import Ruleset, ruleset, variant_names
 from game.common import layout, textures
 from game.common.constants import FONT, GOLD, HEIGHT, INK, PANEL, PILE_EDGE, TEAM_COLOURS, WIDTH
 from game.common.i18n import _
+from game.common.navigation import show
 from game.common.ui import BaseView, Button
 from game.common.words import game_name
 from game.screens import rules_content as rc
@@ -430,9 +431,7 @@ class RulesView(BaseView):
         self.scroll_by(-scroll_y * 40)
 
     def on_back(self) -> None:
-        from game.screens.menu import MenuView
-
-        self.window.show_view(MenuView(self.window))
+        show(self.window, "menu")
 
     # --- drawing ----------------------------------------------------------------------
 

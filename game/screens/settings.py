@@ -8,9 +8,9 @@ import arcade
 from game.common import i18n
 from game.common.constants import FONT, GOLD, HEIGHT, INK, SPEEDS, WIDTH
 from game.common.i18n import _
-from game.common.settings import LANGUAGES
+from game.common.navigation import show
+from game.common.settings import LANGUAGES, levels
 from game.common.ui import BaseView, Button
-from game.screens.menu import levels
 
 LANGUAGE_NAMES = {"en": "English", "fr": "Français", "it": "Italiano"}
 VOLUMES = tuple(round(v / 10, 1) for v in range(0, 11))
@@ -108,6 +108,4 @@ class SettingsView(BaseView):
         self.help.draw()
 
     def on_back(self) -> None:
-        from game.screens.menu import MenuView
-
-        self.window.show_view(MenuView(self.window))
+        show(self.window, "menu")

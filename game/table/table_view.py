@@ -16,7 +16,7 @@ from arcade import easing
 
 from engine.game import Game
 from engine.scoring import DISCARD, MATTO, MATTO_TRICK, TRICK
-from game.common import damage, layout, textures
+from game.common import damage, layout, navigation, paths, textures
 from game.common.constants import (
     FONT,
     GOLD,
@@ -30,6 +30,7 @@ from game.common.constants import (
 from game.common.i18n import N_, _, ngettext
 from game.common.ui import TIP_H, BaseView, Button, Pill, button_bounds, fit_font, panel_picture
 from game.common.words import Msg, Words, card_label, card_list, msg
+from game.table import session
 from game.table.scene import SUBTITLE_INK, TableScene, set_colour
 from game.table.score_sheet import ScoreSheet
 from game.table.table_controller import Step, TableController, find_hint
@@ -270,17 +271,15 @@ class TableView(BaseView):
                         self.btn_speed, self.btn_sound, self.btn_last]
 
     def _review_fn(self):
-        """The theatre's review of a deal (``game.theatre.theatre.open_review``), if it has one:
+        """The review of a deal (the router's "review" screen), if there is one:
         the "Review this deal" button opens it and comes back to this table."""
-        from game.theatre import theatre
-
-        open_review = getattr(theatre, "open_review", None)
-        if open_review is None:
+        if not navigation.knows(self.window, "review"):
             return None
 
         def review(path) -> None:
-            open_review(self.window, path, seat=self.ctl.you,
-                        back=theatre.going_back(lambda: self.window.show_view(self), _("Back to the table (Esc)")))
+            navigation.show(self.window, "review", path=path, seat=self.ctl.you,
+                            back=navigation.going_back(lambda: self.window.show_view(self),
+                                                       _("Back to the table (Esc)")))
 
         return review
 
@@ -1083,4 +1082,39 @@ def table_ready() -> str | None:
     return _("Missing art: {files}").format(files=", ".join(str(p) for p in missing[:5]))
 
 
-__all__ = ["TableView", "ScorePanel", "find_hint"]
+
+
+def start_table(window, game, practice: bool = False, resumed: bool = False):
+    """Show the table for ``game`` (the router's "game" screen); a missing asset gives
+    a message, not a traceback.  ``resumed``: the game is put on the table as it
+    stands, nothing played again.  The view shown, or None."""
+    try:
+        textures.get()
+    except textures.MissingAssets as exc:
+        game.close()
+        navigation.show(window, "message", text=_("Cannot open the table: {error}").format(error=exc))
+        return None
+
+    def back() -> None:
+        navigation.show(window, "menu")
+
+    def again() -> None:
+        """The game is over: another set up the same way (the table's "Play again")."""
+        try:
+            nxt = session.play_again(game)
+        except paths.AutosaveBusy as exc:  # another Tarocchi window has a game: its one line
+            navigation.show(window, "message", text=str(exc))
+            return
+        except (OSError, paths.DataFolderError) as exc:
+            navigation.show(window, "message", text=_("Cannot start a game: {error}").format(error=exc))
+            return
+        start_table(window, nxt, practice=practice)
+
+    view = TableView(window, game, session.ai_players(game), human_seats=session.human_seats(game),
+                     practice=practice, settings=window.settings, sound=getattr(window, "sound", None),
+                     on_exit=back, on_again=again, resumed=resumed)
+    window.show_view(view)
+    return view
+
+
+__all__ = ["TableView", "ScorePanel", "find_hint", "start_table"]

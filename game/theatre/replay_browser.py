@@ -20,10 +20,10 @@ import arcade
 
 from game.common.constants import FONT, GOLD, HEIGHT, INK, PANEL, RED, WIDTH
 from game.common.i18n import N_, _, ngettext
+from game.common.navigation import going_back, knows, show
 from game.common.ui import BaseView, Button
 from game.common.words import game_name
 from game.theatre import replay_list as rl
-from game.theatre.theatre import open_replay
 
 ROWS = 8
 ROW_H = 54
@@ -50,8 +50,6 @@ def _cycle(values: tuple[str, ...], current: str) -> str:
 class ReplayBrowserView(BaseView):
     def _back_here(self):
         """The way back to this list from a replay or a review, said on its "<"."""
-        from game.theatre.theatre import going_back
-
         return going_back(lambda: self.window.show_view(ReplayBrowserView(self.window)),
                           _("Back to the replays (Esc)"))
 
@@ -151,7 +149,7 @@ class ReplayBrowserView(BaseView):
         have = 0 <= self.selected < len(self.entries)
         self.b_watch.enabled = have  # a broken file shows the reader's message
         self.b_delete.enabled = have and not self.entries[self.selected].autosave
-        self.b_review.enabled = have and self.entries[self.selected].finished and _review() is not None
+        self.b_review.enabled = have and self.entries[self.selected].finished and knows(self.window, "review")
         self.buttons = [self.b_game, self.b_status, self.b_sort, self.b_search, self.b_open, self.b_back,
                         self.b_watch, self.b_review, self.b_delete]
 
@@ -244,14 +242,13 @@ class ReplayBrowserView(BaseView):
     def open_selected(self) -> None:
         if 0 <= self.selected < len(self.entries):
             e = self.entries[self.selected]
-            open_replay(self.window, e.path, back=self._back_here())
+            show(self.window, "replay", path=e.path, back=self._back_here())
 
     def review_selected(self) -> None:
         """The theatre's review of the highlighted finished game (your seat's play graded)."""
-        review = _review()
-        if review is not None and 0 <= self.selected < len(self.entries) and self.entries[self.selected].finished:
-            review(self.window, self.entries[self.selected].path,
-                   back=self._back_here())
+        if knows(self.window, "review") and 0 <= self.selected < len(self.entries) \
+                and self.entries[self.selected].finished:
+            show(self.window, "review", path=self.entries[self.selected].path, back=self._back_here())
 
     def cycle_game(self) -> None:
         self.game_filter = _cycle(rl.GAME_FILTERS, self.game_filter)
@@ -510,9 +507,7 @@ class ReplayBrowserView(BaseView):
         return True
 
     def on_back(self) -> None:
-        from game.screens.menu import MenuView
-
-        self.window.show_view(MenuView(self.window))
+        show(self.window, "menu")
 
     # --- for tests -------------------------------------------------------------------------
 
@@ -527,14 +522,6 @@ class ReplayBrowserView(BaseView):
             if self.first + i < len(self.entries):
                 out += [t for t in texts if t.text]
         return out
-
-
-def _review():
-    """The theatre's review mode (``game.theatre.theatre.open_review``, from the review
-    engineer), or None while it is not there."""
-    from game.theatre import theatre
-
-    return getattr(theatre, "open_review", None)
 
 
 def _fit(t: arcade.Text, width: float) -> None:

@@ -1,5 +1,5 @@
 """The theatre in review mode: one deal of a replay, stepping from one of your
-decisions to the next (open it with :func:`game.theatre.theatre.open_review`).
+decisions to the next (open it with :func:`open_review`, the router's "review" screen).
 
 At each decision the table lies as it was just before you chose, your hand face
 up; the card you played and the one the AI prefers are lifted and framed (your
@@ -36,15 +36,16 @@ import arcade
 import pyglet
 from arcade import shape_list as sh
 
-from engine.replay import Replay
+from engine.replay import Replay, ReplayError, read_replay
 from engine.review import Review
 from game.common import damage
 from game.common.constants import CARD_H, CARD_W, FONT, GOLD, HEIGHT, INK, PANEL, WIDTH
 from game.common.i18n import N_, _
+from game.common.navigation import show
 from game.common.ui import Button
 from game.common.words import cards_from_codes
 from game.table import ai_service
-from game.theatre.review_model import ReviewModel, deals_in, review_deal
+from game.theatre.review_model import ReviewModel, deals_in, pick_deal, review_deal
 from game.theatre.theatre import ViewerView
 
 #: the labels' colours (as a chess review's)
@@ -761,3 +762,31 @@ def _store_accuracy(file: str, deal: int, accuracy: float, seat: int) -> None:
         record.set_accuracy(file, deal, round(min(100.0, max(0.0, accuracy)), 2), seat=seat)
     except Exception as exc:  # noqa: BLE001 - the record never stops the review
         print(f"tarocchi: the record could not note the review of {file}: {exc}", file=sys.stderr)
+
+
+def open_review(window: arcade.Window, path, seat: int | None = None, back=None, *,
+                deal: int | None = None):
+    """"Review this deal": the theatre on ``path`` in review mode (the router's "review" screen).
+
+    ``seat``: the seat reviewed (None: the file's human seat, else 0); ``back``: a
+    callable run when the player leaves (None: the menu); ``deal``: the 1-based deal
+    (None: the last scored deal, else the last).  The review starts in the AI
+    process at once; the view is shown and returned.  A file that cannot be
+    reviewed shows why (with ``back``) and returns None."""
+    from engine.review import default_seat
+
+    path = Path(path)
+    try:
+        rp = read_replay(path, tolerate_torn=True)
+        seat = default_seat(rp) if seat is None else seat
+        if not 0 <= seat < rp.rules.n_seats:
+            raise ValueError(_("seat {seat} is not a seat of this game").format(seat=seat))
+        if rp.final.deal_no == 0:
+            raise ValueError(_("no card was dealt in this file"))
+        deal = pick_deal(rp, deal)
+    except (ReplayError, ValueError) as exc:
+        show(window, "message", text=f"{path.name}\n{exc}", title=_("This deal cannot be reviewed"), back=back)
+        return None
+    view = ReviewView(window, rp, path, seat=seat, deal=deal, back=back)
+    window.show_view(view)
+    return view

@@ -16,14 +16,12 @@
 
 from __future__ import annotations
 
-import argparse
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 import arcade
 
-from engine import argtypes
 from engine.players import level_names
 from engine.replay import Replay, ReplayError, read_replay
 from engine.ruleset import Ruleset, ruleset, variant_names
@@ -32,10 +30,10 @@ from game.common import damage, fonts, paths
 from game.common.constants import FONT, GOLD, HEIGHT, INK, RED, WIDTH
 from game.common.i18n import N_, _
 from game.common.layout import button_rects
+from game.common.navigation import back_tip, show
 from game.common.position import seen_by, seen_event
 from game.common.ui import BaseView, Button, draw_panel
 from game.common.words import Words, game_name
-from game.screens.message import MessageView
 from game.table.live_game import LiveGame
 from game.table.scene import TableScene
 from game.theatre.theatre_model import SPEEDS, Timeline
@@ -66,20 +64,6 @@ def card_tile(faces: dict, code: str, key: str) -> arcade.Texture:
 PLACEHOLDER_INK = (190, 196, 182)  # the tricks list's "No tricks yet": quieter than a trick's line
 MARK_COLOURS = {"deal": GOLD, "discard": (120, 190, 255), "trick": (230, 230, 230), "score": RED}
 PAUSE_AFTER = 0.25  # seconds between events at speed 1 (after the event's animation)
-
-
-def going_back(fn, tip: str):
-    """``fn`` (a view's way back) with the tooltip of the "<" button that runs it,
-    saying where it goes ("Back to the replays (Esc)")."""
-    fn.tip = tip
-    return fn
-
-
-def back_tip(back) -> str:
-    """Where the "<" button goes: the menu when nothing else is said."""
-    if back is None:
-        return _("Back to the menu (Esc)")
-    return getattr(back, "tip", None) or _("Back (Esc)")
 
 
 def seat_names(rules: Ruleset, players: list[str]) -> list[str]:
@@ -476,9 +460,7 @@ class ViewerView(BaseView):
         if self.back is not None:
             self.back()
             return
-        from game.screens.menu import MenuView
-
-        self.window.show_view(MenuView(self.window))
+        show(self.window, "menu")
 
 
 _LETTERS = {"South": N_("S"), "East": N_("E"), "North": N_("N"), "West": N_("W")}
@@ -493,41 +475,9 @@ def open_replay(window: arcade.Window, path: Path, back=None) -> None:
     try:
         rp = read_replay(path)
     except ReplayError as exc:
-        window.show_view(MessageView(window, f"{path.name}\n{exc}", title=_("This replay cannot be shown"),
-                                     back=back))
+        show(window, "message", text=f"{path.name}\n{exc}", title=_("This replay cannot be shown"), back=back)
         return
     window.show_view(ViewerView(window, rp, title=path.name, back=back))
-
-
-def open_review(window: arcade.Window, path, seat: int | None = None, back=None, *,
-                deal: int | None = None):
-    """"Review this deal": the theatre on ``path`` in review mode (``game.theatre.review_view``).
-
-    ``seat``: the seat reviewed (None: the file's human seat, else 0); ``back``: a
-    callable run when the player leaves (None: the menu); ``deal``: the 1-based deal
-    (None: the last scored deal, else the last).  The review starts in the AI
-    process at once; the view is shown and returned.  A file that cannot be
-    reviewed shows why (with ``back``) and returns None."""
-    from engine.review import default_seat
-    from game.theatre.review_model import pick_deal
-    from game.theatre.review_view import ReviewView
-
-    path = Path(path)
-    try:
-        rp = read_replay(path, tolerate_torn=True)
-        seat = default_seat(rp) if seat is None else seat
-        if not 0 <= seat < rp.rules.n_seats:
-            raise ValueError(_("seat {seat} is not a seat of this game").format(seat=seat))
-        if rp.final.deal_no == 0:
-            raise ValueError(_("no card was dealt in this file"))
-        deal = pick_deal(rp, deal)
-    except (ReplayError, ValueError) as exc:
-        window.show_view(MessageView(window, f"{path.name}\n{exc}", title=_("This deal cannot be reviewed"),
-                                     back=back))
-        return None
-    view = ReviewView(window, rp, path, seat=seat, deal=deal, back=back)
-    window.show_view(view)
-    return view
 
 
 # --- Watch AI game ---------------------------------------------------------------
@@ -618,91 +568,19 @@ class WatchSetupView(BaseView):
             path = paths.replays_dir() / f"watch-{stamp}.jsonl"
             live = LiveGame(list(self.levels), rules.full_game if self.match else 1, seed, path, rules=rules)
         except paths.DataFolderError as exc:
-            self.window.show_view(MessageView(self.window, _("Cannot start a game: {error}").format(error=exc)))
+            show(self.window, "message", text=_("Cannot start a game: {error}").format(error=exc))
             return
         except OSError as exc:  # a full disk, a folder gone: one line naming the file
             from engine.files import SaveFailed
 
             error = SaveFailed(path, exc)
-            self.window.show_view(MessageView(self.window, _("Cannot start a game: {error}").format(error=error)))
+            show(self.window, "message", text=_("Cannot start a game: {error}").format(error=error))
             return
         self.window.show_view(ViewerView(self.window, live=live, title=_("AI game"),
                                          face_up=self.face_up, speed=SPEEDS[self.speed_i]))
 
     def on_back(self) -> None:
-        from game.screens.menu import MenuView
-
-        self.window.show_view(MenuView(self.window))
-
-
-# --- tarocchi replay -------------------------------------------------------------------
-
-
-def add_replay_command(sub) -> None:
-    p = sub.add_parser("replay", help="watch a saved game again",
-                       description="Open the replay viewer on FILE; with --at and --screenshot, "
-                       "render the table after the first N events to a PNG and exit.")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("--at", type=argtypes.index(argtypes.MAX_EVENTS), metavar="N",
-                   help="start at (or render) the position after N events")
-    p.add_argument("--screenshot", type=argtypes.out_file, metavar="OUT.png",
-                   help="render one frame to this PNG and exit (its folder must exist)")
-    p.add_argument("--face-down", action="store_true", help="show only South's hand face up")
-    p.add_argument("--bench-seek", action="store_true",
-                   help="seek to every position in random order (each seek plus one drawn frame) "
-                   "and print the times as JSON")
-    p.set_defaults(func=cmd_replay)
-
-
-def cmd_replay(args: argparse.Namespace) -> int:
-    import sys
-
-    path = Path(args.file)
-    try:
-        rp = read_replay(path)
-    except ReplayError as exc:
-        if args.screenshot or args.bench_seek:
-            print(f"{path}: {exc}", file=sys.stderr)
-            return 1
-        rp = None
-        error = str(exc)
-    if rp is not None and args.at is not None and not 0 <= args.at <= len(rp.events):
-        print(f"--at {args.at} is outside 0..{len(rp.events)} for {path}", file=sys.stderr)
-        return 1
-    from game.app import prepare_environment
-
-    prepare_environment()
-    if args.bench_seek:
-        return _bench_seek(rp, path.name)
-    if args.screenshot:
-        return _screenshot(rp, args.at if args.at is not None else len(rp.events), Path(args.screenshot),
-                           path.name, not args.face_down)
-    def first_view(window):
-        if rp is None:
-            return MessageView(window, f"{path.name}\n{error}", title=_("This replay cannot be shown"))
-        v = ViewerView(window, rp, title=path.name, face_up=not args.face_down)
-        if args.at is not None:
-            v.seek(args.at)
-        return v
-
-    return _run(first_view)
-
-
-def _run(first_view) -> int:
-    """Open the game window on ``first_view(window)`` (as ``game.app.run`` does for the menu)."""
-    from game.app import make_window
-    from game.common import i18n, textures
-    from game.common.settings import Settings
-    from game.common.sound import SoundBoard
-
-    settings = Settings.load()
-    i18n.set_language(settings.language)
-    textures.start_loading()
-    window = make_window(settings)
-    window.sound = SoundBoard(settings.sound, settings.volume)
-    window.show_view(first_view(window))
-    arcade.run()
-    return 0
+        show(self.window, "menu")
 
 
 def render_position(window: arcade.Window, rp: Replay, at: int, title: str, face_up: bool):
@@ -715,59 +593,3 @@ def render_position(window: arcade.Window, rp: Replay, at: int, title: str, face
     view.forget_picture()  # cleared: this frame is drawn whole
     view.on_draw()
     return arcade.get_image(0, 0, *window.get_framebuffer_size())
-
-
-def _screenshot(rp: Replay, at: int, out: Path, title: str, face_up: bool) -> int:
-    from game.common import i18n
-    from game.common.settings import Settings
-
-    settings = Settings.load()
-    i18n.set_language(settings.language)
-    window = arcade.Window(WIDTH, HEIGHT, "Tarocchi", visible=False, antialiasing=False, vsync=False)
-    window.settings = settings  # type: ignore[attr-defined]
-    image = render_position(window, rp, at, title, face_up)
-    window.close()
-    try:  # a PNG by its name's suffix (OUT.png); the folder is never made
-        image.convert("RGB").save(out, format=_image_format(out))
-    except (OSError, ValueError) as exc:
-        import sys
-
-        from engine.files import describe_os_error
-
-        why = describe_os_error(exc) if isinstance(exc, OSError) else str(exc)
-        print(f"tarocchi replay: cannot write the screenshot {out}: {why}", file=sys.stderr)
-        return 1
-    print(out)
-    return 0
-
-
-def _image_format(out: Path) -> str:
-    """The image format of a screenshot file: from its suffix when PIL knows it, else PNG."""
-    from PIL import Image
-
-    return Image.registered_extensions().get(out.suffix.lower(), "PNG")
-
-
-def _bench_seek(rp: Replay, title: str) -> int:
-    """Time every seek of a replay, in random order: the snap and one drawn frame."""
-    import json
-    import random
-
-    window = arcade.Window(WIDTH, HEIGHT, "Tarocchi", visible=False, antialiasing=False, vsync=False)
-    view = ViewerView(window, rp, title=title)
-    window.show_view(view)
-    order = list(range(len(rp.events) + 1))
-    random.Random(1).shuffle(order)
-    times = []
-    for p in order:
-        t0 = time.perf_counter()
-        view.seek(p)
-        view.on_draw()
-        window.ctx.finish()
-        times.append((time.perf_counter() - t0) * 1000)
-    window.close()
-    times.sort()
-    print(json.dumps({"positions": len(times), "seek_ms_p50": round(times[len(times) // 2], 2),
-                      "seek_ms_p95": round(times[int(len(times) * 0.95)], 2),
-                      "seek_ms_max": round(times[-1], 2)}))
-    return 0
