@@ -294,6 +294,30 @@ def read_record(path: str | os.PathLike[str], *, validate: bool = True) -> Repla
     checked by the engine's reader (``validate``), so a score that breaks the
     rules is never recorded."""
     p = Path(path)
+    text, lines = _read_lines(p)
+    header, variant = _read_header(p, lines)
+    players = [str(x) for x in header["players"]]
+    human = HUMAN in players
+    seat = players.index(HUMAN) if human else 0
+    own = header.get("seat")  # an online game: several people, this program's was this seat
+    if header.get("online") is True and isinstance(own, int) and not isinstance(own, bool) \
+            and 0 <= own < len(players) and players[own] == HUMAN:
+        seat = own
+    deals, n_deal_events = _scored_deals(p, text, lines, variant)
+    n_deals = header.get("deals")
+    if type(n_deals) is not int or n_deals < 1:
+        if variant.name == "piedicavallo":
+            n_deals = 4 if n_deal_events > 1 else 1
+        else:
+            n_deals = variant.default_deals
+    if validate and variant.name == "piedicavallo":
+        _engine_check(p)
+    return ReplayRecord(str(p.resolve()), file_key(header, p), variant, players, seat, human,
+                        bool(header.get("practice")), n_deals, _played_at(header, p), deals)
+
+
+def _read_lines(p: Path) -> tuple[str, list[str]]:
+    """The file's text and its lines (without the empty one after the last newline)."""
     try:
         data = p.read_bytes()
     except OSError as exc:
@@ -307,6 +331,12 @@ def read_record(path: str | os.PathLike[str], *, validate: bool = True) -> Repla
         lines.pop()
     if not lines or not lines[0].strip():
         raise RecordError(f"{p}: empty, no header")
+    return text, lines
+
+
+def _read_header(p: Path, lines: list[str]) -> tuple[dict, Variant]:
+    """The header of a replay this program reads, and its variant; a watched game
+    is :class:`NotRecorded`, anything else wrong a :class:`RecordError`."""
     try:
         header = json.loads(lines[0])
     except ValueError:
@@ -324,14 +354,11 @@ def read_record(path: str | os.PathLike[str], *, validate: bool = True) -> Repla
     players = header.get("players")
     if not (isinstance(players, list) and len(players) == variant.seats):
         raise RecordError(f"{p}: 'players' must list {variant.seats} seats")
-    players = [str(x) for x in players]
-    human = HUMAN in players
-    seat = players.index(HUMAN) if human else 0
-    own = header.get("seat")  # an online game: several people, this program's was this seat
-    if header.get("online") is True and isinstance(own, int) and not isinstance(own, bool) \
-            and 0 <= own < len(players) and players[own] == HUMAN:
-        seat = own
+    return header, variant
 
+
+def _scored_deals(p: Path, text: str, lines: list[str], variant: Variant) -> tuple[list[ScoredDeal], int]:
+    """Each scored deal (its dealer and points, checked) and how many deals began."""
     deals: list[ScoredDeal] = []
     dealer: int | None = None
     n_deal_events = 0
@@ -360,16 +387,7 @@ def read_record(path: str | os.PathLike[str], *, validate: bool = True) -> Repla
                                   f"adding up to {variant.pack_points} after a deal")
             deals.append(ScoredDeal(len(deals) + 1, dealer, list(pts)))
             open_deal = False
-    n_deals = header.get("deals")
-    if type(n_deals) is not int or n_deals < 1:
-        if variant.name == "piedicavallo":
-            n_deals = 4 if n_deal_events > 1 else 1
-        else:
-            n_deals = variant.default_deals
-    if validate and variant.name == "piedicavallo":
-        _engine_check(p)
-    return ReplayRecord(str(p.resolve()), file_key(header, p), variant, players, seat, human,
-                        bool(header.get("practice")), n_deals, _played_at(header, p), deals)
+    return deals, n_deal_events
 
 
 def _engine_check(p: Path) -> None:

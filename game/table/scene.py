@@ -213,6 +213,21 @@ class TableScene:
         self._turn_marks: dict = {}  # seat -> the glow round its plate
         self._marks: tuple | None = None  # backdrop_marks, made once
         self.markers = textures.sprite_list()
+        self._build_card_layers()
+        self._build_markers()
+        self.batch = pyglet_batch()
+        self._build_seat_labels()
+        self._build_pile_texts()
+        self.winner_text = arcade.Text("", *layout.TOP_SLOT, GOLD, 15, anchor_x="center",
+                                       anchor_y="center", font_name=FONT, bold=True)
+        self._winner_pill = Pill(layout.SLOT_H, "status")
+        self._turn = -1
+        #: a sheet lies over the table (the end of a deal): the name plates and every
+        #: label are put away, so none shows half covered at the sheet's edges
+        self.cleared = False
+
+    def _build_card_layers(self) -> None:
+        """The sprites drawn in place of cards: shadows, hidden hands' fans, strips' bands."""
         # Every card's shadow, drawn under all the cards (prepare places them).
         self.shadows = textures.sprite_list()
         self._shadow_sprites = []
@@ -246,12 +261,17 @@ class TableScene:
             self.bands.append(b)
         self._strip_ids = {id(t[0]) for t in self.tex.strips.values()}
         self._strip_key: tuple = ()
+
+    def _build_markers(self) -> None:
+        """The dealer's chip and the glow round the plate of the seat to play."""
         chip = self.tex.table["dealer"]
         self.dealer_marker = arcade.Sprite(chip, (2 * layout.TOKEN_R + 4) / chip.width)
         self.dealer_marker.visible = False
         self.markers.append(self.dealer_marker)
         self.turn_glow = arcade.SpriteList()  # the glow round the plate of the seat to play
-        self.batch = pyglet_batch()
+
+    def _build_seat_labels(self) -> None:
+        """Each seat's name, card count and letter on its plate (one text batch)."""
         self.labels, self.counts, self.letters = [], [], []
         for seat, (_left, bottom, _right, top) in enumerate(self.plates):
             cy = (bottom + top) / 2
@@ -263,6 +283,9 @@ class TableScene:
                                            anchor_y="center", font_name=FONT, batch=self.batch))
             self.letters.append(arcade.Text(seat_letter(self.rules, seat), tx, ty, INK, 12, anchor_x="center",
                                             anchor_y="center", font_name=FONT, batch=self.batch, bold=True))
+
+    def _build_pile_texts(self) -> None:
+        """Each side's points by its pile, whose pile it is, and the discard's trump note."""
         geo = self.geo
         self.pile_labels = [
             arcade.Text("", x, y, self.side_colour(t), 14, anchor_x="left", anchor_y="center",
@@ -289,13 +312,6 @@ class TableScene:
             self._pile_title_room.append(room)
         self._batch_texts = (*self.labels, *self.counts, *self.letters, *self.pile_labels, *self.pile_titles,
                              self.trump_note)
-        self.winner_text = arcade.Text("", *layout.TOP_SLOT, GOLD, 15, anchor_x="center",
-                                       anchor_y="center", font_name=FONT, bold=True)
-        self._winner_pill = Pill(layout.SLOT_H, "status")
-        self._turn = -1
-        #: a sheet lies over the table (the end of a deal): the name plates and every
-        #: label are put away, so none shows half covered at the sheet's edges
-        self.cleared = False
 
     def backdrop_marks(self) -> tuple:
         """The table's marks that never move, for the view's backdrop (see the module);
@@ -566,10 +582,7 @@ class TableScene:
     def _animate_deal(self, event: Dealt, after: Position) -> float:
         """Gather, shuffle, cut by the dealer's left, packets anticlockwise (R5, S4)."""
         sp = self.speed
-        rules = self.rules
-        n_cards = rules.pack.n_cards
-        dealer = event.dealer
-        dspot = self.spots[dealer]
+        dspot = self.spots[event.dealer]
         # 1. gather the pack in front of the dealer, face down
         order = sorted(self.sprites, key=lambda s: (s.place.z, s.place.x))
         for i, s in enumerate(order):
@@ -580,7 +593,17 @@ class TableScene:
                 # the four cards of one place set off together: drawn as one (_cull_covered)
                 self._tween_to(s, p, self.clock + 0.01 * ((i // 4) % 8) / sp, 0.35 / sp)
         t = 0.45
-        # 2. shuffle: the top half slides out and is riffled back in, twice
+        self._animate_shuffle(order, dspot, t)
+        t += T_SHUFFLE
+        new_order = self._animate_cut(order, event, t)
+        t += T_CUT + 0.1
+        n_packets = self._animate_packets(new_order, event.dealer, after, t)
+        end = t + n_packets * T_PACKET_GAP + T_PACKET + 0.1
+        return end / sp
+
+    def _animate_shuffle(self, order: list, dspot, t: float) -> None:
+        """2. shuffle: the top half slides out and is riffled back in, twice."""
+        sp = self.speed
         self._play_sound("shuffle", t / sp)
         for rep in range(2):
             for i, s in enumerate(order):
@@ -590,9 +613,13 @@ class TableScene:
                     self._tween_to(s, side, self.clock + (t + rep * T_SHUFFLE / 2) / sp, T_SHUFFLE / 4 / sp)
                     self._tween_to(s, base, self.clock + (t + rep * T_SHUFFLE / 2 + T_SHUFFLE / 4) / sp,
                                    T_SHUFFLE / 4 / sp)
-        t += T_SHUFFLE
-        # 3. the cut, toward the player who cuts (on the dealer's left)
-        cutter = rules.cutter(dealer)
+
+    def _animate_cut(self, order: list, event: Dealt, t: float) -> list:
+        """3. the cut, toward the player who cuts (on the dealer's left); the pack's new order."""
+        sp = self.speed
+        n_cards = self.rules.pack.n_cards
+        dspot = self.spots[event.dealer]
+        cutter = self.rules.cutter(event.dealer)
         self._play_sound("cut", t / sp)
         cx, cy = layout.DECK_POS[self.spots[cutter]]
         dx0, dy0 = layout.DECK_POS[dspot]
@@ -609,16 +636,20 @@ class TableScene:
         for i, s in enumerate(new_order):
             self._tween_to(s, layout.deck_place(dspot, i), self.clock + (t + T_CUT / 2) / sp,
                            T_CUT / 2 / sp)
-        t += T_CUT + 0.1
-        # 4. packets anticlockwise from the dealer's right, as the ruleset deals
-        #    them (its receivers: who gets each card of the cut pack; -1 the stock)
+        return new_order
+
+    def _animate_packets(self, new_order: list, dealer: int, after: Position, t: float) -> int:
+        """4. packets anticlockwise from the dealer's right, as the ruleset deals
+        them (its receivers: who gets each card of the cut pack; -1 the stock).
+        The number of packets."""
+        sp = self.speed
         targets = layout.table_places(after)
         owners: dict[object, list] = {}
         for k in targets:
             owners.setdefault(self._owner(k, after), []).append(k)
         for keys in owners.values():
             keys.sort(key=lambda k: targets[k].z)
-        packets = [(seat, len(list(g))) for seat, g in itertools.groupby(rules.receivers[dealer])]
+        packets = [(seat, len(list(g))) for seat, g in itertools.groupby(self.rules.receivers[dealer])]
         taken: dict[object, int] = {}
         deck = list(reversed(new_order))  # top first
         pos = 0
@@ -636,8 +667,7 @@ class TableScene:
                 self._tween_to(s, place._replace(z=place.z + 200), self.clock + (t_p + j * 0.012) / sp,
                                T_PACKET / sp, easing.ease_out)
                 self._tween_to(s, place, self.clock + (t_p + T_PACKET) / sp, 0.01)
-        end = t + len(packets) * T_PACKET_GAP + T_PACKET + 0.1
-        return end / sp
+        return len(packets)
 
     @staticmethod
     def _owner(key, pos: Position) -> int | None:

@@ -214,6 +214,11 @@ class TableController:
             executor.start()
         self.executor = executor
         self.hint_fn = hint_fn if hint_fn is not None else find_hint()
+        self._init_state()
+        self._start(resumed)
+
+    def _init_state(self) -> None:
+        """Where the table stands before the first step: nothing shown, asked or pending."""
         self.clock = 0.0
         self.pending = None  # (future, cursor, generation, started_at)
         self.hint_future = None
@@ -242,7 +247,6 @@ class TableController:
         #: a move could not be saved (disk full...): the table stops, the position
         #: kept, until the player tries again (Enter) or leaves (saved up to there)
         self.save_error: str | None = None
-        self._start(resumed)
 
     @property
     def game(self) -> Game | None:

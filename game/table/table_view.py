@@ -83,6 +83,24 @@ class TableView(BaseView):
                                                                        strict=True)]
         self.table = TableScene(rules, self.words.names(), sound, subs, words=self.words)
         self.table.speed = settings.speed if settings else 1.0
+        self._build_texts()
+        # ``controller``: a factory (view -> controller) for a table run otherwise (a lesson)
+        self.ctl = controller(self) if controller is not None else TableController(
+            game, players, self, human_seats=human_seats, viewer=viewer, practice=practice,
+            settings=settings, executor=executor, auto_continue=auto_continue, on_scene=on_scene,
+            on_exit=on_exit, on_again=on_again, on_review=self._review_fn(), hint_fn=find_hint(),
+            resumed=resumed,
+        )
+        self._place_standing()
+        self._end_buttons: dict[str, Button] = {}
+        self._mouse = (-1.0, -1.0)
+        self.review_panel: ReviewPanel | None = None
+        self._build_buttons()
+        self.frames = 0
+
+    def _build_texts(self) -> None:
+        """The status line, the banner, where the game stands, the hints' texts and
+        the coach's panel (before the controller: it says its first words to them)."""
         self.hint_texts: list[arcade.Text] = []
         self.hint_badges = arcade.SpriteList()  # the dark pill under each hint figure
         self.status = arcade.Text("", *layout.STATUS_POS, INK, 15, anchor_x="center",
@@ -101,25 +119,15 @@ class TableView(BaseView):
         self.coach = arcade.Text("", *COACH_BOX[:2], INK, 12, anchor_x="left", anchor_y="top",
                                  font_name=FONT, multiline=True, width=COACH_BOX[2])
         self._coach_said: Msg | None = None
-        # ``controller``: a factory (view -> controller) for a table run otherwise (a lesson)
-        self.ctl = controller(self) if controller is not None else TableController(
-            game, players, self, human_seats=human_seats, viewer=viewer, practice=practice,
-            settings=settings, executor=executor, auto_continue=auto_continue, on_scene=on_scene,
-            on_exit=on_exit, on_again=on_again, on_review=self._review_fn(), hint_fn=find_hint(),
-            resumed=resumed,
-        )
-        # where the game stands: under the running pile lines
+
+    def _place_standing(self) -> None:
+        """Where the game stands: by the running pile lines."""
         score_pos = self.table.geo.score_pos
         self.standing.x = score_pos[0][0]
         top = max(y for _x, y in score_pos)
         # over the two lines of a four-seat table (under them it met West's hand);
         # under the three lines of a three-seat one, where the top is theirs
         self.standing.y = top + 24 if top + 24 < HEIGHT - 70 else min(y for _x, y in score_pos) - 26
-        self._end_buttons: dict[str, Button] = {}
-        self._mouse = (-1.0, -1.0)
-        self.review_panel: ReviewPanel | None = None
-        self._build_buttons()
-        self.frames = 0
 
     # --- what tests and tools read ---------------------------------------------------
 
@@ -722,6 +730,9 @@ class TableView(BaseView):
         self.leave()
 
 
+ROW_H = 27  # a row of the score panel
+
+
 class ScorePanel:
     """The scoring scene: each side's points by part (the engine's breakdown),
     counted up, then the result; the score sheet of a game of several deals."""
@@ -734,33 +745,45 @@ class ScorePanel:
         self.done_for = 0.0
         self.texts: list[arcade.Text] = []
         self.values: list[tuple[arcade.Text, int, bool]] = []
-        rules = sheet.rules
-        sides = rules.n_sides
+        sides = sheet.rules.n_sides
         multi = sheet.n_deals > 1
-        row_h = 27
         self.W = max(700 if sides == 2 else 780, min(WIDTH - 40, min_width))
         n_sheet = (len(sheet.history) + (1 if sheet.over else 0)) if multi else 0
         strong = sum(1 for r in sheet.rows if r.strong)
-        self.h = (96 + row_h * len(sheet.rows) + 6 * strong + 44 + (22 * n_sheet + 56 if multi else 0)
+        self.h = (96 + ROW_H * len(sheet.rows) + 6 * strong + 44 + (22 * n_sheet + 56 if multi else 0)
                   + (8 if sheet.over else 0) + 56)
-        x0 = WIDTH / 2
         self.top = min(HEIGHT - 96, HEIGHT / 2 + 36 + self.h / 2)
         top = self.top
         title = _("Deal {n} of {total}").format(n=sheet.deal, total=sheet.n_deals) if multi \
             else _("The deal is over")
-        self._text(title, x0, top - 28, GOLD, 22)
+        self._text(title, WIDTH / 2, top - 28, GOLD, 22)
         if sheet.number is not None:  # to deal the same cards again in practice
-            self._text(_("Deal number {n}").format(n=sheet.number), x0 + self.W / 2 - 16, top - 18,
+            self._text(_("Deal number {n}").format(n=sheet.number), WIDTH / 2 + self.W / 2 - 16, top - 18,
                        (200, 200, 190), 11, anchor="right")
+        y, label_x, cols = self._deal_rows(top)
+        y -= 12
+        self.result = arcade.Text(words.outcome(sheet.outcome, sheet.points, False), WIDTH / 2, y, GOLD, 18,
+                                  anchor_x="center", anchor_y="center", font_name=FONT, bold=True)
+        y -= 34
+        if multi:
+            self._sheet_rows(y, label_x, cols)
+        self.button_y = self.top - self.h + 30
+        for t, _v, _s in self.values:
+            t.text = "0"
+
+    def _deal_rows(self, top: float) -> tuple[float, float, list[float]]:
+        """The sides' titles and the deal's rows, the counted values at 0 (they count
+        up).  The y under the last row, the labels' right edge, the columns' x."""
+        sheet, sides = self.sheet, self.sheet.rules.n_sides
         labels = [_(row.label).format(**dict(row.args)) for row in sheet.rows]
         label_w = max(arcade.Text(t, 0, 0, INK, 15 if r.strong else 13, font_name=FONT,
                                   bold=r.strong).content_width for t, r in zip(labels, sheet.rows, strict=True))
-        left = x0 - self.W / 2
+        left = WIDTH / 2 - self.W / 2
         label_x = left + 28 + label_w
         col_w = (left + self.W - 16 - label_x) / sides
         cols = [label_x + col_w * (i + 0.5) for i in range(sides)]
         for s in range(sides):
-            self._text(words.side_title(s), cols[s], top - 62, self._side_colour(s), 13)
+            self._text(self.words.side_title(s), cols[s], top - 62, self._side_colour(s), 13)
         y = top - 92
         for row, label in zip(sheet.rows, labels, strict=True):
             colour = GOLD if row.strong else INK
@@ -771,28 +794,25 @@ class ScorePanel:
                                18 if row.strong else 14)
                 if row.counted:
                     self.values.append((t, v, row.signed))
-            y -= row_h + (6 if row.strong else 0)
-        y -= 12
-        self.result = arcade.Text(words.outcome(sheet.outcome, sheet.points, False), x0, y, GOLD, 18,
-                                  anchor_x="center", anchor_y="center", font_name=FONT, bold=True)
-        y -= 34
-        if multi:
-            self._text(_("Score sheet"), label_x - 12, y, INK, 14, anchor="right")
-            for i, scores in enumerate(sheet.history):
-                y -= 22
-                self._text(_("Deal {n}").format(n=i + 1), label_x - 12, y, INK, 13, anchor="right")
-                for s in range(sides):
-                    self._text(self._fmt(scores[s], bool(rules.par)), cols[s], y, INK, 13)
-            y -= 26
-            self._text(_("Total"), label_x - 12, y, GOLD, 14, anchor="right")
-            for s in range(sides):
-                self._text(self._fmt(sheet.totals[s], bool(rules.par)), cols[s], y, GOLD, 15)
-            if sheet.game_outcome is not None:
-                y -= 32
-                self._text(words.outcome(sheet.game_outcome, sheet.totals, True), x0, y, GOLD, 17)
-        self.button_y = self.top - self.h + 30
-        for t, _v, _s in self.values:
-            t.text = "0"
+            y -= ROW_H + (6 if row.strong else 0)
+        return y, label_x, cols
+
+    def _sheet_rows(self, y: float, label_x: float, cols: list[float]) -> None:
+        """The score sheet of a game of several deals: each deal, the totals, the result."""
+        sheet, rules = self.sheet, self.sheet.rules
+        self._text(_("Score sheet"), label_x - 12, y, INK, 14, anchor="right")
+        for i, scores in enumerate(sheet.history):
+            y -= 22
+            self._text(_("Deal {n}").format(n=i + 1), label_x - 12, y, INK, 13, anchor="right")
+            for s in range(rules.n_sides):
+                self._text(self._fmt(scores[s], bool(rules.par)), cols[s], y, INK, 13)
+        y -= 26
+        self._text(_("Total"), label_x - 12, y, GOLD, 14, anchor="right")
+        for s in range(rules.n_sides):
+            self._text(self._fmt(sheet.totals[s], bool(rules.par)), cols[s], y, GOLD, 15)
+        if sheet.game_outcome is not None:
+            y -= 32
+            self._text(self.words.outcome(sheet.game_outcome, sheet.totals, True), WIDTH / 2, y, GOLD, 17)
 
     def _side_colour(self, side: int):
         from game.common.constants import TEAM_COLOURS

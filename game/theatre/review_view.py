@@ -335,9 +335,17 @@ class ReviewView(ViewerView):
         self.next_button.enabled = bool(at) and pos < at[-1]
 
     def _set_panel(self, k: int | None) -> None:
+        """The panel for decision ``k`` (None: outside the decisions): where, which
+        label, the two cards and their values, and the deal's summary."""
+        d = self.model.decision(k)
+        self._set_where(k)
+        self._set_label(k, d)
+        self._set_cards(k, d)
+        self._set_summary()
+
+    def _set_where(self, k: int | None) -> None:
         m = self.model
         n = len(m)
-        d = m.decision(k)
         several = self.timeline.state(self.timeline.n).n_deals > 1
         if k is None:
             where = _("Review of deal {n}").format(n=m.deal) if several else _("Review of the deal")
@@ -349,10 +357,13 @@ class ReviewView(ViewerView):
             count = f"{k + 1}/{n}"
         self.t_where.text, self.t_count.text = where, count
         _fit(self.t_where, 12, PANEL_BOX[2] - 60)
+
+    def _set_label(self, k: int | None, d) -> None:
+        m = self.model
         label_colour = INK
         if self.error:
             label = _("The review failed")
-        elif not n:
+        elif not len(m):
             label = _("No decision to review")
         elif k is None:
             label = _("Before your first decision") if self.pos < m.positions[0] else \
@@ -366,6 +377,10 @@ class ReviewView(ViewerView):
         self.t_label.text = label
         self.t_label.color = label_colour
         _fit(self.t_label, 17, PANEL_BOX[2] - 20)
+
+    def _set_cards(self, k: int | None, d) -> None:
+        """Your card and the AI's, their expected points and the points at stake."""
+        m = self.model
         played = best = played_v = best_v = stake = ""
         short = {}  # the cards alone, where the sentence does not fit in two lines (a discard of three)
         if self.error:
@@ -395,6 +410,11 @@ class ReviewView(ViewerView):
         _fit(self.t_stake, 10, PANEL_BOX[2] - 20)
         self.t_played.color = LABEL_COLOURS[d.label] if d is not None else INK
         self.t_best.color = AI_COLOUR if d is not None else DIM_INK
+
+    def _set_summary(self) -> None:
+        """The deal's accuracy, mean loss and count of each label (or the review's progress)."""
+        m = self.model
+        n = len(m)
         if m.ready:
             self.t_summary.text = _("Accuracy {pct}%").format(pct=f"{m.accuracy:.0f}")
             self.t_mean.text = _("Mean loss {points} a decision").format(points=f"{m.mean_loss:.1f}")
@@ -526,25 +546,31 @@ class ReviewView(ViewerView):
 
     def _build_chart(self) -> None:
         """The chart's fixed part (one shape list, one text batch), rebuilt when the review comes in."""
-        m = self.model
         left, bottom, w, h = CHART_BOX
-        x0, y0, pw, ph = self._plot_box()
         shapes = sh.ShapeElementList()
         shapes.append(sh.create_rectangle_filled(left + w / 2, bottom + h / 2, w, h, PANEL))
         self.chart_batch = batch = pyglet.graphics.Batch()
-        texts = []
+        texts: list[arcade.Text] = []
 
         def text(s, x, y, colour=DIM_INK, size=9, anchor_x="center", bold=False):
             texts.append(arcade.Text(s, x, y, colour, size, anchor_x=anchor_x, anchor_y="center",
                                      font_name=FONT, bold=bold, batch=batch))
             return texts[-1]
 
+        self._chart_heading(shapes, text)
+        self._chart_axes(shapes, text)
+        self._chart_curve(shapes, text, texts, batch)
+        self.chart_shapes = shapes
+        self.chart_texts = texts
+
+    def _chart_heading(self, shapes, text) -> None:
+        """The title and the legend: your card (a dot), the AI's (a ring), the result (a diamond)."""
+        left, bottom, w, h = CHART_BOX
         teams = self.rules.n_sides < self.rules.n_seats
         title = text(_("Your side's expected points") if teams else _("Your expected points"),
                      left + 10, bottom + h - 14, GOLD, 11, "left", True)
         while title.content_width > w - 20 and title.font_size > 8:
             title.font_size -= 1
-        # the legend: your card (a dot), the AI's (a ring), the result (a diamond)
         lx, ly = left + 14, bottom + h - 32
         legend = (("dot", _("your card")), ("ring", _("the AI's")), ("diamond", _("result")))
         size = 9
@@ -560,6 +586,11 @@ class ReviewView(ViewerView):
                 shapes.append(sh.create_polygon([(lx, ly - 5), (lx + 5, ly), (lx, ly + 5), (lx - 5, ly)], GOLD))
             t = text(word, lx + 8, ly, DIM_INK, size, "left")
             lx += 8 + t.content_width + 14
+
+    def _chart_axes(self, shapes, text) -> None:
+        """The plot's track, the points' grid and the even line, the tricks' ticks."""
+        m = self.model
+        x0, y0, pw, ph = self._plot_box()
         lo, hi = m.y_range()
         t0, t1 = m.x_range()
         shapes.append(sh.create_rectangle_filled(x0 + pw / 2, y0 + ph / 2, pw, ph, TRACK))
@@ -587,32 +618,37 @@ class ReviewView(ViewerView):
             if label.left < clear:
                 label.text = ""
         text(_("tricks"), x0 + pw, y0 - 26, DIM_INK, 8, "right")
+
+    def _chart_curve(self, shapes, text, texts, batch) -> None:
+        """The curve of your choices, a ring where the AI's was worth more, the
+        result; or a line saying why there is no curve yet."""
+        m = self.model
+        x0, y0, pw, ph = self._plot_box()
+        t1 = m.x_range()[1]
         pts = m.curve()
-        if pts:
-            line = [self._xy(p.trick, p.played) for p in pts]
-            if m.result is not None:
-                line.append(self._xy(t1, m.result))
-            shapes.append(sh.create_line_strip(line, (245, 240, 225, 170), 2))
-            for p in pts:
-                x, yp = self._xy(p.trick, p.played)
-                if p.best - p.played > 0.05:
-                    _x, yb = self._xy(p.trick, p.best)
-                    colour = LABEL_COLOURS[p.label]
-                    shapes.append(sh.create_line(x, yp, x, yb, (*colour[:3], 150), 2))
-                    shapes.append(sh.create_ellipse_outline(x, yb, 4, 4, AI_COLOUR, 2))
-                shapes.append(sh.create_ellipse_filled(x, yp, 4, 4, LABEL_COLOURS[p.label]))
-            if m.result is not None:
-                x, y = self._xy(t1, m.result)
-                shapes.append(sh.create_polygon([(x, y - 6), (x + 6, y), (x, y + 6), (x - 6, y)], GOLD))
-                text(str(m.result), x + 6, y + 13, GOLD, 9, "right", True)
-        else:
+        if not pts:
             msg = self.error and _("The review failed") or (
                 _("No decision to review") if not len(m) else _("The curve comes with the review"))
             texts.append(arcade.Text(msg, x0 + pw / 2, y0 + ph / 2, DIM_INK, 10, anchor_x="center",
                                      anchor_y="center", font_name=FONT, batch=batch, multiline=True,
                                      width=int(pw - 16), align="center"))
-        self.chart_shapes = shapes
-        self.chart_texts = texts
+            return
+        line = [self._xy(p.trick, p.played) for p in pts]
+        if m.result is not None:
+            line.append(self._xy(t1, m.result))
+        shapes.append(sh.create_line_strip(line, (245, 240, 225, 170), 2))
+        for p in pts:
+            x, yp = self._xy(p.trick, p.played)
+            if p.best - p.played > 0.05:
+                _x, yb = self._xy(p.trick, p.best)
+                colour = LABEL_COLOURS[p.label]
+                shapes.append(sh.create_line(x, yp, x, yb, (*colour[:3], 150), 2))
+                shapes.append(sh.create_ellipse_outline(x, yb, 4, 4, AI_COLOUR, 2))
+            shapes.append(sh.create_ellipse_filled(x, yp, 4, 4, LABEL_COLOURS[p.label]))
+        if m.result is not None:
+            x, y = self._xy(t1, m.result)
+            shapes.append(sh.create_polygon([(x, y - 6), (x + 6, y), (x, y + 6), (x - 6, y)], GOLD))
+            text(str(m.result), x + 6, y + 13, GOLD, 9, "right", True)
 
     def _chart_now(self) -> tuple:
         m = self.model

@@ -103,6 +103,25 @@ class ViewerView(BaseView):
         self.wait = 0.0
         self.dragging = False
         self._texts_key: tuple = ()
+        self._build_texts()
+        # The table is drawn a little smaller and higher, leaving the bottom strip free.
+        self.table_camera = arcade.Camera2D(
+            projection=self.camera.projection,
+            position=(WIDTH / 2, HEIGHT / 2 / TABLE_ZOOM - STRIP / TABLE_ZOOM),
+            zoom=TABLE_ZOOM,
+        )
+        self._bar_shapes = None
+        self._bar_key: tuple = ()
+        self._build_buttons()
+        # Render the glyphs of every size used here now, not during the first seeks.
+        for size, bold in ((10, False), (10, True), (12, False), (12, True), (14, True)):
+            arcade.Text(fonts.CHARSET + "→", 0, 0, INK, size, font_name=FONT, bold=bold)
+        fonts.warm()
+        self._warm_up()
+        self.seek(0)
+
+    def _build_texts(self) -> None:
+        """The bar's info and status, and the tricks list: a line a trick, its cards' corners."""
         self.info = arcade.Text("", BAR[0], BAR[1] + 20, GOLD, 12, anchor_y="center",
                                 font_name=FONT, bold=True)
         self.status = arcade.Text("", BAR[0] + BAR[2], BAR[1] + 20, INK, 12, anchor_x="right",
@@ -127,21 +146,6 @@ class ViewerView(BaseView):
         # Until the first trick is taken the list says so (an empty panel looks broken).
         self.no_tricks = arcade.Text("", left + 10, bottom + ph - 40, PLACEHOLDER_INK, 10, font_name=FONT,
                                      anchor_y="center")
-        # The table is drawn a little smaller and higher, leaving the bottom strip free.
-        self.table_camera = arcade.Camera2D(
-            projection=self.camera.projection,
-            position=(WIDTH / 2, HEIGHT / 2 / TABLE_ZOOM - STRIP / TABLE_ZOOM),
-            zoom=TABLE_ZOOM,
-        )
-        self._bar_shapes = None
-        self._bar_key: tuple = ()
-        self._build_buttons()
-        # Render the glyphs of every size used here now, not during the first seeks.
-        for size, bold in ((10, False), (10, True), (12, False), (12, True), (14, True)):
-            arcade.Text(fonts.CHARSET + "→", 0, 0, INK, size, font_name=FONT, bold=bold)
-        fonts.warm()
-        self._warm_up()
-        self.seek(0)
 
     def _warm_up(self) -> None:
         """Draw a few typical positions once, unseen, before the viewer is shown:
