@@ -570,7 +570,7 @@ def draw_card(code: str, game: str = "piedicavallo") -> Image.Image:
 #: The felt's mean colour where the light is full (the light map darkens it towards the rim).
 FELT_BASE = (33, 104, 62)
 #: Where the lamp hangs over the table (fractions of the width and height from the top
-#: left): over the trick, a little above the middle (game/layout.py CENTRE).
+#: left): over the trick, a little above the middle (game/common/layout.py CENTRE).
 LIGHT_CENTRE = (0.5, 0.41)
 
 

@@ -38,7 +38,7 @@ MAX_BUDGET_MS = 60_000  # a minute a decision
 MAX_BUDGET_ROUNDS = 3_000  # about a minute a decision at 20 ms a round (engine.ai.players.ROUND_MS)
 MAX_SECONDS = 600.0  # bench engine: ten minutes a path (three paths: half an hour)
 MAX_EVENTS = 1_000_000  # check/replay --at: more events than any replay within its size cap
-MIN_SPEED, MAX_SPEED = 0.25, 8.0  # the table's animation speeds (game.settings clamps the same)
+MIN_SPEED, MAX_SPEED = 0.25, 8.0  # the table's animation speeds (game.common.settings clamps the same)
 
 Error = argparse.ArgumentTypeError
 

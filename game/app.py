@@ -24,85 +24,13 @@ def prepare_environment() -> None:
 
 def window_class():
     """The game's window class (arcade imported): see :func:`make_window`."""
-    import arcade
-
-    from . import damage
-
-    class TarocchiWindow(arcade.Window):
-        """An arcade window that can show just the rectangles a frame redrew.
-
-        Views add what each ``on_draw`` redrew (``add_present_boxes``): None
-        for the whole window, else framebuffer boxes; ``flip`` shows them (all
-        of the window if nothing said what it drew) and starts again.  It
-        matters only where the back buffer is never swapped
-        (``game.damage.SubBufferPresenter``; no vsync there); elsewhere
-        ``flip`` swaps as usual.  A view switch, an Expose event and a
-        fullscreen switch show the whole window once.
-        """
-
-        presents_rects = True
-
-        def __init__(self, *args, **kwargs) -> None:
-            super().__init__(*args, **kwargs)
-            self.present_boxes: list | None = None  # None: the whole window
-            self._told = False  # whether a view said what it drew since the last flip
-            self._exposed = True
-            self._presented_size: tuple | None = None
-
-        def on_expose(self) -> None:
-            self._exposed = True  # uncovered or mapped: show all of the kept picture
-
-        def show_view(self, new_view) -> None:
-            super().show_view(new_view)
-            self._exposed = True  # the next frame shows the whole window once
-
-        def set_fullscreen(self, *args, **kwargs) -> None:
-            super().set_fullscreen(*args, **kwargs)
-            # a new X window and GL surface, even at the same size: a blank back buffer
-            self._presented_size = None
-            self._tarocchi_picture = None
-            self._exposed = True
-            self.__dict__.pop("_tarocchi_presenter", None)  # made again for the new X window
-
-        def add_present_boxes(self, boxes: list | None) -> None:
-            """What an ``on_draw`` redrew (None: all of it), added up until ``flip``."""
-            if not self._told:
-                self._told, self.present_boxes = True, []
-            if boxes is None or self.present_boxes is None:
-                self.present_boxes = None
-            else:
-                self.present_boxes.extend(boxes)
-
-        def flip(self) -> None:
-            # drawn by something that did not say what: show it all
-            boxes = self.present_boxes if self._told else None
-            self.present_boxes, self._told = None, False
-            presenter = damage.presenter(self) if damage.redraw_mode(self) == "retained" else None
-            if presenter is None:
-                super().flip()
-                return
-            size = tuple(self.get_framebuffer_size())
-            if size != self._presented_size:
-                # a new size reaches the GL drawable at a buffer swap; the swap
-                # leaves the back buffer undefined, so the next frame is drawn whole
-                self._presented_size = size
-                self._tarocchi_picture = None
-                super().flip()
-                return
-            self.ctx.gc()
-            if boxes is None or self._exposed:
-                self._exposed = False
-                boxes = [(0, 0, *size)]
-            presenter.present(boxes)
-            sync = getattr(self, "_sync_resize", None)  # what pyglet's X flip does after a swap
-            if sync is not None:
-                sync()
+    from game.window import TarocchiWindow
 
     return TarocchiWindow
 
 
 def make_window(settings):
-    from .constants import HEIGHT, TITLE, WIDTH
+    from game.common.constants import HEIGHT, TITLE, WIDTH
 
     window = window_class()(WIDTH, HEIGHT, TITLE, resizable=True, antialiasing=False,
                             vsync=True, update_rate=1 / 60, draw_rate=1 / 60)
@@ -117,7 +45,25 @@ def run(first_frame_exit: bool = False, resume: bool = False) -> int:
     there, and close (the start-up check).  An unusable data folder, or an
     autosave that cannot be resumed, is one line on stderr and a non-zero exit
     (the autosave untouched)."""
-    from . import paths, session
+    ready = _check_data_folder(resume)
+    if isinstance(ready, int):
+        return ready
+    filed, game = ready
+    window = _open_window()
+    _first_screen(window, game, filed)
+    if first_frame_exit:
+        return _first_frame_and_exit(window)
+    import arcade
+
+    arcade.run()
+    return 0
+
+
+def _check_data_folder(resume: bool):
+    """Before the window: the data folder usable, the autosave filed or resumed.
+    ``(filed, game)`` (``game``: the resumed game, or None), or an exit status."""
+    from game.common import paths
+    from game.table import session
 
     try:
         paths.check_home()
@@ -135,45 +81,51 @@ def run(first_frame_exit: bool = False, resume: bool = False) -> int:
         except session.ResumeError as exc:
             print(f"tarocchi: cannot resume: {exc}", file=sys.stderr)
             return 1
+    return filed, game
+
+
+def _open_window():
+    """The window with the player's settings, language, sound and textures loading."""
     prepare_environment()
-    from . import i18n, textures
-    from .settings import Settings
+    from game.common import i18n, textures
+    from game.common.settings import Settings
+    from game.common.sound import SoundBoard
 
     settings = Settings.load()
     i18n.set_language(settings.language)
     textures.start_loading()  # decoded on a thread while the menu is shown
-    import arcade
-
-    from .i18n import _
-    from .sound import SoundBoard
-    from .views.menu import MenuView
-
     window = make_window(settings)
     window.sound = SoundBoard(settings.sound, settings.volume)
     if settings.fullscreen:
         window.set_fullscreen(True)
-    if game is not None:
-        from .views.menu import start_table
+    return window
 
-        start_table(window, game, practice=bool(game.header.extra.get("practice")), resumed=True)
+
+def _first_screen(window, game, filed: bool) -> None:
+    """The resumed game at the table, else the menu (saying a game was just filed)."""
+    from game.common.i18n import _
+
+    if game is not None:
+        window.show_screen("game", game=game, practice=bool(game.header.extra.get("practice")), resumed=True)
     else:
         notice = _("The last game was finished but not yet filed: it is now in Replays.") if filed else ""
-        window.show_view(MenuView(window, notice))
-    view = window.current_view
-    if first_frame_exit:
-        window.dispatch_events()
-        view.on_update(1 / 60)
-        view.on_draw()  # the view itself: Window.on_draw draws nothing, and a
-        window.flip()  # dispatched on_draw would wait in pyglet's event queue
-        window.ctx.finish()
-        print(f"first frame after {_since_process_start():.3f} s")
-        from .views.table_view import TableView
+        window.show_screen("menu", notice=notice)
 
-        if isinstance(view, TableView):
-            view.close()  # its game closed, the autosave kept for the next resume
-        window.close()
-        return 0
-    arcade.run()
+
+def _first_frame_and_exit(window) -> int:
+    """The start-up check: one frame drawn, the time since the process started printed."""
+    view = window.current_view
+    window.dispatch_events()
+    view.on_update(1 / 60)
+    view.on_draw()  # the view itself: Window.on_draw draws nothing, and a
+    window.flip()  # dispatched on_draw would wait in pyglet's event queue
+    window.ctx.finish()
+    print(f"first frame after {_since_process_start():.3f} s")
+    from game.table.table_view import TableView
+
+    if isinstance(view, TableView):
+        view.close()  # its game closed, the autosave kept for the next resume
+    window.close()
     return 0
 
 

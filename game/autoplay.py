@@ -17,7 +17,7 @@ would.  Without that wait the count of frames, most of them with nothing to
 redraw, would grow with how fast a frame is drawn.  ``frame_ms_*`` count every
 frame, those with nothing to redraw too; ``drawn_ms_p95`` counts only the
 frames on which something was drawn (in ``full`` redraw mode, every frame).
-``redraw`` names how frames are drawn (``game.damage.redraw_mode``).
+``redraw`` names how frames are drawn (``game.common.damage.redraw_mode``).
 """
 
 from __future__ import annotations
@@ -63,36 +63,55 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
                  max_seconds: float = 600.0, window=None, size=(1280, 720),
                  variant: str = "piedicavallo", language: str | None = None) -> dict:
     """Play at the real table; ``language``: the table's (default: the one in Settings)."""
-    from .app import prepare_environment
+    from game.app import prepare_environment
 
     prepare_environment()
 
-    from . import i18n, session, textures
-    from .constants import T_COUNT
-    from .settings import Settings
-    from .sound import SoundBoard
-    from .views.table_view import TableView
+    from engine.files import SaveFailed
+    from engine.ruleset import ruleset
+    from game.common import i18n, textures
+    from game.common.settings import Settings
 
     i18n.set_language(language or Settings.load().language)
-    from engine.ruleset import ruleset
-
     rules = ruleset(variant)
     textures.start_loading()
     if not players:
         from engine.players import level_names
 
         players = ["medium" if "medium" in level_names() else "random"] * rules.n_seats
-    from engine.files import SaveFailed, describe_os_error
+    shots = _Shots(_shots_folder(screenshots), speed)
+    game, log_path = _new_logged_game(rules, players, deals, seed, variant)
+    window, own_window = _hidden_window(window, size, "Tarocchi autoplay")
+    view = _autoplay_view(window, game, speed, shots)
+    try:
+        return _play(view, window, game, own_window, shots, max_seconds)
+    except SaveFailed as exc:  # the log ends at its last whole move (Game cut it back)
+        failed: Exception = exc
+    except OSError as exc:  # a screenshot, or the log's last fsync and filing
+        failed = exc
+    _give_up(view, window, own_window, log_path, failed)
+
+
+def _shots_folder(screenshots: str | None) -> Path | None:
+    """The screenshot folder, made (its parent must exist: the option is checked)."""
+    from engine.files import describe_os_error
 
     shots_dir = Path(screenshots) if screenshots else None
     if shots_dir:
         try:
-            shots_dir.mkdir(exist_ok=True)  # its parent must exist (the option is checked)
+            shots_dir.mkdir(exist_ok=True)
         except OSError as exc:
             raise AutoplayFailed(f"cannot make the screenshot folder {shots_dir}: "
                                  f"{describe_os_error(exc)}") from exc
-    # a new log file of its own (autoplay/<time>.jsonl): the user's autosave and
-    # replays are never touched
+    return shots_dir
+
+
+def _new_logged_game(rules, players: list[str], deals: int, seed: int, variant: str):
+    """The game, logged to a new file of its own (autoplay/<time>.jsonl): the user's
+    autosave and replays are never touched.  ``(game, log_path)``."""
+    from engine.files import describe_os_error
+    from game.table import session
+
     try:
         log_path = session.autoplay_log_path()
     except OSError as exc:
@@ -105,36 +124,82 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
     except OSError as exc:
         _discard_unplayed(log_path)
         raise AutoplayFailed(f"could not save the game to {log_path}: {describe_os_error(exc)}") from exc
-    own_window = window is None
-    if own_window:
-        from .app import window_class
+    return game, log_path
 
-        window = window_class()(size[0], size[1], "Tarocchi autoplay", visible=False,
-                                antialiasing=False, vsync=False)
+
+def _hidden_window(window, size, title: str):
+    """``window``, or a hidden game window of ``size`` made for this run: ``(window, own)``."""
+    if window is not None:
+        return window, False
+    from game.app import window_class
+
+    return window_class()(size[0], size[1], title, visible=False, antialiasing=False, vsync=False), True
+
+
+class _Shots:
+    """Which scene is on, and the screenshots still wanted: scene -> frames to
+    wait (its opening animation settled) before the picture is taken."""
+
+    def __init__(self, folder: Path | None, speed: float) -> None:
+        self.folder = folder
+        self.speed = speed
+        self.wanted: dict[str, int] = {}
+        self.taken: list[str] = []
+        self.scene_times: dict[str, list[float]] = {}
+        self.scene = ""
+
+    def on_scene(self, name: str) -> None:
+        from game.common.constants import T_COUNT
+
+        self.scene = name
+        speed = self.speed
+        if self.folder and name not in self.taken and name not in self.wanted:
+            self.wanted[name] = {"deal": int(150 / speed), "discard": 10, "exchange": 3,
+                                 "play": int(100 / speed),
+                                 "scoring": int(60 * (T_COUNT + 0.4) / speed)}.get(name, 30)
+
+    def take_due(self, view) -> bool:
+        """Count a frame down for each wanted picture; take those due.  Whether one was."""
+        import arcade
+
+        shot = False
+        for name in list(self.wanted):
+            self.wanted[name] -= 1
+            if self.wanted[name] <= 0:
+                del self.wanted[name]
+                self.taken.append(name)
+                if self.folder:
+                    arcade.get_image().save(self.folder / f"{name}.png")
+                    shot = True
+        if self.folder and "trick" not in self.taken and "trick" not in self.wanted \
+                and "win" in view.table.trick_marks.values():
+            # the first trick complete, its winning card lifted and marked
+            self.wanted["trick"] = max(2, int(24 / self.speed))
+        return shot
+
+    def files(self) -> list[str]:
+        return [str(self.folder / f"{n}.png") for n in self.taken] if self.folder else []
+
+
+def _autoplay_view(window, game, speed: float, shots: _Shots):
+    """The table with an AI in every seat, South's hand face up, shown on ``window``."""
+    from game.common.settings import Settings
+    from game.common.sound import SoundBoard
+    from game.table import session
+    from game.table.table_view import TableView
+
     settings = Settings(speed=speed, auto_advance=True, sound=False)
-    wanted: dict[str, int] = {}  # scene -> frames to wait before the screenshot
-    taken: list[str] = []
-    scene_times: dict[str, list[float]] = {}
-    current = {"scene": ""}
-
-    def on_scene(name: str) -> None:
-        current["scene"] = name
-        if shots_dir and name not in taken and name not in wanted:
-            wanted[name] = {"deal": int(150 / speed), "discard": 10, "exchange": 3,
-                            "play": int(100 / speed),
-                            "scoring": int(60 * (T_COUNT + 0.4) / speed)}.get(name, 30)
-
     view = TableView(window, game, session.ai_players(game), human_seats=frozenset(),
                      face_up_seats=frozenset({0}), settings=settings, sound=SoundBoard(False),
-                     auto_continue=True, on_scene=on_scene)
+                     auto_continue=True, on_scene=shots.on_scene)
     window.show_view(view)
-    try:
-        return _play(view, window, game, own_window, shots_dir, wanted, taken, scene_times, current,
-                     speed, max_seconds)
-    except SaveFailed as exc:  # the log ends at its last whole move (Game cut it back)
-        failed: Exception = exc
-    except OSError as exc:  # a screenshot, or the log's last fsync and filing
-        failed = exc
+    return view
+
+
+def _give_up(view, window, own_window: bool, log_path: Path, failed: Exception):
+    """A write failed: close what is open, drop a log with no move, raise the one line."""
+    from engine.files import SaveFailed, describe_os_error
+
     try:
         view.close()
     except OSError:
@@ -149,17 +214,12 @@ def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None
 
 
 def paths_autoplay_dir() -> Path:
-    from . import paths
+    from game.common import paths
 
     return paths.home() / "autoplay"
 
 
-def _play(view, window, game, own_window, shots_dir, wanted, taken, scene_times, current, speed,
-          max_seconds) -> dict:
-    import arcade
-
-    from . import damage
-
+def _play(view, window, game, own_window: bool, shots: _Shots, max_seconds: float) -> dict:
     frame_ms: list[float] = []
     drawn_ms: list[float] = []
     dt = 1 / 60
@@ -173,38 +233,36 @@ def _play(view, window, game, own_window, shots_dir, wanted, taken, scene_times,
         window.ctx.finish()  # count the GL work of this frame, not just its submission
         t1 = time.perf_counter()
         frames += 1
-        shot = False
-        for name in list(wanted):
-            wanted[name] -= 1
-            if wanted[name] <= 0:
-                del wanted[name]
-                taken.append(name)
-                if shots_dir:
-                    arcade.get_image().save(shots_dir / f"{name}.png")
-                    shot = True
-        if shots_dir and "trick" not in taken and "trick" not in wanted \
-                and "win" in view.table.trick_marks.values():
-            # the first trick complete, its winning card lifted and marked
-            wanted["trick"] = max(2, int(24 / speed))
-        if not shot:
+        if not shots.take_due(view):
             ms = (t1 - t0) * 1000
             frame_ms.append(ms)
             if view.last_damage != []:
                 drawn_ms.append(ms)
-            scene_times.setdefault(current["scene"] or "start", []).append(ms)
+            shots.scene_times.setdefault(shots.scene or "start", []).append(ms)
         if game.save_error is not None:  # a failed write the table caught: the run stops
             raise game.save_error
         if view.pending is not None and not view.pending[0].done():
             time.sleep(max(0.0, t0 + dt - time.perf_counter()))  # a 60 Hz window while the AI thinks
         if view.finished and view.score_panel is None and not view.table.busy:
             break
-        if view.finished and shots_dir and "scoring" in wanted:
+        if view.finished and shots.folder and "scoring" in shots.wanted:
             continue
         if time.perf_counter() > t_end:
             raise SystemExit(f"autoplay: not finished after {max_seconds:.0f} s")
     view.close()
-    __import__("game.record", fromlist=["note_safely"]).note_safely(view.replay_path)  # your record
-    out = {
+    __import__("game.common.record", fromlist=["note_safely"]).note_safely(view.replay_path)  # your record
+    out = _figures(view, window, game, shots, frames, frame_ms, drawn_ms)
+    if own_window:
+        window.close()
+    return out
+
+
+def _figures(view, window, game, shots: _Shots, frames: int, frame_ms: list[float],
+             drawn_ms: list[float]) -> dict:
+    """What ``--json`` prints: the frame times, the replay, the screenshots, the points."""
+    from game.common import damage
+
+    return {
         "frames": frames,
         "frame_ms_p50": round(statistics.median(frame_ms), 3),
         "frame_ms_p95": round(percentile(frame_ms, 0.95), 3),
@@ -212,13 +270,11 @@ def _play(view, window, game, own_window, shots_dir, wanted, taken, scene_times,
         "drawn_ms_p95": round(percentile(drawn_ms, 0.95), 3),
         "redraw": damage.redraw_mode(window),
         "replay": str(view.replay_path),
-        "scenes": {k: {"frames": len(v), "p95": round(percentile(v, 0.95), 3)} for k, v in scene_times.items()},
-        "screenshots": [str(shots_dir / f"{n}.png") for n in taken] if shots_dir else [],
+        "scenes": {k: {"frames": len(v), "p95": round(percentile(v, 0.95), 3)}
+                   for k, v in shots.scene_times.items()},
+        "screenshots": shots.files(),
         "points": [list(s) for s in game.state.scores],
     }
-    if own_window:
-        window.close()
-    return out
 
 
 def cmd_autoplay(args) -> int:
@@ -246,7 +302,7 @@ def cmd_autoplay(args) -> int:
         if bad:
             print(f"unknown level(s) {', '.join(bad)}; choose from {', '.join(known)}", file=sys.stderr)
             return 2
-    from . import paths
+    from game.common import paths
 
     try:
         paths.check_home()
@@ -272,34 +328,62 @@ def cmd_autoplay(args) -> int:
 
 def run_lesson(lesson_id: str, language: str | None = None, screenshots: str | None = None,
                speed: float = 4.0, window=None, size=(1280, 720), max_seconds: float = 600.0) -> dict:
-    """Play a lesson (``game.lessons``) at the real table by its own prepared
+    """Play a lesson (``game.table.lessons``) at the real table by its own prepared
     moves, clicked as a player would; a screenshot of every move's prompt (the
     card lit, what to do and why) and of the end."""
-    from .app import prepare_environment
+    from game.app import prepare_environment
 
     prepare_environment()
-    import arcade
-
-    from . import i18n, lessons, textures
-    from .constants import T_COUNT
-    from .settings import Settings
-    from .sound import SoundBoard
-    from .table_controller import InlineExecutor
-    from .views.table_view import TableView
+    from game.common import i18n, textures
+    from game.common.settings import Settings
+    from game.table import lessons
 
     lesson = lessons.BY_ID[lesson_id]
     i18n.set_language(language or Settings.load().language)
-    own_window = window is None
-    if own_window:
-        from .app import window_class
-
-        window = window_class()(size[0], size[1], "Tarocchi lesson", visible=False,
-                                antialiasing=False, vsync=False)
+    window, own_window = _hidden_window(window, size, "Tarocchi lesson")
     textures.start_loading()
-    settings = Settings(speed=speed, auto_advance=True, sound=False)
     shots_dir = Path(screenshots) if screenshots else None
     if shots_dir:
         shots_dir.mkdir(parents=True, exist_ok=True)
+    view = _lesson_view(window, lesson, speed)
+    shots: list[str] = []
+
+    def shoot(name: str) -> None:
+        import arcade
+
+        view.on_draw()
+        if shots_dir:
+            path = shots_dir / f"{lesson.id}-{name}.png"
+            arcade.get_image().save(path)
+            shots.append(str(path))
+
+    frames = _play_lesson(view, lesson, speed, max_seconds, shoot)
+    ctl = view.ctl
+    out = {
+        "lesson": lesson.id,
+        "game": lesson.game,
+        "language": i18n.language(),
+        "steps": ctl.step_no,
+        "rules_met": ctl.rules_met(),
+        "met_by_step": [list(rs) for _i, rs in ctl.met],
+        "frames": frames,
+        "screenshots": shots,
+    }
+    view.close()
+    if own_window:
+        window.close()
+    return out
+
+
+def _lesson_view(window, lesson, speed: float):
+    """The table on the lesson's session, its AI answering inline, shown on ``window``."""
+    from game.common.settings import Settings
+    from game.common.sound import SoundBoard
+    from game.table import lessons
+    from game.table.table_controller import InlineExecutor
+    from game.table.table_view import TableView
+
+    settings = Settings(speed=speed, auto_advance=True, sound=False)
     session = lessons.lesson_session(lesson)
 
     def controller(view):
@@ -309,16 +393,16 @@ def run_lesson(lesson_id: str, language: str | None = None, screenshots: str | N
     view = TableView(window, session, lessons.ai_players(lesson), settings=settings, sound=SoundBoard(False),
                      auto_continue=True, controller=controller)
     window.show_view(view)
+    return view
+
+
+def _play_lesson(view, lesson, speed: float, max_seconds: float, shoot) -> int:
+    """Frames until the lesson is done, each move made by the lesson's own answer
+    after a picture of its prompt; the scoring and the end pictured too.  The
+    number of frames."""
+    from game.common.constants import T_COUNT
+
     ctl = view.ctl
-    shots: list[str] = []
-
-    def shoot(name: str) -> None:
-        view.on_draw()
-        if shots_dir:
-            path = shots_dir / f"{lesson.id}-{name}.png"
-            arcade.get_image().save(path)
-            shots.append(str(path))
-
     frames = 0
     shot_at = -1
     scoring_at = -1
@@ -343,28 +427,14 @@ def run_lesson(lesson_id: str, language: str | None = None, screenshots: str | N
             for _ in range(30):
                 view.on_update(1 / 60)
             shoot("end")
-            break
+            return frames
         if time.perf_counter() > t_end:
             raise SystemExit(f"autoplay: lesson {lesson.id} not finished after {max_seconds:.0f} s")
-    out = {
-        "lesson": lesson.id,
-        "game": lesson.game,
-        "language": i18n.language(),
-        "steps": ctl.step_no,
-        "rules_met": ctl.rules_met(),
-        "met_by_step": [list(rs) for _i, rs in ctl.met],
-        "frames": frames,
-        "screenshots": shots,
-    }
-    view.close()
-    if own_window:
-        window.close()
-    return out
 
 
 def cmd_lesson(args) -> int:
     """``tarocchi autoplay --lesson LESSON|list``."""
-    from . import lessons
+    from game.table import lessons
 
     if args.lesson == "list":
         for lid in lessons.lesson_ids():

@@ -12,7 +12,7 @@ import os
 import sys
 
 from engine import cli as engine_cli
-from game.record import add_stats_command
+from game.common.record import add_stats_command
 from online.cli import add_online_commands
 
 #: Commands that need no window: with one of these, the window commands (whose

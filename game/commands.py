@@ -1,9 +1,8 @@
-"""Window commands of ``tarocchi``: ``autoplay`` (and ``replay`` from the theatre)."""
+"""Window commands of ``tarocchi``: ``autoplay`` and ``replay`` (game/replay_command.py)."""
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 
 
 def add_game_commands(sub) -> None:
@@ -38,13 +37,12 @@ def add_game_commands(sub) -> None:
                    help='print {"frames", "frame_ms_p50", "frame_ms_p95", "replay", ...}')
     p.set_defaults(func=_autoplay)
 
-    if importlib.util.find_spec("game.theatre") is not None:
-        from game.theatre import add_replay_command
+    from game.replay_command import add_replay_command
 
-        add_replay_command(sub)
+    add_replay_command(sub)
 
 
 def _autoplay(args: argparse.Namespace) -> int:
-    from .autoplay import cmd_autoplay
+    from game.autoplay import cmd_autoplay
 
     return cmd_autoplay(args)

@@ -9,8 +9,8 @@ import ast
 import sys
 from pathlib import Path
 
-from .i18n import PLURAL_FORMS, _parse, po_path
-from .paths import GAME_DIR
+from game.common.i18n import PLURAL_FORMS, _parse, po_path
+from game.common.paths import GAME_DIR
 
 LANGS = ("en", "fr", "it")
 

@@ -122,10 +122,11 @@ def window():
     """One hidden 1280x720 window for every GUI test."""
     import arcade
 
-    from game.settings import Settings
-    from game.sound import SoundBoard
+    from game.common.settings import Settings
+    from game.common.sound import SoundBoard
+    from game.router import install
 
-    win = arcade.Window(1280, 720, "Tarocchi tests", visible=False, antialiasing=False, vsync=False)
+    win = install(arcade.Window(1280, 720, "Tarocchi tests", visible=False, antialiasing=False, vsync=False))
     win.settings = Settings()
     win.sound = SoundBoard(enabled=False)
     yield win

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import arcade
 import pyglet
 
-from game import layout
-from game.table import SHADOW_MARGIN
+from game.common import layout
+from game.table.scene import SHADOW_MARGIN
 
 Rect = tuple[float, float, float, float]  # left, bottom, right, top (logical)
 
@@ -114,9 +114,9 @@ def install() -> None:
     _hook_panels()
     _hook_texts()
     t_rect = _hook_pictures()
-    import game.ui
+    import game.common.ui
 
-    game.ui.arcade.draw_texture_rect = t_rect  # the same module object: for clarity
+    game.common.ui.arcade.draw_texture_rect = t_rect  # the same module object: for clarity
 
 
 class record:

@@ -1,4 +1,4 @@
-"""The AI service (game/ai_service.py): decisions run in a helper process, give
+"""The AI service (game/table/ai_service.py): decisions run in a helper process, give
 the same answer as in-process, fall back cleanly, and leave nothing behind."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from engine.ai import pool
 from engine.game import Game
 from engine.players import make_player
-from game.ai_service import AIService
+from game.table.ai_service import AIService
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -156,7 +156,7 @@ def test_a_program_using_it_exits_without_closing_it(tmp_path: Path) -> None:
         from engine.ai import pool
         from engine.game import Game
         from engine.players import make_player
-        from game.ai_service import service
+        from game.table.ai_service import service
 
         if __name__ == "__main__":
             s = service()
@@ -168,7 +168,7 @@ def test_a_program_using_it_exits_without_closing_it(tmp_path: Path) -> None:
             print(cmd.result(timeout=120))
             # a daemon thread calling in while the program exits starts nothing new
             import threading, time
-            from game import ai_service
+            from game.table import ai_service
 
             def late():
                 time.sleep(0.5)

@@ -1,4 +1,4 @@
-"""Damage rectangles (game/damage.py): the table redrawn in pieces is, pixel for
+"""Damage rectangles (game/common/damage.py): the table redrawn in pieces is, pixel for
 pixel, the table drawn whole; and the bookkeeping behind it."""
 
 from __future__ import annotations
@@ -10,12 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game import damage, layout, session
-from game.position import seen_by
-from game.settings import Settings
-from game.sound import SoundBoard
-from game.table import OFFSCREEN, TableScene
-from game.views.table_view import TableView
+from game.common import damage, layout
+from game.common.position import seen_by
+from game.common.settings import Settings
+from game.common.sound import SoundBoard
+from game.table import session
+from game.table.scene import OFFSCREEN, TableScene
+from game.table.table_view import TableView
 from tests.test_gui_helpers import card_point, click, damaged_vs_whole, settle
 from tests.test_gui_table import make_table
 
@@ -334,7 +335,7 @@ def test_a_rectangle_ending_just_short_of_a_drawable_redraws_what_its_scissor_bo
 def test_the_theatre_redrawn_in_pieces_equals_the_whole_picture(window, home):
     """The viewer sees the table through a zoomed camera: its damage is mapped."""
     from engine.replay import read_replay
-    from game.theatre import ViewerView
+    from game.theatre.theatre import ViewerView
     from tests.test_theatre import GOLDEN
 
     rp = read_replay(GOLDEN / "single-seed-42.jsonl")
@@ -362,7 +363,7 @@ def test_the_theatre_redrawn_in_pieces_equals_the_whole_picture(window, home):
 def test_a_replay_screenshot_is_the_whole_picture(window, at):
     """``tarocchi replay --screenshot`` clears the window and draws once: whole."""
     from engine.replay import read_replay
-    from game.theatre import render_position
+    from game.theatre.theatre import render_position
     from tests.test_theatre import GOLDEN
 
     rp = read_replay(GOLDEN / "single-seed-42.jsonl")

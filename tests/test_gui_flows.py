@@ -13,8 +13,9 @@ import pytest
 
 from engine.ruleset import ruleset
 from engine.state import DISCARD, PLAY, first_dealer
-from game import layout, paths, session
-from game.views.table_view import ReviewPanel, TableView
+from game.common import layout, paths
+from game.table import session
+from game.table.table_view import ReviewPanel, TableView
 from tests.test_gui_helpers import (
     card_point,
     click,
@@ -72,7 +73,7 @@ def same_picture(window, view, what: str, n: int = 3) -> None:
 
 
 def test_resume_from_the_menu_puts_the_game_on_the_table_at_once(window, home) -> None:
-    from game.views.menu import MenuView
+    from game.screens.menu import MenuView
 
     view = table(window, "piedicavallo", 8, match=True)
     while view.game.state.deal_no < 2 or view.game.state.trick_no < 2:
@@ -165,10 +166,10 @@ def test_undo_and_redo_look_disabled_when_there_is_nothing_and_say_so(window, ho
 
 
 def test_the_end_of_a_deal_its_buttons_and_its_review(window, home, monkeypatch) -> None:
-    from game import theatre
+    from game.theatre import review_view
 
     reviews = []  # the theatre's review mode, recorded: its own tests are in test_gui_review.py
-    monkeypatch.setattr(theatre, "open_review", lambda *a, **k: reviews.append((a, k)))
+    monkeypatch.setattr(review_view, "open_review", lambda *a, **k: reviews.append((a, k)))
     again = []
     view = table(window, "piedicavallo", seed_where("piedicavallo", 0), on_again=lambda: again.append(1))
     while not view.finished:
@@ -324,7 +325,7 @@ def test_the_visible_strips_of_a_25_card_hand_with_the_legal_cards_raised(window
 
 
 def test_a_finished_game_leaves_no_autosave_and_play_again_opens_a_new_table(window, home) -> None:
-    from game.views.menu import start_table
+    from game.table.table_view import start_table
 
     game = session.new_game(partner="random", opponents="random", match=False,
                             seed=seed_where("piedicavallo", 3), variant="piedicavallo")
@@ -346,15 +347,16 @@ def test_a_finished_game_leaves_no_autosave_and_play_again_opens_a_new_table(win
 
 
 def test_review_this_deal_opens_the_theatres_review_and_comes_back(window, home, monkeypatch) -> None:
-    """The button shows where the theatre has its entry point (``open_review``)."""
-    from game import theatre
+    """The button opens the router's "review" screen (``review_view.open_review``)."""
+    from game.screens.message import MessageView
+    from game.theatre import review_view
 
     calls = []
 
     def open_review(win, path, seat=None, back=None, *, deal=None):
         calls.append((win, path, seat, back))
 
-    monkeypatch.setattr(theatre, "open_review", open_review, raising=False)
+    monkeypatch.setattr(review_view, "open_review", open_review)
     view = table(window, "scarto", seed_where("scarto", 2))
     while not view.finished:
         settle(view)
@@ -367,7 +369,7 @@ def test_review_this_deal_opens_the_theatres_review_and_comes_back(window, home,
     click(view, *view._extra[2].rect[:2])
     (win, path, seat, back), = calls
     assert win is window and path == view.replay_path and path.exists() and seat == 0
-    window.show_view(theatre.MessageView(window, "elsewhere"))
+    window.show_view(MessageView(window, "elsewhere"))
     back()
     assert window.current_view is view
     view.on_update(1 / 60)
@@ -376,9 +378,9 @@ def test_review_this_deal_opens_the_theatres_review_and_comes_back(window, home,
 
 
 def test_no_review_button_without_the_theatres_entry_point(window, home, monkeypatch) -> None:
-    from game import theatre
+    from game import router
 
-    monkeypatch.delattr(theatre, "open_review", raising=False)
+    monkeypatch.delitem(router.SCREENS, "review")  # a router without the review screen
     view = table(window, "piedicavallo", seed_where("piedicavallo", 1))
     assert view.ctl.on_review is None
     view.close()
@@ -388,8 +390,8 @@ def test_no_review_button_without_the_theatres_entry_point(window, home, monkeyp
 
 
 def test_practice_set_up_chooses_the_dealer_and_remembers_it(window, home) -> None:
-    from game.settings import Settings
-    from game.views.menu import NewGameView
+    from game.common.settings import Settings
+    from game.screens.menu import NewGameView
 
     window.settings = Settings.load()
     window.settings.variant = "scarto"
@@ -419,8 +421,8 @@ def test_practice_set_up_chooses_the_dealer_and_remembers_it(window, home) -> No
 
 
 def test_practice_set_up_replays_a_deal_by_its_number(window, home) -> None:
-    from game.settings import Settings
-    from game.views.menu import NewGameView
+    from game.common.settings import Settings
+    from game.screens.menu import NewGameView
 
     window.settings = Settings.load()
     setup = NewGameView(window, practice=True)

@@ -11,9 +11,10 @@ import time
 from pathlib import Path
 
 from engine.state import DISCARD
-from game import i18n, lessons
-from game.constants import HEIGHT, WIDTH
-from game.i18n import _
+from game.common import i18n
+from game.common.constants import HEIGHT, WIDTH
+from game.common.i18n import _
+from game.table import lessons
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,8 +24,8 @@ def overlaps(a, b) -> bool:
 
 
 def test_the_menu_has_learn_to_play_and_every_button_fits(window, home):
-    from game.views.lessons_view import LessonsView
-    from game.views.menu import MenuView
+    from game.screens.lessons_view import LessonsView
+    from game.screens.menu import MenuView
 
     for lang in ("en", "fr", "it"):
         i18n.set_language(lang)
@@ -47,7 +48,7 @@ def test_the_menu_has_learn_to_play_and_every_button_fits(window, home):
 
 
 def test_a_lesson_at_the_table_shows_the_coach_and_is_remembered(window, home):
-    from game.views.lessons_view import LessonsView, start_lesson
+    from game.screens.lessons_view import LessonsView, start_lesson
 
     i18n.set_language("en")
     start_lesson(window, "p4-discard")
@@ -102,7 +103,7 @@ def test_a_newcomer_follows_the_first_course_by_the_lit_cards_alone(window, home
     """The guided lessons of Piedicavallo played by mouse clicks on the card the
     table shows lit (the only bright card of the hand), never asking the
     controller what to play; a discard by its bright cards, then the button."""
-    from game.views.lessons_view import start_lesson
+    from game.screens.lessons_view import start_lesson
     from tests.test_gui_helpers import card_point, click
 
     i18n.set_language("en")

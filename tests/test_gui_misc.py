@@ -11,10 +11,11 @@ import arcade
 from engine.cli import main as engine_main
 from engine.replay import read_replay
 from engine.state import DISCARD, PLAY
-from game import i18n, layout, paths, session
+from game.common import i18n, layout, paths
+from game.common.position import seen_by
+from game.common.settings import Settings
 from game.i18n_tools import source_msgids, source_plurals
-from game.position import seen_by
-from game.settings import Settings
+from game.table import session
 from tests.test_gui_helpers import click, frames, settle
 
 # --- pure geometry ------------------------------------------------------------------
@@ -113,8 +114,8 @@ def test_po_parser_follows_gettext_conventions():
 
 
 def test_menu_keyboard_and_language_switch(window, home):
-    from game.views.menu import MenuView
-    from game.views.settings import SettingsView
+    from game.screens.menu import MenuView
+    from game.screens.settings import SettingsView
 
     window.settings = Settings.load()
     i18n.set_language("en")
@@ -152,8 +153,8 @@ def test_settings_survive_a_bad_file(home):
 
 
 def test_new_game_setup_by_mouse(window, home):
-    from game.views.menu import NewGameView
-    from game.views.table_view import TableView
+    from game.screens.menu import NewGameView
+    from game.table.table_view import TableView
 
     window.settings = Settings(partner="random", opponents="random")
     v = NewGameView(window, practice=True)
@@ -173,7 +174,7 @@ def test_new_game_setup_by_mouse(window, home):
 
 
 def test_hint_shows_expected_points_for_each_legal_card(window, home):
-    from game.views.table_view import TableView, find_hint
+    from game.table.table_view import TableView, find_hint
 
     if find_hint() is None:
         return  # no AI package yet: the button is disabled (tested below)
@@ -204,7 +205,7 @@ def test_hint_shows_expected_points_for_each_legal_card(window, home):
 
 
 def test_hint_button_disabled_outside_practice(window, home):
-    from game.views.table_view import TableView
+    from game.table.table_view import TableView
 
     game = session.new_game(partner="random", opponents="random", match=False, seed=2)
     view = TableView(window, game, session.ai_players(game), settings=window.settings, sound=window.sound)

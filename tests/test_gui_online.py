@@ -9,10 +9,11 @@ import time
 
 import pytest
 
-from game import i18n, online_lobby
-from game.remote_session import RemoteSession
-from game.views.online import LobbyView, OnlineView
-from game.views.table_view import TableView
+from game.common import i18n
+from game.screens import online_lobby
+from game.screens.online import LobbyView, OnlineView
+from game.table.remote_session import RemoteSession
+from game.table.table_view import TableView
 
 
 def _until(cond, view, friend=None, seconds: float = 20.0) -> None:

@@ -11,9 +11,10 @@ import json
 import arcade
 import pytest
 
-from game import i18n, record, session
 from game.cli import main
-from game.constants import WIDTH
+from game.common import i18n, record
+from game.common.constants import WIDTH
+from game.table import session
 from tests.test_gui_helpers import settle
 from tests.test_record import golden, scarto
 
@@ -31,9 +32,9 @@ def english():
 
 
 def test_a_deal_the_ai_played_alone_at_the_table_is_counted_apart(window, home, capsys):
-    from game.settings import Settings
-    from game.sound import SoundBoard
-    from game.views.table_view import TableView
+    from game.common.settings import Settings
+    from game.common.sound import SoundBoard
+    from game.table.table_view import TableView
 
     assert stats_json(capsys)["deals"] == 0
     game = session.new_game(partner="random", opponents="random", match=False, seed=3, human=False,
@@ -104,7 +105,7 @@ def fill_record(home) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "fr", "it"])
 def test_record_screen_draws_totals_and_charts(window, home, english, lang):
-    from game.views.record_view import ACCURACY, POINTS, RESULT_COLOURS, RecordView
+    from game.screens.record_view import ACCURACY, POINTS, RESULT_COLOURS, RecordView
 
     fill_record(home)
     i18n.set_language(lang)
@@ -146,8 +147,8 @@ def test_record_screen_draws_totals_and_charts(window, home, english, lang):
 
 
 def test_menu_opens_the_record_and_escape_comes_back(window, home, english):
-    from game.views.menu import MenuView
-    from game.views.record_view import RecordView
+    from game.screens.menu import MenuView
+    from game.screens.record_view import RecordView
 
     session.new_game(partner="random", opponents="random", match=False, seed=4).close()  # unfinished
     menu = MenuView(window)
@@ -174,7 +175,7 @@ def test_menu_opens_the_record_and_escape_comes_back(window, home, english):
 
 
 def test_a_broken_record_is_said_and_rebuilt_from_the_screen(window, home, english):
-    from game.views.record_view import RecordView
+    from game.screens.record_view import RecordView
 
     golden("match-seed-7.jsonl", home / "replays" / "m.jsonl")
     home.mkdir(parents=True, exist_ok=True)

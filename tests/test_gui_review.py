@@ -1,4 +1,4 @@
-"""The theatre in review mode (game/review_view.py, ``game.theatre.open_review``),
+"""The theatre in review mode (game/theatre/review_view.py, ``game.theatre.review_view.open_review``),
 driven headless: it opens at once while the review runs in the AI process, steps
 from one decision to the next framing your card and the AI's, draws the curve,
 can be left while the review runs (the AI process drops it, nothing is left
@@ -22,10 +22,12 @@ from engine.players import make_player
 from engine.replay import read_replay, write_replay
 from engine.simulate import play_game
 from engine.variants import SCARTO
-from game import ai_service, i18n, record, review_view
-from game.theatre import open_review
-from game.views.message import MessageView
-from game.words import cards_from_codes
+from game.common import i18n, record
+from game.common.words import cards_from_codes
+from game.screens.message import MessageView
+from game.table import ai_service
+from game.theatre import review_view
+from game.theatre.review_view import open_review
 from tests.test_ai_service import _alive, _wait_gone
 from tests.test_gui_helpers import damaged_vs_whole
 from tests.test_gui_record import overlaps
@@ -66,8 +68,8 @@ def finish(view) -> None:
 
 def open_with(window, path, service, **kw):
     from engine.review import default_seat
-    from game.review_model import pick_deal
-    from game.review_view import ReviewView
+    from game.theatre.review_model import pick_deal
+    from game.theatre.review_view import ReviewView
 
     rp = read_replay(path)
     seat = kw.pop("seat", None)
@@ -195,7 +197,7 @@ def test_the_curve_and_the_summary_are_drawn(window, quick, thread_service):
     assert [t.text for t, _c in view.t_rows] == ["Best", "Good", "Inaccuracy", "Mistake", "Blunder"]
     assert sum(int(c.text) for _t, c in view.t_rows) == len(m)
     # the seek bar marks each decision in its label's colour
-    from game.theatre import BAR
+    from game.theatre.theatre import BAR
 
     bl, cy, bw, bh = BAR
     bar = set(img.crop((bl, 720 - cy - bh // 2, bl + bw, 720 - cy + bh // 2)).getdata())
@@ -343,7 +345,7 @@ def test_a_hidden_review_view_stops_its_review(window, quick, tmp_path):
 
 
 def test_a_finished_review_notes_its_accuracy_in_the_record(window, home, quick, thread_service):
-    from game.views.record_view import ACCURACY, RecordView
+    from game.screens.record_view import ACCURACY, RecordView
     from tests.test_record import golden
 
     files = []
@@ -384,7 +386,7 @@ def test_a_finished_review_notes_its_accuracy_in_the_record(window, home, quick,
 
 
 def test_a_review_of_the_autosave_or_of_another_seat_is_not_noted(window, home, quick, thread_service):
-    from game import paths
+    from game.common import paths
     from tests.test_record import golden
 
     auto = golden("single-seed-42.jsonl", paths.autosave_path(), players=["human", "easy", "easy", "easy"],

@@ -18,11 +18,12 @@ from engine.replay import read_replay, write_replay
 from engine.ruleset import ruleset
 from engine.simulate import play_game
 from engine.state import DISCARD, PLAY, first_dealer
-from game import layout, paths, session, textures
-from game.position import seen_by
-from game.settings import Settings
-from game.sound import SoundBoard
-from game.views.table_view import TableView
+from game.common import layout, paths, textures
+from game.common.position import seen_by
+from game.common.settings import Settings
+from game.common.sound import SoundBoard
+from game.table import session
+from game.table.table_view import TableView
 from tests.test_gui_helpers import (
     click,
     damaged_vs_whole,
@@ -175,7 +176,7 @@ def test_a_scarto_deal_redrawn_in_pieces_equals_the_whole_picture(window, home) 
 
 
 def test_the_game_is_chosen_in_the_menu_and_remembered(window, home) -> None:
-    from game.views.menu import NewGameView
+    from game.screens.menu import NewGameView
 
     window.settings = Settings(partner="random", opponents="random")
     v = NewGameView(window, practice=True)
@@ -205,7 +206,7 @@ def _scarto_replay(tmp_path: Path, seed: int = 3):
 
 
 def test_the_theatre_seeks_a_scarto_replay(window, tmp_path: Path) -> None:
-    from game.theatre import ViewerView
+    from game.theatre.theatre import ViewerView
 
     rp = _scarto_replay(tmp_path)
     view = ViewerView(window, rp, face_up=True)
@@ -233,8 +234,8 @@ def test_the_theatre_seeks_a_scarto_replay(window, tmp_path: Path) -> None:
 
 
 def test_a_live_scarto_ai_game_is_watched_and_saved(window, tmp_path: Path) -> None:
-    from game.live_game import LiveGame
-    from game.theatre import ViewerView
+    from game.table.live_game import LiveGame
+    from game.theatre.theatre import ViewerView
 
     path = tmp_path / "watch.jsonl"
     live = LiveGame(["random"] * 3, 1, 17, path, rules=SCARTO)
@@ -254,13 +255,13 @@ def test_a_live_scarto_ai_game_is_watched_and_saved(window, tmp_path: Path) -> N
 def test_the_replay_browser_lists_a_scarto_game(window, home, tmp_path: Path) -> None:
     import shutil
 
-    from game.replay_browser import ReplayBrowserView
+    from game.theatre.replay_browser import ReplayBrowserView
 
     rp = _scarto_replay(tmp_path, seed=9)
     shutil.copy(tmp_path / "scarto.jsonl", paths.replays_dir() / "scarto.jsonl")
     view = ReplayBrowserView(window)
     window.show_view(view)
-    from game.replay_list import signed
+    from game.theatre.replay_list import signed
 
     i = [e.path.name for e in view.entries].index("scarto.jsonl")
     title, _players, _result, detail = view.rows[i - view.first]
@@ -290,7 +291,7 @@ def test_faces_for_the_full_pack(window, tmp_path: Path, monkeypatch) -> None:
 
 @pytest.mark.parametrize("lang", ["fr", "it"])
 def test_the_exchange_is_worded_in_each_language(window, home, lang: str) -> None:
-    from game import i18n
+    from game.common import i18n
 
     i18n.set_language(lang)
     try:
@@ -331,7 +332,7 @@ def test_hint_figures_over_a_28_card_hand_do_not_overlap(window, home) -> None:
 
 
 def test_a_scarto_game_resumes_after_a_kill(window, home) -> None:
-    from game.views.menu import MenuView
+    from game.screens.menu import MenuView
 
     view = scarto_table(window, seed_where(0), practice=True, match=True)
     for _ in range(4):  # the exchange, then three cards
@@ -373,7 +374,7 @@ def test_autoplay_plays_scarto_with_the_exchange_and_the_scoring(window, home, t
 
 
 def test_the_theatre_redraws_a_scarto_replay_in_pieces_exactly(window, tmp_path: Path) -> None:
-    from game.theatre import ViewerView
+    from game.theatre.theatre import ViewerView
 
     rp = _scarto_replay(tmp_path, seed=4)
     view = ViewerView(window, rp, face_up=True, speed=4.0)
@@ -401,7 +402,7 @@ def test_the_pile_page_shows_the_count_in_threes_group_by_group(window, home, de
     count and the deal score are the sheet's; another seat's discard stays hidden."""
     import arcade
 
-    from game.views.table_view import ReviewPanel
+    from game.table.table_view import ReviewPanel
 
     view = scarto_table(window, seed_where(dealer))
     while not view.finished:

@@ -10,8 +10,9 @@ import pytest
 
 from engine.replay import read_replay
 from engine.state import PLAY, CardPlayed
-from game import layout, paths, session
-from game.views.table_view import TableView
+from game.common import layout, paths
+from game.table import session
+from game.table.table_view import TableView
 from tests.test_gui_helpers import card_point, click, frames, play_human_turn, settle
 
 
@@ -140,7 +141,7 @@ def test_resume_after_a_kill(window, home):
     # last line was torn mid-write
     with open(paths.autosave_path(), "a", encoding="utf-8") as f:
         f.write('{"type": "pla')
-    from game.views.menu import MenuView
+    from game.screens.menu import MenuView
 
     menu = MenuView(window)
     window.show_view(menu)
@@ -190,17 +191,18 @@ def test_screenshot_shows_south_faces_and_north_backs(window, home):
 
 @pytest.mark.parametrize("missing", [True])
 def test_missing_art_is_named_not_a_traceback(window, home, monkeypatch, missing):
-    from game import textures
-    from game.views import menu as menu_mod
+    from game.common import textures
+    from game.screens.message import MessageView
+    from game.table import table_view
 
     def boom():
         raise textures.MissingAssets([paths.card_path("SK")])
 
     monkeypatch.setattr(textures, "get", boom)
     game = session.new_game(partner="random", opponents="random", match=False, seed=1)
-    menu_mod.start_table(window, game)
+    table_view.start_table(window, game)
     v = window.current_view
-    assert isinstance(v, menu_mod.MessageView)
+    assert isinstance(v, MessageView)
     assert "SK.png" in v.text.text
     v.on_draw()
 

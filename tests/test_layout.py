@@ -9,9 +9,9 @@ import pytest
 from engine.game import Game
 from engine.ruleset import ruleset
 from engine.state import DISCARD, PLAY, first_dealer
-from game import layout
-from game.constants import CARD_H, HEIGHT, PILE_SCALE, WIDTH
-from game.position import seen_by
+from game.common import layout
+from game.common.constants import CARD_H, HEIGHT, PILE_SCALE, WIDTH
+from game.common.position import seen_by
 
 
 def topmost(places, x: float, y: float):
@@ -171,7 +171,7 @@ def test_open_side_hands_mirror_each_other_and_long_hands_use_more_columns() -> 
 
 def test_the_live_tables_hidden_side_hands_are_unchanged() -> None:
     """Only the open hands moved: the backs of the live table lie where they did."""
-    from game.constants import SMALL_SCALE
+    from game.common.constants import SMALL_SCALE
 
     for full, step in ((15, 20), (25, 10)):
         for where, x, angle in ((layout.LEFT, 64, -90.0), (layout.RIGHT, WIDTH - 64, 90.0)):

@@ -19,10 +19,11 @@ import pytest
 from engine.replay import read_replay
 from engine.ruleset import ruleset
 from engine.state import DISCARD, PLAY, first_dealer
-from game import i18n, layout, session
-from game.settings import Settings
-from game.table_controller import InlineExecutor
-from game.words import card_label
+from game.common import i18n, layout
+from game.common.settings import Settings
+from game.common.words import card_label
+from game.table import session
+from game.table.table_controller import InlineExecutor
 from tests import layout_probe
 from tests.test_gui_helpers import card_point, click, frames, play_human_turn
 
@@ -78,7 +79,7 @@ def _until(view, cond, limit: float = 60.0, dt: float = 1 / 60) -> None:
 
 
 def _table(window, variant: str, shoot: Shooter) -> None:
-    from game.views.table_view import TableView
+    from game.table.table_view import TableView
 
     rules = ruleset(variant)
     seed = next(s for s in range(1, 500) if first_dealer(s, rules) == 0)  # South deals: the discard
@@ -186,7 +187,7 @@ def _scarto_file(dest: Path) -> Path:
 
 
 def _theatre(window, shoot: Shooter, path: Path, g: str) -> None:
-    from game.theatre import ViewerView
+    from game.theatre.theatre import ViewerView
 
     view = ViewerView(window, read_replay(path), title=path.name, face_up=True, speed=8.0)
     window.show_view(view)
@@ -209,8 +210,9 @@ REVIEWS: dict = {}  # path -> the review, worked out once for the three language
 def _review(window, shoot: Shooter, path: Path, g: str) -> None:
     from engine.ai.players import MEDIUM
     from engine.review import default_seat
-    from game import ai_service, review_view
-    from game.review_model import pick_deal
+    from game.table import ai_service
+    from game.theatre import review_view
+    from game.theatre.review_model import pick_deal
 
     rp = read_replay(path)
     service = ai_service.AIService(use_process=False)
@@ -237,14 +239,14 @@ def _review(window, shoot: Shooter, path: Path, g: str) -> None:
 
 
 def _menus(window, shoot: Shooter, home: Path) -> None:
-    from game import paths
-    from game.replay_browser import ReplayBrowserView
-    from game.theatre import WatchSetupView
-    from game.views.menu import ConfirmNewGameView, MenuView, NewGameView
-    from game.views.online import OnlineView
-    from game.views.record_view import RecordView
-    from game.views.rules import RulesView
-    from game.views.settings import SettingsView
+    from game.common import paths
+    from game.screens.menu import ConfirmNewGameView, MenuView, NewGameView
+    from game.screens.online import OnlineView
+    from game.screens.record_view import RecordView
+    from game.screens.rules import RulesView
+    from game.screens.settings import SettingsView
+    from game.theatre.replay_browser import ReplayBrowserView
+    from game.theatre.theatre import WatchSetupView
 
     # a game left in the middle of a trick, to resume
     game = session.new_game(partner="random", opponents="random", match=True, practice=False, seed=3)

@@ -11,10 +11,11 @@ import json
 import pytest
 
 from engine.state import DISCARD, PLAY
-from game import i18n, lessons
-from game.lessons import BY_ID, COURSES, LESSONS, LessonController
-from game.table_controller import InlineExecutor
-from game.words import Words
+from game.common import i18n
+from game.common.words import Words
+from game.table import lessons
+from game.table.lessons import BY_ID, COURSES, LESSONS, LessonController
+from game.table.table_controller import InlineExecutor
 
 #: RULES.md's discard and play rules: Piedicavallo's R6 (the discard) and R7-R9
 #: (Play), Scarto's S4 (deal and discard) and S5 (play)

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from engine.replay import read_replay
-from game import paths, session
+from game.common import paths
+from game.table import session
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 #: "ready", and on each line of stdin plays ``n`` more; "end" closes the game.
 WRITER = """
 import json, random, sys
-from game import session
+from game.table import session
 n = int(sys.argv[1])
 game = session.new_game(partner="random", opponents="random", match=True,
                         players=["human", "random", "random", "random"])
@@ -50,7 +51,8 @@ print(json.dumps({"closed": text}), flush=True)
 
 NEW_GAME = """
 import sys
-from game import paths, session
+from game.common import paths
+from game.table import session
 try:
     session.new_game(partner="random", opponents="random", match=False)
 except paths.AutosaveBusy as exc:
@@ -174,8 +176,8 @@ def test_the_lock_is_held_while_a_game_is_open_and_counted(home):
 
 
 def test_the_menu_says_the_refusal_in_one_line(window, home):
-    from game.views.menu import MenuView, NewGameView, resume_game
-    from game.views.message import MessageView
+    from game.screens.menu import MenuView, NewGameView, resume_game
+    from game.screens.message import MessageView
 
     home.mkdir(parents=True)
     a = _writer(home, 8)

@@ -1,5 +1,5 @@
 """Two tables play one online game on a loopback server: each table holds a
-remote session (``game.remote_session``) over ``online.client.ThreadedClient``,
+remote session (``game.table.remote_session``) over ``online.client.ThreadedClient``,
 the host creates the table and shares the code, a friend joins by it, two AI
 seats play on the server.  Both tables reach the end, each showed only its own
 seat's view (turned to the bottom), and both file the same game as the
@@ -15,9 +15,9 @@ import pytest
 from engine.replay import read_replay
 from engine.ruleset import ruleset
 from engine.view import seat_view
-from game.position import Position
-from game.remote_session import RemoteSession
-from game.table_controller import InlineExecutor, TableController
+from game.common.position import Position
+from game.table.remote_session import RemoteSession
+from game.table.table_controller import InlineExecutor, TableController
 from online.client import ThreadedClient
 from online.server import start_background
 from tests.online_harness import truth

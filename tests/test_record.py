@@ -1,4 +1,4 @@
-"""Your record (game/record.py): deals and games from replay files, idempotent
+"""Your record (game/common/record.py): deals and games from replay files, idempotent
 notes, migrations, rebuild, the stats command, and a database that survives
 being killed mid-write."""
 
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from game import record
 from game.cli import main
+from game.common import record
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -266,7 +266,7 @@ def test_stats_command(home, capsys):
 WRITER = """
 import json, sys
 from pathlib import Path
-from game import record
+from game.common import record
 src = Path(sys.argv[1]).read_text(encoding="utf-8").splitlines(keepends=True)
 out = Path(sys.argv[2])
 con = record.connect()
@@ -329,7 +329,7 @@ def test_killing_a_writer_at_random_moments_leaves_a_database_that_opens(home):
 
 REBUILDER = """
 import sys, time
-from game import record
+from game.common import record
 mode, at = sys.argv[1], float(sys.argv[2])
 
 def stop():
@@ -394,7 +394,7 @@ def test_scarto_verdicts_of_the_record_are_the_tables_on_30_deals(home):
     from engine.scoring import breakdown
     from engine.simulate import play_game
     from engine.state import DealScored, trick_winners
-    from game import score_sheet
+    from game.table import score_sheet
 
     rules = ruleset("scarto")
     table: list[tuple[str, int, str]] = []  # (file, deal, the table's verdict)

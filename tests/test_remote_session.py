@@ -17,9 +17,9 @@ from engine.players import make_player
 from engine.ruleset import ruleset
 from engine.state import IllegalMove, Play
 from engine.view import seat_event, seat_view
-from game.position import Position
-from game.remote_session import RemoteSession, Turn
-from game.table_controller import InlineExecutor, TableController
+from game.common.position import Position
+from game.table.remote_session import RemoteSession, Turn
+from game.table.table_controller import InlineExecutor, TableController
 from tests.test_table_controller import Recorder, act
 from tests.test_table_session import drive
 
@@ -122,7 +122,7 @@ def test_a_whole_online_game_from_any_seat(variant: str, seat: int, home) -> Non
     rp = read_replay(path)
     assert rp.events == g.log and rp.header.extra["seat"] == seat
     # and your record counts it from your seat, not from the first person's
-    from game.record import deal_outcome, read_record
+    from game.common.record import deal_outcome, read_record
 
     rec = read_record(path)
     assert rec.human and rec.seat == seat

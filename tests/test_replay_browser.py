@@ -11,7 +11,7 @@ import arcade
 import pytest
 
 from engine.replay import read_replay
-from game import i18n, paths
+from game.common import i18n, paths
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -26,7 +26,7 @@ def english():
 @pytest.fixture(autouse=True)
 def fresh_browser():
     """No filters, selection or opened files carried over from another test."""
-    from game import replay_browser
+    from game.theatre import replay_browser
 
     replay_browser.STATE.clear()
     replay_browser.OPENED.clear()
@@ -55,7 +55,7 @@ def open_button(view):
 
 
 def test_the_o_key_opens_the_path_prompt_without_typing_an_o(window, home, english):
-    from game.replay_browser import ReplayBrowserView
+    from game.theatre.replay_browser import ReplayBrowserView
 
     two_replays()
     view = ReplayBrowserView(window)
@@ -72,8 +72,8 @@ def test_the_o_key_opens_the_path_prompt_without_typing_an_o(window, home, engli
 
 
 def test_enter_watches_the_highlighted_row_after_open_file(window, home, english):
-    from game.replay_browser import ReplayBrowserView
-    from game.theatre import ViewerView
+    from game.theatre.replay_browser import ReplayBrowserView
+    from game.theatre.theatre import ViewerView
 
     two_replays()
     view = ReplayBrowserView(window)
@@ -118,7 +118,7 @@ def row_of(rows, path):
 
 
 def test_each_row_says_date_game_players_and_result_not_the_file(dozen):
-    from game import replay_list as rl
+    from game.theatre import replay_list as rl
 
     rows = rl.load()
     assert len(rows) == len(dozen)
@@ -145,7 +145,7 @@ def test_each_row_says_date_game_players_and_result_not_the_file(dozen):
 
 
 def test_results_are_the_engines_from_the_players_side(dozen):
-    from game import replay_list as rl
+    from game.theatre import replay_list as rl
 
     rows = rl.load()
     for name in ("p-single", "p-match", "p-practice", "s-single", "s-game"):
@@ -170,7 +170,7 @@ def test_results_are_the_engines_from_the_players_side(dozen):
 
 
 def test_unfinished_games_say_how_far_they_got(dozen):
-    from game import replay_list as rl
+    from game.theatre import replay_list as rl
 
     rows = rl.load()
     half = row_of(rows, dozen["p-match-half"])
@@ -184,7 +184,7 @@ def test_unfinished_games_say_how_far_they_got(dozen):
 
 
 def test_filters_by_game_state_and_text_and_sorts(dozen):
-    from game import replay_list as rl
+    from game.theatre import replay_list as rl
 
     rows = rl.load()
     assert [r.path for r in rows] == sorted((r.path for r in rows), key=lambda p: row_of(rows, p).when,
@@ -205,7 +205,7 @@ def test_filters_by_game_state_and_text_and_sorts(dozen):
 
 
 def test_trash_moves_the_file_and_never_deletes_it(dozen, home):
-    from game import replay_list as rl
+    from game.theatre import replay_list as rl
 
     src = dozen["p-single"]
     data = src.read_bytes()
@@ -230,10 +230,10 @@ def overlaps(a, b, slack: float = 1.0) -> bool:
 
 
 def check_layout(view, label: str) -> None:
-    from game.constants import HEIGHT, WIDTH
+    from game.common.constants import HEIGHT, WIDTH
 
     boxes = [(t.left, t.bottom, t.right, t.top, t.text) for t in view.texts()]
-    from game.replay_browser import DIALOG
+    from game.theatre.replay_browser import DIALOG
 
     for b in boxes:
         assert 0 <= b[0] and b[2] <= WIDTH and 0 <= b[1] and b[3] <= HEIGHT, (label, b)
@@ -251,7 +251,7 @@ def check_layout(view, label: str) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "fr", "it"])
 def test_the_browser_lays_out_a_dozen_replays_in_each_language(window, dozen, lang):
-    from game.replay_browser import ReplayBrowserView
+    from game.theatre.replay_browser import ReplayBrowserView
 
     i18n.set_language(lang)
     view = ReplayBrowserView(window)
@@ -275,7 +275,7 @@ def test_the_browser_lays_out_a_dozen_replays_in_each_language(window, dozen, la
 
 
 def test_delete_asks_then_moves_the_file_to_the_trash(window, dozen, home):
-    from game.replay_browser import ReplayBrowserView
+    from game.theatre.replay_browser import ReplayBrowserView
 
     view = ReplayBrowserView(window)
     window.show_view(view)
@@ -309,7 +309,7 @@ def test_delete_asks_then_moves_the_file_to_the_trash(window, dozen, home):
 
 
 def test_filter_keys_and_the_search_box(window, dozen):
-    from game.replay_browser import ReplayBrowserView
+    from game.theatre.replay_browser import ReplayBrowserView
 
     view = ReplayBrowserView(window)
     window.show_view(view)
@@ -341,14 +341,14 @@ def test_filter_keys_and_the_search_box(window, dozen):
 
 
 def rl_players(row) -> str:
-    from game import replay_list as rl
+    from game.theatre import replay_list as rl
 
     return rl.players_text(row)
 
 
 def test_the_mouse_selects_then_watches_a_row(window, dozen):
-    from game.replay_browser import ROW_H, TOP, ReplayBrowserView
-    from game.theatre import ViewerView
+    from game.theatre.replay_browser import ROW_H, TOP, ReplayBrowserView
+    from game.theatre.theatre import ViewerView
 
     view = ReplayBrowserView(window)
     window.show_view(view)
@@ -368,7 +368,7 @@ def test_the_mouse_selects_then_watches_a_row(window, dozen):
 def test_a_fifo_or_a_huge_file_is_listed_with_the_readers_error(home, english):
     import os
 
-    from game import replay_list as rl
+    from game.theatre import replay_list as rl
 
     folder = paths.replays_dir()
     os.mkfifo(folder / "pipe.jsonl")  # reading it naively would wait for a writer forever
@@ -380,11 +380,13 @@ def test_a_fifo_or_a_huge_file_is_listed_with_the_readers_error(home, english):
 
 
 def test_r_reviews_the_highlighted_finished_game(window, dozen, monkeypatch):
-    from game import theatre
-    from game.replay_browser import ReplayBrowserView
+    from game import router
+    from game.theatre import review_view
+    from game.theatre.replay_browser import ReplayBrowserView
 
     calls = []
-    monkeypatch.delattr(theatre, "open_review", raising=False)
+    review_screen = router.SCREENS["review"]
+    monkeypatch.delitem(router.SCREENS, "review")  # a router without the review screen
     view = ReplayBrowserView(window)
     window.show_view(view)
     view.selected = [e.path for e in view.entries].index(dozen["p-match"])
@@ -396,7 +398,8 @@ def test_r_reviews_the_highlighted_finished_game(window, dozen, monkeypatch):
     def open_review(window_, path, seat=None, back=None, *, deal=None):
         calls.append((window_, path, seat, back))
 
-    monkeypatch.setattr(theatre, "open_review", open_review, raising=False)
+    monkeypatch.setitem(router.SCREENS, "review", review_screen)
+    monkeypatch.setattr(review_view, "open_review", open_review)
     view._layout_rows()
     assert view.b_review.enabled
     press(window, arcade.key.R, "r")

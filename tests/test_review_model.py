@@ -1,4 +1,4 @@
-"""The review mode's pure model (game/review_model.py): which deal, the review of
+"""The review mode's pure model (game/theatre/review_model.py): which deal, the review of
 one deal equal to the file's, stepping from one decision to the next, the curve's
 points; and the AI service's long calls (progress, a stop, nothing left behind)."""
 
@@ -20,8 +20,15 @@ from engine.simulate import play_game
 from engine.state import CardPlayed, DealScored, Discarded
 from engine.variants import SCARTO
 from engine.view import seat_view
-from game import ai_service
-from game.review_model import LABEL_ORDER, ReviewModel, deal_span, only_deal, pick_deal, review_deal
+from game.table import ai_service
+from game.theatre.review_model import (
+    LABEL_ORDER,
+    ReviewModel,
+    deal_span,
+    only_deal,
+    pick_deal,
+    review_deal,
+)
 
 GOLDEN = Path(__file__).parent / "golden"
 MATCH = GOLDEN / "match-seed-7.jsonl"

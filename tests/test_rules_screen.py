@@ -10,9 +10,9 @@ import arcade
 import pytest
 
 from engine.ruleset import ruleset
-from game import i18n
-from game import rules_content as rc
-from game.constants import HEIGHT, WIDTH
+from game.common import i18n
+from game.common.constants import HEIGHT, WIDTH
+from game.screens import rules_content as rc
 
 GAMES = ("piedicavallo", "scarto")
 LANGS = ("en", "fr", "it")
@@ -170,7 +170,7 @@ def cream(img, box) -> int:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_section_fits_its_box_in_each_language(window, home, english, lang):
-    from game.views.rules import CONTENT, RulesView
+    from game.screens.rules import CONTENT, RulesView
 
     i18n.set_language(lang)
     for game in GAMES:
@@ -197,7 +197,7 @@ def test_every_section_fits_its_box_in_each_language(window, home, english, lang
 
 
 def test_the_real_card_pictures_are_drawn(window, home, english):
-    from game.views.rules import RulesView
+    from game.screens.rules import RulesView
 
     view = RulesView(window, game="piedicavallo", section=5)  # the discard
     window.show_view(view)
@@ -212,9 +212,9 @@ def test_the_real_card_pictures_are_drawn(window, home, english):
 
 
 def test_keys_and_mouse_step_through_the_sections_and_games(window, home, english):
-    from game.views import rules
-    from game.views.menu import MenuView
-    from game.views.rules import RulesView
+    from game.screens import rules
+    from game.screens.menu import MenuView
+    from game.screens.rules import RulesView
 
     k = arcade.key
     rules.LAST.clear()
@@ -267,8 +267,8 @@ def test_keys_and_mouse_step_through_the_sections_and_games(window, home, englis
 
 
 def test_the_menu_opens_the_rules(window, home, english):
-    from game.views.menu import MenuView
-    from game.views.rules import RulesView
+    from game.screens.menu import MenuView
+    from game.screens.rules import RulesView
 
     menu = MenuView(window)
     window.show_view(menu)

@@ -153,7 +153,7 @@ def test_a_torn_last_line_cut_inside_a_character_is_dropped(tmp_path: Path) -> N
 
 
 def test_the_same_reader_serves_the_browser_and_the_viewer(tmp_path: Path) -> None:
-    from game.theatre_model import list_replays
+    from game.theatre.theatre_model import list_replays
 
     os.mkfifo(tmp_path / "pipe.jsonl")
     (tmp_path / "zero.jsonl").symlink_to("/dev/zero")

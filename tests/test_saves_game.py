@@ -18,8 +18,9 @@ import pytest
 
 from engine.game import Game
 from engine.replay import read_replay
-from game import paths, session
-from game.settings import Settings
+from game.common import paths
+from game.common.settings import Settings
+from game.table import session
 from tests.test_gui_helpers import click
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,7 +122,7 @@ def test_play_resume_without_an_autosave_says_so(home):
 
 
 def test_a_finished_game_left_in_the_autosave_is_filed_at_the_next_start(window, home):
-    from game.views.menu import MenuView
+    from game.screens.menu import MenuView
 
     before = _autosave_game(finished=True)  # killed between the score and the filing
     menu = MenuView(window)  # the menu's start files it
@@ -152,8 +153,8 @@ def test_a_failed_filing_keeps_the_finished_autosave_for_the_next_start(home):
 
 
 def test_new_game_asks_before_filing_an_interrupted_game(window, home):
-    from game.views.menu import ConfirmNewGameView, MenuView, NewGameView
-    from game.views.table_view import TableView
+    from game.screens.menu import ConfirmNewGameView, MenuView, NewGameView
+    from game.table.table_view import TableView
 
     window.settings = Settings(partner="random", opponents="random")
     before = _autosave_game(finished=False)
@@ -182,7 +183,7 @@ def test_new_game_asks_before_filing_an_interrupted_game(window, home):
 
 
 def test_an_autosave_that_cannot_be_resumed_is_kept_and_set_aside_by_a_new_game(window, home):
-    from game.views.menu import MenuView
+    from game.screens.menu import MenuView
 
     home.mkdir(parents=True, exist_ok=True)
     paths.autosave_path().write_text('{"format": "tarocchi-replay", "version": 1, "variant": "x"}\n')
@@ -201,7 +202,7 @@ def test_an_autosave_that_cannot_be_resumed_is_kept_and_set_aside_by_a_new_game(
 
 
 def test_an_unknown_level_autosave_is_explained_in_the_menu(window, home):
-    from game.views.menu import MenuView
+    from game.screens.menu import MenuView
 
     before = _autosave_game(finished=False, players=["human", "grandmaster", "random", "random"])
     menu = MenuView(window)
@@ -258,7 +259,8 @@ def test_an_unusable_data_folder_is_one_line_in_play_and_autoplay(tmp_path, kind
 
 
 def test_new_game_on_an_unusable_data_folder_is_a_message(window, tmp_path, monkeypatch):
-    from game.views.menu import MessageView, NewGameView
+    from game.screens.menu import NewGameView
+    from game.screens.message import MessageView
 
     monkeypatch.setenv("TAROCCHI_HOME", str(tmp_path / "home"))
     paths.home()

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = r"""
 import json, random, sys, time
 from engine.replay import event_to_json
-from game import session
+from game.table import session
 
 rnd = random.Random(int(sys.argv[1]))
 delay = float(sys.argv[2])
@@ -192,7 +192,7 @@ def test_kills_while_playing_and_resuming_lose_no_reported_event(tmp_path: Path)
           f"{resumed} resumes, {len(seeds)} games, no reported event lost")
     assert kills >= 30 and resumed >= 10
     # the next start clears what the kills left: no temporary file anywhere
-    subprocess.run([sys.executable, "-c", "from game import session; session.startup()"], cwd=ROOT,
+    subprocess.run([sys.executable, "-c", "from game.table import session; session.startup()"], cwd=ROOT,
                    env=env, check=True, timeout=60)
     assert not [p for p in home.rglob("*") if p.name.endswith(".tmp")]
     for s in seeds:  # each game in exactly one file

@@ -17,10 +17,11 @@ from engine.replay import read_replay
 from engine.ruleset import ruleset
 from engine.scoring import breakdown
 from engine.state import DISCARD, PLAY, Dealt, first_dealer
-from game import i18n, paths, session
-from game.position import Position, seen_by
-from game.table_controller import InlineExecutor, Step, TableController
-from game.words import Words, msg
+from game.common import i18n, paths
+from game.common.position import Position, seen_by
+from game.common.words import Words, msg
+from game.table import session
+from game.table.table_controller import InlineExecutor, Step, TableController
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -244,8 +245,8 @@ def test_undo_and_redo_in_practice(home) -> None:
 
 def test_the_controller_imports_no_arcade() -> None:
     code = (
-        "import sys, game.table_controller, game.words, game.position, game.score_sheet, "
-        "game.layout, game.live_game\n"
+        "import sys, game.table.table_controller, game.common.words, game.common.position, game.table.score_sheet, "
+        "game.common.layout, game.table.live_game\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('arcade', 'pyglet')]\n"
         "assert not bad, bad\n"
     )
@@ -379,7 +380,7 @@ def _paced(variant: str, settings) -> tuple[TableController, Recorder]:
 @pytest.mark.parametrize("variant", ["piedicavallo", "scarto"])
 def test_a_new_players_table_shows_every_card_of_every_trick_until_a_click(variant: str, home) -> None:
     from engine.state import CardPlayed, TrickTaken
-    from game.settings import Settings
+    from game.common.settings import Settings
 
     s = Settings()  # a new player's settings, speed 1
     assert s.auto_advance is False and s.speed == 1.0
@@ -416,8 +417,8 @@ def test_a_new_players_table_shows_every_card_of_every_trick_until_a_click(varia
 
 
 def test_the_quick_table_stays_an_option_and_autoplay_is_not_slowed(home) -> None:
-    from game.constants import T_AI_MIN, T_AI_READ
-    from game.settings import Settings
+    from game.common.constants import T_AI_MIN, T_AI_READ
+    from game.common.settings import Settings
 
     quick, _out = _paced("piedicavallo", Settings(auto_advance=True, speed=2.0))
     assert quick.ai_pause == pytest.approx(T_AI_MIN / 2)

@@ -11,10 +11,11 @@ import pytest
 from engine.cards import mask_cards
 from engine.players import make_player
 from engine.state import DISCARD, PLAY, CardPlayed, DealScored, Dealt, first_dealer
-from game import i18n, session
-from game.position import seen_by
-from game.table_controller import InlineExecutor, TableController, resume_point
-from game.words import Words
+from game.common import i18n
+from game.common.position import seen_by
+from game.common.words import Words
+from game.table import session
+from game.table.table_controller import InlineExecutor, TableController, resume_point
 from tests.test_table_controller import Recorder, act, make, play_deal, run_until_prompt, seed_where
 
 
@@ -268,7 +269,7 @@ def test_the_match_line_before_any_deal_is_scored(home) -> None:
 def test_every_refusal_reason_has_words() -> None:
     from engine.errors import Refusal
     from engine.ruleset import ruleset
-    from game.words import _REFUSALS
+    from game.common.words import _REFUSALS
 
     documented = ("not_in_hand", "out_of_turn", "no_play_due", "must_follow", "must_trump",
                   "discard_size", "discard_not_held", "never_discard", "discard_trump",

@@ -21,9 +21,9 @@ from engine.players import make_player
 from engine.ruleset import ruleset
 from engine.state import DealScored, IllegalMove, Play
 from engine.view import advance, initial_view, seat_event, seat_view
-from game.position import Position
-from game.table_controller import InlineExecutor, TableController
-from game.table_session import Notice
+from game.common.position import Position
+from game.table.table_controller import InlineExecutor, TableController
+from game.table.table_session import Notice
 from tests.test_table_controller import Recorder, act
 
 SESSION_API = frozenset({

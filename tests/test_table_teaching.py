@@ -8,9 +8,10 @@ from engine.ai.reasons import reason
 from engine.cards import mask_cards
 from engine.players import make_player
 from engine.state import DISCARD, PLAY
-from game import i18n, session
-from game.table_controller import InlineExecutor, TableController
-from game.words import Words, card_name
+from game.common import i18n
+from game.common.words import Words, card_name
+from game.table import session
+from game.table.table_controller import InlineExecutor, TableController
 
 
 class Recorder:

@@ -74,9 +74,9 @@ def _laid(view, layout, const) -> dict[int, tuple]:
 
 def test_seek_every_event_of_a_match_in_random_order(window) -> None:
     from engine.replay import read_replay
-    from game import constants as const
-    from game import layout
-    from game.theatre import ViewerView
+    from game.common import constants as const
+    from game.common import layout
+    from game.theatre.theatre import ViewerView
 
     rp = read_replay(GOLDEN / "match-seed-7.jsonl")
     view = ViewerView(window, rp, face_up=True)
@@ -100,7 +100,7 @@ def test_seek_every_event_of_a_match_in_random_order(window) -> None:
 
 def test_face_down_hands_show_only_counts(window) -> None:
     from engine.replay import read_replay
-    from game.theatre import ViewerView
+    from game.theatre.theatre import ViewerView
 
     rp = read_replay(GOLDEN / "single-seed-42.jsonl")
     view = ViewerView(window, rp, face_up=False)
@@ -121,7 +121,7 @@ def test_keys_step_and_playback(window) -> None:
 
     from engine.replay import read_replay
     from engine.state import TrickTaken
-    from game.theatre import ViewerView
+    from game.theatre.theatre import ViewerView
 
     rp = read_replay(GOLDEN / "single-seed-42.jsonl")
     view = ViewerView(window, rp)
@@ -161,7 +161,7 @@ def test_keys_step_and_playback(window) -> None:
 
 def test_seek_bar_click(window) -> None:
     from engine.replay import read_replay
-    from game.theatre import BAR, ViewerView
+    from game.theatre.theatre import BAR, ViewerView
 
     rp = read_replay(GOLDEN / "match-seed-7.jsonl")
     view = ViewerView(window, rp)
@@ -170,7 +170,8 @@ def test_seek_bar_click(window) -> None:
 
 
 def test_bad_file_shows_the_engines_message(window, tmp_path: Path) -> None:
-    from game.theatre import MessageView, open_replay
+    from game.screens.message import MessageView
+    from game.theatre.theatre import open_replay
 
     lines = (GOLDEN / "single-seed-42.jsonl").read_text().splitlines()
     ev = json.loads(lines[5])
@@ -187,7 +188,7 @@ def test_bad_file_shows_the_engines_message(window, tmp_path: Path) -> None:
 
 def test_watch_live_ai_game_is_saved(window, tmp_path: Path) -> None:
     from engine.replay import read_replay
-    from game.theatre import LiveGame, ViewerView
+    from game.theatre.theatre import LiveGame, ViewerView
 
     path = tmp_path / "watch.jsonl"
     live = LiveGame(["random"] * 4, 1, 99, path)
@@ -209,7 +210,7 @@ def test_watch_live_ai_game_is_saved(window, tmp_path: Path) -> None:
 def test_screenshot_at_every_position(window, name: str) -> None:
     """Every N from 0 to the end renders (in-process, on the test window)."""
     from engine.replay import read_replay
-    from game.theatre import render_position
+    from game.theatre.theatre import render_position
 
     rp = read_replay(GOLDEN / name)
     sizes = set()
@@ -251,9 +252,10 @@ def test_replay_browser_lists_and_opens(window, home: Path) -> None:
 
     import arcade
 
-    from game import paths
-    from game.replay_browser import ReplayBrowserView
-    from game.theatre import MessageView, ViewerView
+    from game.common import paths
+    from game.screens.message import MessageView
+    from game.theatre.replay_browser import ReplayBrowserView
+    from game.theatre.theatre import ViewerView
 
     folder = paths.replays_dir()
     folder.mkdir(parents=True, exist_ok=True)
@@ -304,9 +306,9 @@ def test_open_side_hands_stay_clear_of_the_theatres_panels(window, tmp_path: Pat
     Piedicavallo's dealer holds 17, Scarto's 28 while laying three aside)."""
     from engine.cards import mask_cards
     from engine.replay import read_replay
-    from game import layout
-    from game.review_view import PANEL_BOX
-    from game.theatre import STRIP, TRICKS_PANEL, ViewerView
+    from game.common import layout
+    from game.theatre.review_view import PANEL_BOX
+    from game.theatre.theatre import STRIP, TRICKS_PANEL, ViewerView
 
     rp = (read_replay(GOLDEN / "match-seed-7.jsonl") if game == "piedicavallo"
           else _scarto_replay(tmp_path, {"scarto-east": 1, "scarto-west": 2}[game]))
@@ -346,8 +348,8 @@ def test_the_tricks_list_says_no_tricks_yet_until_the_first_trick(window, lang: 
     and at the next deal it says so again."""
     from engine.replay import read_replay
     from engine.state import Dealt, TrickTaken
-    from game import i18n
-    from game.theatre import TILE_X, TRICK_ROW, TRICKS_PANEL, ViewerView, render_position
+    from game.common import i18n
+    from game.theatre.theatre import TILE_X, TRICK_ROW, TRICKS_PANEL, ViewerView, render_position
 
     rp = read_replay(GOLDEN / "match-seed-7.jsonl")
     kinds = [type(e) for e in rp.events]

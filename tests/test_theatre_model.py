@@ -7,7 +7,7 @@ from pathlib import Path
 
 from engine.replay import read_replay
 from engine.state import CardPlayed, TrickTaken
-from game.theatre_model import Timeline, list_replays
+from game.theatre.theatre_model import Timeline, list_replays
 
 GOLDEN = Path(__file__).parent / "golden"
 

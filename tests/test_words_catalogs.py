@@ -15,9 +15,9 @@ from engine.ai.reasons import KEYS, Reason
 from engine.cards import TRUMP_SUIT
 from engine.errors import Refusal
 from engine.ruleset import Outcome, ruleset
-from game import i18n
-from game.lessons import LESSONS
-from game.words import _TEMPLATES, Words, msg
+from game.common import i18n
+from game.common.words import _TEMPLATES, Words, msg
+from game.table.lessons import LESSONS
 
 LANGS = ("en", "fr", "it")
 COUNTS = (0, 1, 2, 3, 25)

@@ -42,7 +42,7 @@ def shown_pixels(window) -> bytes:
 
 def kept_pixels(window) -> bytes:
     """The picture the window keeps between frames."""
-    from game import damage
+    from game.common import damage
 
     if damage.redraw_mode(window) == "fbo":
         return window._tarocchi_fbo.read(components=3)
@@ -56,11 +56,12 @@ def main() -> int:
     from pathlib import Path
 
     from engine.replay import read_replay
-    from game import damage, session
-    from game.settings import Settings
-    from game.sound import SoundBoard
-    from game.theatre import ViewerView
-    from game.views.table_view import TableView
+    from game.common import damage
+    from game.common.settings import Settings
+    from game.common.sound import SoundBoard
+    from game.table import session
+    from game.table.table_view import TableView
+    from game.theatre.theatre import ViewerView
     from tests.test_gui_helpers import damaged_vs_whole
 
     window = make_window(Settings())

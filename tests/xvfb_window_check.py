@@ -16,9 +16,9 @@ def main() -> int:
     import arcade
     from pyglet.window import key
 
-    from game import layout
-    from game.settings import Settings
-    from game.views.menu import MenuView
+    from game.common import layout
+    from game.common.settings import Settings
+    from game.screens.menu import MenuView
 
     window = make_window(Settings())
     menu = MenuView(window)

@@ -1,0 +1,207 @@
+"""Play online, without arcade: host a table or join one by its code, and the
+lobby in which the seats fill (the view, :mod:`game.screens.online`, only draws).
+
+Hosting uses the server address in Settings, or, with none, a Tarocchi server
+started in the background of this program (``online.server.start_background``,
+on 127.0.0.1: friends elsewhere need a server they can reach, ``tarocchi serve
+--host 0.0.0.0`` on a machine of yours, whose address goes in Settings).  The
+host creates the table (the game, its length, who sits where: a friend or an AI
+level) and takes South; the code is shared by word of mouth; a friend joins by
+it and takes the first free friend's seat.  In the lobby the host may give an
+empty seat to the AI and starts the game once every friend's seat is taken;
+then every table gets a :class:`game.table.remote_session.RemoteSession`.
+"""
+
+from __future__ import annotations
+
+import getpass
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.ruleset import ruleset
+from game.common import paths
+
+#: the port of the server this program starts to host a table
+DEFAULT_PORT = 8765
+FRIEND = "human"
+#: a friend whose connection is gone for two minutes is played by the AI (medium)
+#: until they come back; no turn clock (friends wait for each other)
+TABLE_SETTINGS = {"ai_takeover_seconds": 120, "turn_seconds": 0, "fallback_level": "medium"}
+_server_lock = threading.Lock()
+_server: Any = None
+
+
+class OnlineError(Exception):
+    """Hosting or joining failed; ``str()`` is one line saying why."""
+
+
+def player_name() -> str:
+    try:
+        name = getpass.getuser()
+    except Exception:  # noqa: BLE001 - no user name here: a plain one
+        name = ""
+    return (name or "Player")[:32]
+
+
+@dataclass
+class _Elsewhere:
+    """The server of another Tarocchi on this computer (it has port 8765)."""
+
+    url: str
+
+
+def local_server() -> Any:
+    """The Tarocchi server of this computer: started by this program on first use
+    (127.0.0.1, port 8765, its store in the data folder's ``server/``), unless
+    another Tarocchi here has that port already, whose server is then used: two
+    windows on one computer sit at the same tables."""
+    global _server
+    from online.server import start_background
+
+    with _server_lock:
+        if _server is None:
+            try:
+                _server = start_background(paths.home() / "server", port=DEFAULT_PORT)
+            except OSError:
+                _server = _Elsewhere(f"ws://127.0.0.1:{DEFAULT_PORT}")
+        return _server
+
+
+def server_url(address: str) -> str:
+    """The server's websocket URL: the address in Settings, or this computer's."""
+    address = address.strip()
+    if not address:
+        return str(local_server().url)
+    if "://" not in address:
+        address = "ws://" + address
+    return address
+
+
+@dataclass
+class Lobby:
+    """A table being filled (or under way), as this client sees it."""
+
+    client: Any
+    joined: dict[str, Any]
+    url: str
+    is_host: bool
+    code: str
+    seat: int
+    variant: str
+    info: dict[str, Any] = field(default_factory=dict)  # the server's last ``lobby``
+    backlog: list[dict[str, Any]] = field(default_factory=list)
+    started: bool = False
+    error: str = ""
+
+    @property
+    def rules(self):
+        return ruleset(self.variant)
+
+    def seats(self) -> list[dict[str, Any]]:
+        return list(self.info.get("seats", []))
+
+    def poll(self) -> bool:
+        """Take in the server's messages; True once the game has started."""
+        for m in self.client.poll():
+            kind = m.get("type")
+            if kind == "lobby":
+                self.info = m
+                self.started = self.started or bool(m.get("started"))
+            elif kind == "connection" and m.get("state") in ("lost", "closed"):
+                self.error = str(m.get("reason") or "lost")
+            elif kind == "connection":
+                self.error = ""
+            self.backlog.append(m)  # the table's session reads them again, in order
+            if kind == "event":
+                self.started = True
+        return self.started
+
+    @property
+    def can_start(self) -> bool:
+        """Every friend's seat is taken (the host may give the others to the AI)."""
+        seats = self.seats()
+        return (self.is_host and not self.started and bool(seats)
+                and all(s["kind"] != FRIEND or s.get("taken") for s in seats))
+
+    def start(self) -> None:
+        try:
+            self.info = self.client.start()
+        except Exception as exc:  # noqa: BLE001 - the server's word, in one line
+            raise OnlineError(str(exc)) from None
+
+    def cycle_seat(self, seat: int, levels: list[str]) -> None:
+        """The host turns an empty seat: a friend, then each AI level."""
+        seats = self.seats()
+        if not self.is_host or self.started or not 0 <= seat < len(seats) or seats[seat].get("taken"):
+            return
+        cur = seats[seat]["kind"] if seats[seat]["kind"] == FRIEND else seats[seat].get("level")
+        order = [FRIEND, *levels]
+        nxt = order[(order.index(cur) + 1) % len(order)] if cur in order else order[0]
+        try:
+            self.info = self.client.set_seat(seat, nxt)
+        except Exception as exc:  # noqa: BLE001
+            raise OnlineError(str(exc)) from None
+
+    def session(self):
+        """The table's session once the game has started."""
+        from game.table.remote_session import RemoteSession
+
+        seats = self.seats()
+        players = tuple(FRIEND if s["kind"] == FRIEND else str(s.get("level")) for s in seats)
+        names = tuple(str(s.get("name") or "") if s["kind"] == FRIEND else "" for s in seats)
+        sess = RemoteSession(self.client, self.joined, players=players, names=names,
+                             backlog=self.backlog)
+        self.backlog = []
+        return sess
+
+    def leave(self) -> None:
+        self.client.close()
+
+
+def _connect(address: str):
+    from online.client import ThreadedClient
+
+    url = server_url(address)
+    client = ThreadedClient()
+    try:
+        client.connect(url, player_name(), timeout=5.0)
+    except Exception as exc:  # noqa: BLE001 - unreachable, refused, not a Tarocchi server
+        client.close()
+        raise OnlineError(f"cannot reach the server at {url}: {exc}") from None
+    return client, url
+
+
+def host(address: str, variant: str, deals: int, others: list[str]) -> Lobby:
+    """Create a table (South is the host; ``others``: the other seats, ``human``
+    for a friend or an AI level) and sit at it."""
+    client, url = _connect(address)
+    try:
+        code, _token = client.create(variant, deals, [FRIEND, *others], dict(TABLE_SETTINGS))
+        reply = client.join(code, 0)
+    except Exception as exc:  # noqa: BLE001
+        client.close()
+        raise OnlineError(str(exc)) from None
+    return Lobby(client, reply, url, True, code, 0, variant)
+
+
+def join(address: str, code: str) -> Lobby:
+    """Join the table of ``code`` at its first free friend's seat."""
+    code = code.strip().upper()
+    client, url = _connect(address)
+    last = "no free seat"
+    for seat in range(4):
+        try:
+            reply = client.join(code, seat)
+        except Exception as exc:  # noqa: BLE001 - taken, an AI's, or no such seat or table
+            last = str(exc)
+            if getattr(exc, "code", "") == "seat_taken":
+                continue
+            break
+        variant = reply["seat_view"].rules.name
+        return Lobby(client, reply, url, False, code, seat, variant)
+    client.close()
+    raise OnlineError(f"cannot join table {code}: {last}")
+
+
+__all__ = ["Lobby", "OnlineError", "host", "join", "local_server", "server_url", "DEFAULT_PORT"]

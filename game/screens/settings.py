@@ -1,0 +1,111 @@
+"""Settings: language, sound and volume, animation speed, pace after a trick,
+AI levels, fullscreen; saved on every change."""
+
+from __future__ import annotations
+
+import arcade
+
+from game.common import i18n
+from game.common.constants import FONT, GOLD, HEIGHT, INK, SPEEDS, WIDTH
+from game.common.i18n import _
+from game.common.navigation import show
+from game.common.settings import LANGUAGES, levels
+from game.common.ui import BaseView, Button
+
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "it": "Italiano"}
+VOLUMES = tuple(round(v / 10, 1) for v in range(0, 11))
+
+
+class SettingsView(BaseView):
+    background = (16, 58, 36)
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.s = window.settings
+        self._build()
+
+    def _build(self) -> None:
+        self.title = arcade.Text(_("Settings"), WIDTH / 2, HEIGHT - 80, GOLD, 36, anchor_x="center",
+                                 anchor_y="center", font_name=FONT, bold=True)
+        self.help = arcade.Text(_("Click or Enter: next value · Left/Right arrows on a line: change it"),
+                                WIDTH / 2, HEIGHT - 125, INK, 13, anchor_x="center",
+                                anchor_y="center", font_name=FONT)
+        rows = ("language", "sound", "volume", "speed", "auto_advance", "partner", "opponents",
+                "fullscreen")
+        self.rows = rows
+        self.buttons = [
+            Button("", (WIDTH / 2, 540 - i * 52, 560, 44), (lambda r=r: self.change(r, 1)), font_size=15)
+            for i, r in enumerate(rows)
+        ]
+        self.buttons.append(Button(_("Back"), (WIDTH / 2, 540 - len(rows) * 52 - 16, 200, 44), self.on_back))
+        self.focus = max(self.focus, 0)
+        self._labels()
+
+    def _labels(self) -> None:
+        s = self.s
+        on_off = {True: _("on"), False: _("off")}
+        texts = {
+            "language": _("Language: {v}").format(v=LANGUAGE_NAMES.get(s.language, s.language)),
+            "sound": _("Sound: {v}").format(v=on_off[s.sound]),
+            "volume": _("Volume: {v}%").format(v=round(s.volume * 100)),
+            "speed": _("Animation speed: x{v}").format(v=f"{s.speed:g}"),
+            "auto_advance": _("After each trick: {v}").format(
+                v=_("go on by itself") if s.auto_advance else _("wait for a click")),
+            "partner": _("Partner's level: {v}").format(v=_(s.partner)),
+            "opponents": _("Opponents' level: {v}").format(v=_(s.opponents)),
+            "fullscreen": _("Fullscreen (F11): {v}").format(v=on_off[s.fullscreen]),
+        }
+        for r, b in zip(self.rows, self.buttons, strict=False):
+            b.label = texts[r]
+
+    @staticmethod
+    def _step(options, current, step):
+        options = list(options)
+        i = options.index(current) if current in options else 0
+        return options[(i + step) % len(options)]
+
+    def change(self, row: str, step: int) -> None:
+        s = self.s
+        if row == "language":
+            s.language = self._step(LANGUAGES, s.language, step)
+            i18n.set_language(s.language)
+        elif row == "sound":
+            s.sound = not s.sound
+        elif row == "volume":
+            s.volume = self._step(VOLUMES, round(s.volume, 1), step)
+        elif row == "speed":
+            s.speed = self._step(SPEEDS, s.speed, step)
+        elif row == "auto_advance":
+            s.auto_advance = not s.auto_advance
+        elif row in ("partner", "opponents"):
+            setattr(s, row, self._step(levels(), getattr(s, row), step))
+        elif row == "fullscreen":
+            s.fullscreen = not s.fullscreen
+            self.window.set_fullscreen(s.fullscreen)
+        snd = getattr(self.window, "sound", None)
+        if snd is not None:
+            snd.enabled, snd.volume = s.sound, s.volume
+            if row in ("sound", "volume"):
+                snd.play("click")
+        s.save()
+        if row == "language":
+            self._build()  # every text again, in the new language
+        else:
+            self._labels()
+
+    def on_key_press(self, symbol: int, modifiers: int):
+        k = arcade.key
+        if symbol in (k.LEFT, k.RIGHT) and 0 <= self.focus < len(self.rows):
+            self.change(self.rows[self.focus], 1 if symbol == k.RIGHT else -1)
+            return True
+        if symbol in (k.UP, k.DOWN):
+            self.move_focus(1 if symbol == k.DOWN else -1)
+            return True
+        return super().on_key_press(symbol, modifiers)
+
+    def draw_scene(self) -> None:
+        self.title.draw()
+        self.help.draw()
+
+    def on_back(self) -> None:
+        show(self.window, "menu")
