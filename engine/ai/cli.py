@@ -10,6 +10,7 @@ both cores; a hard player inside them searches in-process.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import math
 import statistics
@@ -17,12 +18,14 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from .. import argtypes
 from ..cli import add_variant_option
 from ..game import Game
 from ..players import Player, decision_seed, level_names, make_player
+from ..replay import write_replay
 from ..rng import mix64
 from ..ruleset import Ruleset, ruleset
 from ..simulate import play_out
@@ -59,6 +62,11 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
                    metavar="K")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--replays", default=None, metavar="DIR",
+        help="write every game's replay file into DIR (created if missing): "
+        "PAIR-SEATING.jsonl, e.g. 0007-1.jsonl, the players by seat in its header",
+    )
     add_variant_option(p)
     p.set_defaults(func=cmd_tournament)
 
@@ -251,9 +259,12 @@ def play_pair(
     budget_ms: int | None,
     variant: str = "piedicavallo",
     rounds: int | None = None,
+    replays: str | None = None,
 ) -> tuple[list[tuple[int, ...]], dict[str, list[float]], list[Any]]:
     """Deal i once per seating (see :func:`seatings`).  Returns each game's points,
-    decision times by level, and the games' Dealt hands (to check pairing)."""
+    decision times by level, and the games' Dealt hands (to check pairing).
+    With ``replays`` (a folder) each game's replay is written there as
+    ``{i:04d}-{seating}.jsonl``."""
     pool.set_parallel(False)
     rules = ruleset(variant)
     gs = pair_seed(seed, i)
@@ -261,13 +272,17 @@ def play_pair(
     pb = Timed(make_level(b, budget_ms, parallel=False, rounds=rounds))
     results = []
     deals = []
-    for where in seatings(rules):
+    for k, where in enumerate(seatings(rules)):
         players = [pa if is_a else pb for is_a in where]
         game = Game(gs, 1, [p.name for p in players], rules=rules)
         for p in (pa, pb):
             if isinstance(p.inner, HardPlayer) and p.inner.oracle:
                 p.inner.truth = lambda g=game: (g.state.hands, g.state.discard)
         play_out(game, players)
+        if replays is not None:
+            header = copy.deepcopy(game.header)
+            header.extra.update(tournament={"a": a, "b": b, "seed": seed, "pair": i, "seating": k})
+            write_replay(Path(replays) / f"{i:04d}-{k}.jsonl", header, list(game.log))
         results.append(game.state.scores[0])
         dealt = game.events[0]
         deals.append(getattr(dealt, "hands", None))
@@ -292,6 +307,7 @@ def run_tournament(
     progress: bool = False,
     variant: str = "piedicavallo",
     rounds: int | None = None,
+    replays: str | None = None,
 ) -> dict[str, Any]:
     rules = ruleset(variant)
     where = seatings(rules)
@@ -307,7 +323,7 @@ def run_tournament(
     if workers > 1 and deals > 1:
         with ProcessPoolExecutor(workers) as ex:
             futs: dict[Future[Any], int] = {
-                ex.submit(play_pair, a, b, seed, i, budget_ms, variant, rounds): i
+                ex.submit(play_pair, a, b, seed, i, budget_ms, variant, rounds, replays): i
                 for i in range(deals)
             }
             from concurrent.futures import as_completed
@@ -318,7 +334,7 @@ def run_tournament(
                     bar.update(1)
     else:
         for i in range(deals):
-            results[i] = play_pair(a, b, seed, i, budget_ms, variant, rounds)
+            results[i] = play_pair(a, b, seed, i, budget_ms, variant, rounds, replays)
             if bar:
                 bar.update(1)
     if bar:
@@ -379,6 +395,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         progress=not args.quiet,
         variant=args.variant,
         rounds=args.budget_rounds,
+        replays=args.replays,
     )
     if args.json:
         print(json.dumps(res))
