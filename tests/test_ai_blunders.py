@@ -26,9 +26,20 @@ import pytest
 
 from engine.ai.natural import natural_first, spare_fives, thrown_five, tied_indices
 from engine.game import Game
+from engine.players import make_player
+from engine.replay import write_replay
 from engine.ruleset import ruleset
+from engine.simulate import play_out
 from engine.state import Discard, Play
-from tests.blunder_rates import ALONE_KINDS, PARTNER_KINDS, classify, count, kinds_of, make
+from tests.blunder_rates import (
+    ALONE_KINDS,
+    PARTNER_KINDS,
+    classify,
+    count,
+    count_replays,
+    kinds_of,
+    make,
+)
 
 PIED = ruleset("piedicavallo")
 SCARTO = ruleset("scarto")
@@ -236,3 +247,41 @@ def test_searching_levels_make_no_visible_blunders(variant):
         assert res["blunders"]["five_to_opponents"] == 0, res
         for kind in kinds_of(ruleset(variant)):
             assert res["rate"][kind] <= max(got["easy"]["rate"][kind], 0.0) + 1e-9, (level, kind, res)
+
+
+# --- counted from replay files (a tournament's games) ----------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["piedicavallo", "scarto"])
+def test_replay_counts_equal_the_self_play_counts(tmp_path, variant):
+    """The counter over replay files gives the self-play counter's figures on the
+    same games (easy in every seat, so a few deals have chances of each kind)."""
+    rules = ruleset(variant)
+    seeds = range(900, 906)
+    for seed in seeds:
+        game = Game(seed, 1, ["easy"] * rules.n_seats, rules=rules)
+        play_out(game, [make("easy", None, None)] * rules.n_seats)
+        write_replay(tmp_path / f"{seed}.jsonl", game.header, list(game.log))
+    got = count_replays(sorted(str(f) for f in tmp_path.glob("*.jsonl")))
+    want = count("easy", variant, seeds)
+    assert list(got) == ["easy"]
+    assert sum(want["chances"].values()) > 0
+    for key in ("deals", "last_cards", "chances", "blunders", "rate"):
+        assert got["easy"][key] == want[key], key
+
+
+def test_replay_counts_go_to_the_player_of_each_seat(tmp_path):
+    """Two levels at one table: each last card is counted for the name in its
+    seat, and each level played half the seats of each deal."""
+    seeds = range(910, 914)
+    names = ["easy", "random", "easy", "random"]
+    players = [make_player(n) for n in names]
+    for seed in seeds:
+        game = Game(seed, 1, names, rules=PIED)
+        play_out(game, players)
+        write_replay(tmp_path / f"{seed}.jsonl", game.header, list(game.log))
+    got = count_replays(sorted(str(f) for f in tmp_path.glob("*.jsonl")))
+    assert sorted(got) == ["easy", "random"]
+    assert got["easy"]["deals"] == got["random"]["deals"] == 2
+    tricks = PIED.n_tricks * len(seeds)
+    assert got["easy"]["last_cards"] + got["random"]["last_cards"] == tricks
