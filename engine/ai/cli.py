@@ -63,7 +63,7 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument(
-        "--replays", default=None, metavar="DIR",
+        "--replays", type=argtypes.out_dir, default=None, metavar="DIR",
         help="write every game's replay file into DIR (created if missing): "
         "PAIR-SEATING.jsonl, e.g. 0007-1.jsonl, the players by seat in its header",
     )
