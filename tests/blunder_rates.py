@@ -33,6 +33,13 @@ the trick as it lies before the last card:
 A *chance* of a kind is a last card where its condition holds; the rate is
 blunders per chance.  Run ``python -m tests.blunder_rates --help`` for the full
 counts (the README's figures); the suite's test uses a few deals.
+
+``--replays DIR`` counts the same kinds in replay files instead (those of
+``tarocchi tournament --replays DIR``): each position before a card played is
+the engine's own (the replay reader replays every event through the rules),
+the legal cards are the engine's, and each last card is counted for the player
+named in that seat of the file's header (so a duplicate match between two
+levels gives both levels' counts on the same deals).
 """
 
 from __future__ import annotations
@@ -42,13 +49,15 @@ import json
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from engine.cards import TRUMP_SUIT
 from engine.game import Game
 from engine.players import Player
+from engine.replay import read_replay
 from engine.ruleset import Ruleset, ruleset
-from engine.state import PLAY, Play
+from engine.state import PLAY, CardPlayed, Play, legal_commands
 
 PARTNER_KINDS = ("keep_gift", "overtake_partner", "five_to_opponents", "high_winner")
 ALONE_KINDS = ("five_to_opponents", "high_winner")
@@ -135,6 +144,56 @@ def count_deal(rules: Ruleset, seed: int, players: Sequence[Player], counts: dic
     counts["deals"] += 1
 
 
+def add_rates(counts: dict[str, Any]) -> dict[str, Any]:
+    """``counts`` with ``rate`` (blunders per chance) and ``per_deal`` added."""
+    counts["rate"] = {
+        k: round(counts["blunders"][k] / counts["chances"][k], 4) if counts["chances"][k] else 0.0
+        for k in counts["chances"]
+    }
+    counts["per_deal"] = {
+        k: round(counts["blunders"][k] / max(1, counts["deals"]), 4) for k in counts["chances"]
+    }
+    return counts
+
+
+def count_replays(paths: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The counts per player name (the names in the replays' headers) over
+    every deal of the replay files ``paths``.  A name's ``deals`` is the seats
+    it played (one a seat and deal) over the seats at the table: the deals'
+    worth of decisions, as in self-play where one level plays every seat (a
+    duplicate match of 200 deal pairs gives each of its two levels 200)."""
+    out: dict[str, dict[str, Any]] = {}
+    seats: dict[str, int] = {}  # seats played (one a seat and deal), by name
+    n = 1  # seats at the table
+    for path in paths:
+        rep = read_replay(path)
+        rules = rep.rules
+        n = rules.n_seats
+        names = rep.header.players
+        seen: set[tuple[int, int]] = set()  # (seat, deal)
+        for i, e in enumerate(rep.events):
+            if not isinstance(e, CardPlayed):
+                continue
+            st = rep.states[i]
+            seen.add((e.seat, st.deal_no))
+            if st.phase != PLAY or len(st.trick) != n - 1:
+                continue
+            assert st.turn == e.seat, (path, i)
+            legal = [c.card for c in legal_commands(st) if isinstance(c, Play)]
+            assert e.card in legal, (path, i)
+            c = out.setdefault(names[e.seat], empty_counts(rules))
+            c["last_cards"] += 1
+            for kind, bad in classify(rules, st.leader, st.trick, legal, e.card).items():
+                c["chances"][kind] += 1
+                c["blunders"][kind] += int(bad)
+        for seat, _deal in seen:
+            seats[names[seat]] = seats.get(names[seat], 0) + 1
+            out.setdefault(names[seat], empty_counts(rules))
+    for name, k in seats.items():
+        out[name]["deals"] = k // n if k % n == 0 else round(k / n, 2)
+    return {name: add_rates(c) for name, c in sorted(out.items())}
+
+
 def make(level: str, budget_ms: int | None, rounds: int | None) -> Player:
     """A player of ``level`` (hard: a deadline of ``budget_ms`` or ``rounds`` of
     fixed work, on one core)."""
@@ -157,14 +216,7 @@ def count(
     players = [make(level, budget_ms, rounds) for _ in range(rules.n_seats)]
     for seed in seeds:
         count_deal(rules, seed, players, counts)
-    counts["rate"] = {
-        k: round(counts["blunders"][k] / counts["chances"][k], 4) if counts["chances"][k] else 0.0
-        for k in counts["chances"]
-    }
-    counts["per_deal"] = {
-        k: round(counts["blunders"][k] / max(1, counts["deals"]), 4) for k in counts["chances"]
-    }
-    return counts
+    return add_rates(counts)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -172,7 +224,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m tests.blunder_rates",
         description="Count visible blunders at the last card of a trick (self-play).",
     )
-    ap.add_argument("--level", required=True, help="easy, medium, hard or hard:key=value,...")
+    ap.add_argument("--level", help="easy, medium, hard or hard:key=value,... (self-play)")
+    ap.add_argument("--replays", metavar="DIR",
+                    help="count the replay files DIR/*.jsonl instead, per player in their headers")
     ap.add_argument("--variant", default="piedicavallo")
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1, help="first deal seed (deals use seed, seed+1, ...)")
@@ -180,6 +234,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--budget-rounds", type=int, default=None, help="hard: fixed rounds a decision")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args(argv)
+    if (a.level is None) == (a.replays is None):
+        ap.error("give either --level (self-play) or --replays DIR")
+    if a.replays is not None:
+        files = sorted(str(f) for f in Path(a.replays).glob("*.jsonl"))
+        if not files:
+            ap.error(f"no replay files (*.jsonl) in {a.replays}")
+        per = count_replays(files)
+        if a.json:
+            print(json.dumps({"replays": a.replays, "files": len(files), "players": per}))
+        else:
+            for name, res in per.items():
+                _print(name, f"{len(files)} files", res)
+        return 0
     t = time.monotonic()
     res = count(a.level, a.variant, range(a.seed, a.seed + a.deals), a.budget_ms, a.budget_rounds)
     res.update(level=a.level, variant=a.variant, seed=a.seed, budget_ms=a.budget_ms,
@@ -187,11 +254,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a.json:
         print(json.dumps(res))
     else:
-        print(f"{a.level} ({a.variant}), {res['deals']} deals, {res['last_cards']} last cards:")
-        for k in res["chances"]:
-            print(f"  {k}: {res['blunders'][k]} of {res['chances'][k]} chances "
-                  f"({100 * res['rate'][k]:.1f}%), {res['per_deal'][k]:.3f} a deal")
+        _print(a.level, a.variant, res)
     return 0
+
+
+def _print(name: str, where: str, res: dict[str, Any]) -> None:
+    print(f"{name} ({where}), {res['deals']} deals, {res['last_cards']} last cards:")
+    for k in res["chances"]:
+        print(f"  {k}: {res['blunders'][k]} of {res['chances'][k]} chances "
+              f"({100 * res['rate'][k]:.1f}%), {res['per_deal'][k]:.3f} a deal")
 
 
 if __name__ == "__main__":

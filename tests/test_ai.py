@@ -363,6 +363,40 @@ def test_tournament_pairs_deals_both_ways() -> None:
     assert res["mean_margin"] > 0
 
 
+def test_tournament_writes_its_games_as_replays(tmp_path) -> None:
+    """``--replays DIR``: every game of the match, readable, the players by seat,
+    and its points are the match's."""
+    from engine.replay import read_replay
+    from engine.ruleset import ruleset
+
+    folder = tmp_path / "games"
+    res = run_tournament("easy", "random", 3, 5, workers=2, replays=str(folder))
+    files = sorted(p.name for p in folder.iterdir())
+    assert files == [f"{i:04d}-{k}.jsonl" for i in range(3) for k in range(2)]
+    pied = ruleset("piedicavallo")
+    margins = []
+    for i in range(3):
+        pair = []
+        for k in range(2):
+            rep = read_replay(folder / f"{i:04d}-{k}.jsonl")
+            assert rep.header.extra["tournament"] == {
+                "a": "easy", "b": "random", "seed": 5, "pair": i, "seating": k
+            }
+            names = rep.header.players
+            assert sorted(names) == ["easy", "easy", "random", "random"]
+            assert names[k] == "easy" and names[2 + k] == "easy"  # A's pair, each side in turn
+            pts = rep.final.scores[0]
+            a_side = pied.side[k]
+            pair.append(pts[a_side] - pts[1 - a_side])
+        margins.append(sum(pair) / 2)
+    assert round(sum(margins) / 3, 2) == res["mean_margin"]
+    # Scarto: A in each seat in turn, three files a deal
+    scarto = tmp_path / "scarto"
+    run_tournament("easy", "random", 1, 5, workers=1, variant="scarto", replays=str(scarto))
+    heads = [read_replay(scarto / f"0000-{k}.jsonl").header.players for k in range(3)]
+    assert [h.index("easy") for h in heads] == [0, 1, 2]
+
+
 def test_medium_tuning_variants() -> None:
     """``medium:key=value,...`` levels for tuning matches (issue 39's screens)."""
     import pytest

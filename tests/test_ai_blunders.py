@@ -24,9 +24,22 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ai.natural import natural_first, tied_indices
+from engine.ai.natural import natural_first, spare_fives, thrown_five, tied_indices
+from engine.game import Game
+from engine.players import make_player
+from engine.replay import write_replay
 from engine.ruleset import ruleset
-from tests.blunder_rates import ALONE_KINDS, PARTNER_KINDS, classify, count, kinds_of
+from engine.simulate import play_out
+from engine.state import Discard, Play
+from tests.blunder_rates import (
+    ALONE_KINDS,
+    PARTNER_KINDS,
+    classify,
+    count,
+    count_replays,
+    kinds_of,
+    make,
+)
 
 PIED = ruleset("piedicavallo")
 SCARTO = ruleset("scarto")
@@ -136,9 +149,83 @@ def test_ties_are_within_the_noise():
     assert tied_indices(w, rows, [0, 1, 2, 3], z=0.0, margin=0.0) == [3]
 
 
+#: Medium's self-play of Piedicavallo deal seed 199, up to the position where it
+#: threw trump 1 (before the rule): the dealer's discard, then every card played.
+DEAL_199 = (58, 60)
+PLAYS_199 = (
+    24, 30, 31, 28, 47, 21, 4, 42, 22, 17, 26, 1, 44, 43, 46, 9, 25, 6, 29, 2, 39, 38, 32,
+    41, 27, 7, 23, 5, 48, 45, 20, 10, 13, 18, 19, 3, 34, 11, 35, 33, 57, 53, 61, 56, 36, 37,
+    14, 40, 59, 8, 52, 51, 16, 54, 50,
+)
+
+
+def _deal_199():
+    """The game at seat 3's last card of the trick trump 17 (seat 0, an
+    opponent), Diamonds 4, Queen of Cups, holding trump 1 and trump 16 only."""
+    game = Game(199, 1, ["medium"] * 4, rules=PIED)
+    game.submit(Discard(game.state.turn, DEAL_199))
+    for card in PLAYS_199:
+        game.submit(Play(game.state.turn, card))
+    return game
+
+
+def test_the_position_of_deal_199():
+    game = _deal_199()
+    st = game.state
+    t1, t16 = _c(PIED, "T1", "T16")
+    assert st.turn == 3 and st.leader == 0
+    assert list(st.trick) == _c(PIED, "T17", "D4", "CQ")
+    assert sorted(c.card for c in game.legal()) == sorted([t1, t16])
+    # the rules' definition: trump 1 is a 5-point card thrown to the opponents
+    assert classify(PIED, 0, st.trick, [t1, t16], t1) == {"five_to_opponents": True}
+
+
+def test_spare_fives_overrules_the_search():
+    game = _deal_199()
+    view = game.view(3)
+    t1, t16 = _c(PIED, "T1", "T16")
+    assert thrown_five(view, t1) and not thrown_five(view, t16)
+    # the search preferred trump 1 by 7.25 points (trump 1 is lost either way)
+    vals = [(t1, 30.0), (t16, 22.75)]
+    assert [c for c, _v in spare_fives(view, vals)] == [t16, t1]
+    assert [c for c, _v in natural_first(view, vals, [t1])] == [t16, t1]
+    assert spare_fives(view, [(t16, 3.0), (t1, 1.0)]) == [(t16, 3.0), (t1, 1.0)]
+
+
+def test_spare_fives_keeps_a_five_that_takes_the_trick_or_has_no_cheaper_card():
+    game = _deal_199()
+    view = game.view(3)
+    # the same hand on a trick its partner (seat 1, trump 17 on Diamonds led by seat 0) takes:
+    # no opponent's trick, nothing to spare
+    t1, t16, t21, bk = _c(PIED, "T1", "T16", "T21", "BK")
+    own = view._replace(trick=tuple(_c(PIED, "D4", "T17", "CQ")))
+    assert not thrown_five(own, t1)
+    assert spare_fives(own, [(t1, 9.0), (t16, 1.0)]) == [(t1, 9.0), (t16, 1.0)]
+    # trump 21 takes the opponents' trick: kept
+    assert not thrown_five(view, t21)
+    assert spare_fives(view, [(t21, 9.0), (t16, 1.0)]) == [(t21, 9.0), (t16, 1.0)]
+    # two 5-point cards and the Matto: no cheaper card other than the Matto
+    vals = [(t1, 9.0), (bk, 8.0), (PIED.pack.matto, 1.0)]
+    assert spare_fives(view, vals) == vals
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_the_searching_levels_keep_trump_1_in_deal_199(level):
+    """End to end: medium and hard (fixed work) play trump 16, not trump 1."""
+    game = _deal_199()
+    player = make(level, None, 4 if level == "hard" else None)
+    got = player.choose(game.view(3), game.legal(), game.cursor)
+    assert got == Play(3, _c(PIED, "T16")[0])
+
+
 def test_natural_first_reorders_only_ties():
-    vals = [(5, 2.0), (9, 1.0)]
-    assert natural_first(None, vals, [5]) == vals  # type: ignore[arg-type]
+    game = _deal_199()
+    view = game.view(3)._replace(trick=tuple(_c(PIED, "D4", "T17", "CQ")))
+    t1, t16 = _c(PIED, "T1", "T16")
+    vals = [(t16, 2.0), (t1, 1.0)]
+    assert natural_first(view, vals, [t16]) == vals
+    # tied, on the partner's sure trick: the natural card gives trump 1
+    assert natural_first(view, vals, [t16, t1])[0][0] == t1
 
 
 # --- seeded self-play -------------------------------------------------------------------
@@ -160,3 +247,41 @@ def test_searching_levels_make_no_visible_blunders(variant):
         assert res["blunders"]["five_to_opponents"] == 0, res
         for kind in kinds_of(ruleset(variant)):
             assert res["rate"][kind] <= max(got["easy"]["rate"][kind], 0.0) + 1e-9, (level, kind, res)
+
+
+# --- counted from replay files (a tournament's games) ----------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["piedicavallo", "scarto"])
+def test_replay_counts_equal_the_self_play_counts(tmp_path, variant):
+    """The counter over replay files gives the self-play counter's figures on the
+    same games (easy in every seat, so a few deals have chances of each kind)."""
+    rules = ruleset(variant)
+    seeds = range(900, 906)
+    for seed in seeds:
+        game = Game(seed, 1, ["easy"] * rules.n_seats, rules=rules)
+        play_out(game, [make("easy", None, None)] * rules.n_seats)
+        write_replay(tmp_path / f"{seed}.jsonl", game.header, list(game.log))
+    got = count_replays(sorted(str(f) for f in tmp_path.glob("*.jsonl")))
+    want = count("easy", variant, seeds)
+    assert list(got) == ["easy"]
+    assert sum(want["chances"].values()) > 0
+    for key in ("deals", "last_cards", "chances", "blunders", "rate"):
+        assert got["easy"][key] == want[key], key
+
+
+def test_replay_counts_go_to_the_player_of_each_seat(tmp_path):
+    """Two levels at one table: each last card is counted for the name in its
+    seat, and each level played half the seats of each deal."""
+    seeds = range(910, 914)
+    names = ["easy", "random", "easy", "random"]
+    players = [make_player(n) for n in names]
+    for seed in seeds:
+        game = Game(seed, 1, names, rules=PIED)
+        play_out(game, players)
+        write_replay(tmp_path / f"{seed}.jsonl", game.header, list(game.log))
+    got = count_replays(sorted(str(f) for f in tmp_path.glob("*.jsonl")))
+    assert sorted(got) == ["easy", "random"]
+    assert got["easy"]["deals"] == got["random"]["deals"] == 2
+    tricks = PIED.n_tricks * len(seeds)
+    assert got["easy"]["last_cards"] + got["random"]["last_cards"] == tricks

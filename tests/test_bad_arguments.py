@@ -55,6 +55,7 @@ OPTIONS: list[tuple[list[str], list[str], str, str]] = [
     (["tournament"], ["--a", "easy", "--b", "easy", "--deals", "1", "--seed", "1"], "--deals", "count"),
     (["tournament"], ["--a", "easy", "--b", "easy", "--deals", "1", "--seed", "1"], "--seed", "seed"),
     (["tournament"], ["--a", "easy", "--b", "easy", "--deals", "1", "--seed", "1"], "--budget-ms", "count"),
+    (["tournament"], ["--a", "easy", "--b", "easy", "--deals", "1", "--seed", "1"], "--replays", "out_dir"),
     (["tournament"], ["--a", "easy", "--b", "easy", "--deals", "1", "--seed", "1"], "--budget-rounds",
      "count"),
     (["tournament"], ["--a", "easy", "--b", "easy", "--deals", "1", "--seed", "1"], "--workers", "count"),

@@ -10,6 +10,7 @@ both cores; a hard player inside them searches in-process.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import math
 import statistics
@@ -17,6 +18,7 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from .. import argtypes
@@ -24,6 +26,7 @@ from ..argtypes import add_variant_option
 from ..game import Game
 from ..player_api import Player, decision_seed
 from ..players import level_names, make_player
+from ..replay import write_replay
 from ..rng import mix64
 from ..ruleset import Ruleset, ruleset
 from ..simulate import play_out
@@ -60,6 +63,11 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
                    metavar="K")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--replays", type=argtypes.out_dir, default=None, metavar="DIR",
+        help="write every game's replay file into DIR (created if missing): "
+        "PAIR-SEATING.jsonl, e.g. 0007-1.jsonl, the players by seat in its header",
+    )
     add_variant_option(p)
     p.set_defaults(func=cmd_tournament)
 
@@ -252,9 +260,12 @@ def play_pair(
     budget_ms: int | None,
     variant: str = "piedicavallo",
     rounds: int | None = None,
+    replays: str | None = None,
 ) -> tuple[list[tuple[int, ...]], dict[str, list[float]], list[Any]]:
     """Deal i once per seating (see :func:`seatings`).  Returns each game's points,
-    decision times by level, and the games' Dealt hands (to check pairing)."""
+    decision times by level, and the games' Dealt hands (to check pairing).
+    With ``replays`` (a folder) each game's replay is written there as
+    ``{i:04d}-{seating}.jsonl``."""
     pool.set_parallel(False)
     rules = ruleset(variant)
     gs = pair_seed(seed, i)
@@ -262,13 +273,17 @@ def play_pair(
     pb = Timed(make_level(b, budget_ms, parallel=False, rounds=rounds))
     results = []
     deals = []
-    for where in seatings(rules):
+    for k, where in enumerate(seatings(rules)):
         players = [pa if is_a else pb for is_a in where]
         game = Game(gs, 1, [p.name for p in players], rules=rules)
         for p in (pa, pb):
             if isinstance(p.inner, HardPlayer) and p.inner.oracle:
                 p.inner.truth = lambda g=game: (g.state.hands, g.state.discard)
         play_out(game, players)
+        if replays is not None:
+            header = copy.deepcopy(game.header)
+            header.extra.update(tournament={"a": a, "b": b, "seed": seed, "pair": i, "seating": k})
+            write_replay(Path(replays) / f"{i:04d}-{k}.jsonl", header, list(game.log))
         results.append(game.state.scores[0])
         dealt = game.events[0]
         deals.append(getattr(dealt, "hands", None))
@@ -293,13 +308,14 @@ def run_tournament(
     progress: bool = False,
     variant: str = "piedicavallo",
     rounds: int | None = None,
+    replays: str | None = None,
 ) -> dict[str, Any]:
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=deals, desc=f"{a} vs {b}", unit="pair", file=sys.stderr)
-    results = _play_pairs(a, b, deals, seed, budget_ms, workers, variant, rounds, bar)
+    results = _play_pairs(a, b, deals, seed, budget_ms, workers, variant, rounds, bar, replays)
     if bar:
         bar.close()
     out: dict[str, Any] = {"variant": variant, "a": a, "b": b}
@@ -312,14 +328,14 @@ def run_tournament(
 
 def _play_pairs(
     a: str, b: str, deals: int, seed: int, budget_ms: int | None, workers: int, variant: str,
-    rounds: int | None, bar: Any,
+    rounds: int | None, bar: Any, replays: str | None = None,
 ) -> list[Any]:
     """Every deal pair's games, in deal order (in ``workers`` processes where more than one)."""
     results: list[Any] = [None] * deals
     if workers > 1 and deals > 1:
         with ProcessPoolExecutor(workers) as ex:
             futs: dict[Future[Any], int] = {
-                ex.submit(play_pair, a, b, seed, i, budget_ms, variant, rounds): i
+                ex.submit(play_pair, a, b, seed, i, budget_ms, variant, rounds, replays): i
                 for i in range(deals)
             }
             from concurrent.futures import as_completed
@@ -330,7 +346,7 @@ def _play_pairs(
                     bar.update(1)
     else:
         for i in range(deals):
-            results[i] = play_pair(a, b, seed, i, budget_ms, variant, rounds)
+            results[i] = play_pair(a, b, seed, i, budget_ms, variant, rounds, replays)
             if bar:
                 bar.update(1)
     return results
@@ -401,6 +417,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         progress=not args.quiet,
         variant=args.variant,
         rounds=args.budget_rounds,
+        replays=args.replays,
     )
     if args.json:
         print(json.dumps(res))
