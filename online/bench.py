@@ -39,6 +39,7 @@ from engine.ruleset import ruleset
 
 from .bot import play, random_chooser
 from .client import SeatClient
+from .serve_options import DB_CONNECTIONS
 
 CONNECT_AT_ONCE = 64
 
@@ -62,7 +63,8 @@ def cpu_ms(pid: int) -> float:
 
 def start_server(data: Path, *, pin: bool = False, synchronous: str = "FULL",
                  rate: float = 1000.0, port: int = 0, db: str | None = None,
-                 lease: float = 5.0, ai_workers: int = 1, db_connections: int = 8
+                 lease: float = 5.0, ai_workers: int = 1,
+                 db_connections: int = DB_CONNECTIONS
                  ) -> tuple[subprocess.Popen[str], str]:
     """``python -m online.server`` on a free port (a node of ``db`` if given);
     returns it and its URL.  It writes its figures to ``data/stats.json`` when
@@ -126,14 +128,19 @@ async def _one_table(urls: list[str], variant: str, seats: list[str],
         if msg.get("type") == "event":
             run.on_event(msg["seq"])
 
-    async with sem:
-        for s in people:
-            c = SeatClient(urls, f"b{s}", on_message=hook, max_backoff=1.0)
-            await c.connect(30)
-            clients.append(c)
-        code, _ = await clients[0].create(variant, 1, seats)
-        for s, c in zip(people, clients, strict=True):
-            await c.join(code, s)
+    try:
+        async with sem:
+            for s in people:
+                c = SeatClient(urls, f"b{s}", on_message=hook, max_backoff=1.0)
+                clients.append(c)
+                await c.connect(30)
+            code, _ = await clients[0].create(variant, 1, seats)
+            for s, c in zip(people, clients, strict=True):
+                await c.join(code, s)
+    except BaseException:  # this table could not be set up: close what it opened
+        for c in clients:
+            await c.close()
+        raise
     started[0] += 1
     await ready.wait()
     await clients[0].host("start")
@@ -174,7 +181,9 @@ async def _bench(urls: list[str], tables: int, variant: str, seats: list[str],
         _one_table(urls[i % k:] + urls[:i % k], variant, seats, think, 1000 + i, sem, ready,
                    started, timeout))
         for i in range(tables)]
-    while started[0] < tables and not all(t.done() for t in tasks):
+    # every table set up (or failed: a failed one never starts, and must not hold
+    # the others back) before the play begins together
+    while started[0] + sum(1 for t in tasks if t.done()) < tables:
         await asyncio.sleep(0.05)
     cpu0 = [cpu_ms(p) for p in pids]
     me0 = time.process_time()
@@ -269,12 +278,11 @@ def _node_stats(data: Path, nodes: int) -> list[dict[str, Any]]:
 
 def _ai_figures(stats: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
     decisions = [int(s.get("ai_decisions", 0)) for s in stats]
-    took = [x for s in stats for x in [s.get("ai_ms_p50")] if x is not None]
-    return {
+    return {  # one entry a node, in node order (None: the node decided nothing)
         "ai_decisions": sum(decisions),
         "ai_decisions_per_s_per_node": [round(d / seconds, 2) for d in decisions],
-        "ai_ms_p50": took,
-        "ai_ms_p95": [s.get("ai_ms_p95") for s in stats if s.get("ai_ms_p95") is not None],
+        "ai_ms_p50": [s.get("ai_ms_p50") for s in stats],
+        "ai_ms_p95": [s.get("ai_ms_p95") for s in stats],
     }
 
 
@@ -293,7 +301,7 @@ def run_bench(tables: int, variant: str = "piedicavallo", think: tuple[float, fl
               out: str | None = None, pin: bool = False, synchronous: str = "FULL",
               timeout: float = 900.0, *, db: str | None = None, nodes: int = 1,
               ai_seats: int = 0, ai_level: str = "medium", ai_workers: int = 1,
-              db_connections: int = 8) -> dict[str, Any]:
+              db_connections: int = DB_CONNECTIONS) -> dict[str, Any]:
     """Start the server (SQLite) or ``nodes`` nodes on ``db`` (PostgreSQL), play
     ``tables`` tables to their end, stop the servers; the figures as a dict."""
     if nodes > 1 and not db:
@@ -338,22 +346,38 @@ def run_bench(tables: int, variant: str = "piedicavallo", think: tuple[float, fl
     return result
 
 
+def _refused_combination(args: argparse.Namespace) -> str:
+    """Options that would be accepted and then ignored, refused instead."""
+    if args.nodes > 1 and not args.db:
+        return "--nodes: several nodes share one PostgreSQL database: give --db postgresql://..."
+    if args.db_connections != DB_CONNECTIONS and not args.db:
+        return "--db-connections is for PostgreSQL nodes: give --db postgresql://..."
+    if args.synchronous != "FULL" and args.db:
+        return "--synchronous is SQLite's; PostgreSQL commits are always durable here"
+    if args.pin and args.nodes > 1:
+        return "--pin puts the server on CPU 0: with several nodes, leave it out"
+    if not args.ai_seats and (args.ai_level is not None or args.ai_workers is not None):
+        return "--ai-level and --ai-workers are for AI seats: give --ai-seats M"
+    return ""
+
+
 def cmd_bench_server(args: argparse.Namespace) -> int:
+    refusal = _refused_combination(args)
+    if refusal:
+        print(f"tarocchi bench server: {refusal}", file=sys.stderr)
+        return 2
     try:
         think = parse_think(args.think_ms)
+        args.ai_level = args.ai_level or "medium"
         table_seats(args.variant, args.ai_seats, args.ai_level)
     except (argparse.ArgumentTypeError, ValueError) as exc:
         print(f"tarocchi bench server: {exc}", file=sys.stderr)
-        return 2
-    if args.nodes > 1 and not args.db:
-        print("tarocchi bench server: --nodes: several nodes share one PostgreSQL database: "
-              "give --db postgresql://...", file=sys.stderr)
         return 2
     try:
         result = run_bench(args.tables, args.variant, think, args.out, args.pin,
                            args.synchronous, args.timeout, db=args.db, nodes=args.nodes,
                            ai_seats=args.ai_seats,
-                           ai_level=args.ai_level, ai_workers=args.ai_workers,
+                           ai_level=args.ai_level, ai_workers=args.ai_workers or 1,
                            db_connections=args.db_connections)
     except RuntimeError as exc:  # a server or node that did not start (its message says why)
         print(f"tarocchi bench server: {exc}", file=sys.stderr)

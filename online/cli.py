@@ -94,7 +94,8 @@ def add_bench_arguments(b: argparse.ArgumentParser) -> None:
                    "0: a closed loop, which measures saturation, not latency)")
     b.add_argument("--pin", action="store_true",
                    help="server on CPU 0, clients on CPU 1 (taskset-like)")
-    b.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL")
+    b.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL",
+                   help="SQLite's durability (without --db; default FULL)")
     b.add_argument("--db", default=None, metavar="URL", type=_db_url,
                    help="postgresql://...: run --nodes server nodes on this database instead of "
                    "one server on SQLite")
@@ -106,10 +107,10 @@ def add_bench_arguments(b: argparse.ArgumentParser) -> None:
     b.add_argument("--ai-seats", type=argtypes.whole(0, 3, "number of seats"), default=0,
                    metavar="M", help="the last M seats of every table are the server's AI "
                    "(default 0: people only)")
-    b.add_argument("--ai-level", default="medium", choices=level_names(),
-                   help="the AI seats' level (default medium)")
-    b.add_argument("--ai-workers", type=argtypes.count(64), default=1, metavar="W",
-                   help="AI processes a node (default 1)")
+    b.add_argument("--ai-level", default=None, choices=level_names(),
+                   help="with --ai-seats: the AI seats' level (default medium)")
+    b.add_argument("--ai-workers", type=argtypes.count(64), default=None, metavar="W",
+                   help="with --ai-seats: AI processes a node (default 1)")
     b.add_argument("--timeout", type=argtypes.seconds, default=900.0, metavar="S")
     b.add_argument("--json", action="store_true", help="one JSON line (the default output)")
 

@@ -46,6 +46,7 @@ from .protocol import (
     decode_client,
     encode,
 )
+from .serve_options import DB_CONNECTIONS
 from .sqlite_store import SqliteStore
 from .store import SeqConflict, is_postgres_url
 from .tables import AiRunner, Hub, Table
@@ -153,7 +154,7 @@ class TarocchiServer:
     def __init__(self, data_dir: str | os.PathLike[str], *, rate: float = RATE_PER_S,
                  burst: float = RATE_BURST, ai_workers: int = 1, synchronous: str = "FULL",
                  db: str | None = None, node_url: str | None = None,
-                 lease_seconds: float = 5.0, db_connections: int = 8) -> None:
+                 lease_seconds: float = 5.0, db_connections: int = DB_CONNECTIONS) -> None:
         self.data_dir = Path(data_dir)
         self.db_connections = db_connections
         # db: a postgresql:// URL makes this server one node of several (online/cluster.py)
@@ -460,7 +461,8 @@ def write_stats(srv: TarocchiServer, path: Path) -> None:
     }
     ai = list(srv.hub.ai.timings)
     if ai:
-        out.update({"ai_decisions": len(ai), "ai_ms_p50": pct(ai, 0.5), "ai_ms_p95": pct(ai, 0.95)})
+        out.update({"ai_decisions": srv.hub.ai.decisions, "ai_ms_p50": pct(ai, 0.5),
+                    "ai_ms_p95": pct(ai, 0.95)})
     g = list(getattr(store, "timings", []))
     w = list(getattr(store, "wakeups", []))
     if g:
@@ -484,7 +486,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                    db=getattr(args, "db", None),
                                    node_url=getattr(args, "node_url", None),
                                    lease_seconds=getattr(args, "lease_seconds", 5.0),
-                                   db_connections=getattr(args, "db_connections", 8)))
+                                   db_connections=getattr(args, "db_connections", DB_CONNECTIONS)))
     except OSError as exc:
         print(f"tarocchi serve: {exc}", file=sys.stderr)
         return 1

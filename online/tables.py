@@ -118,6 +118,7 @@ class AiRunner:
         self._pool: Executor | None = None
         #: seconds each decision took, from asking to the answer (the bench's figures)
         self.timings: deque[float] = deque(maxlen=100_000)
+        self.decisions = 0
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -137,6 +138,7 @@ class AiRunner:
         else:
             cmd = await loop.run_in_executor(self._executor(), choose, level, view, event_index)
         self.timings.append(time.perf_counter() - t0)
+        self.decisions += 1
         return cmd
 
     def shutdown(self) -> None:

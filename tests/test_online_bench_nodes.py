@@ -51,3 +51,17 @@ def test_a_bad_database_url_is_refused_before_anything_starts() -> None:
     r = _bench("--db", "mysql://x", "--tables", "1")
     assert r.returncode == 2
     assert "postgresql://" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_options_that_would_be_ignored_are_refused_in_one_line() -> None:
+    cases = [
+        (["--ai-level", "easy"], "--ai-seats"),
+        (["--ai-workers", "2"], "--ai-seats"),
+        (["--db-connections", "4"], "--db"),
+        (["--db", "postgresql://x@127.0.0.1:1/x", "--synchronous", "NORMAL"], "SQLite"),
+        (["--db", "postgresql://x@127.0.0.1:1/x", "--nodes", "2", "--pin"], "--pin"),
+    ]
+    for extra, word in cases:
+        r = _bench("--tables", "1", *extra)
+        assert r.returncode == 2, (extra, r.stdout, r.stderr)
+        assert word in r.stderr and "Traceback" not in r.stderr, (extra, r.stderr)
