@@ -851,8 +851,13 @@ def digest(path: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    out = Path(args[0]) if args else ART_DIR
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m art.generate",
+                                 description="Draw the card faces and table pieces.")
+    ap.add_argument("out", nargs="?", default=str(ART_DIR),
+                    help=f"the folder to write into (default {ART_DIR})")
+    out = Path(ap.parse_args(sys.argv[1:] if argv is None else argv).out)
     files = generate(out)
     print(f"wrote {len(files)} images under {out}")
     return 0

@@ -4,6 +4,9 @@ sampling, and the tournament's duplicate pairing."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -29,6 +32,8 @@ from engine.simulate import play_game
 from engine.state import PLAY, Play, State, legal_commands
 from engine.variants.piedicavallo import NEVER_DISCARD_MASK, PACK, PIEDICAVALLO
 from engine.view import seat_view
+
+ROOT = Path(__file__).resolve().parent.parent
 
 MATTO = PACK.matto
 POINTS = PACK.points
@@ -395,6 +400,13 @@ def test_tournament_writes_its_games_as_replays(tmp_path) -> None:
     run_tournament("easy", "random", 1, 5, workers=1, variant="scarto", replays=str(scarto))
     heads = [read_replay(scarto / f"0000-{k}.jsonl").header.players for k in range(3)]
     assert [h.index("easy") for h in heads] == [0, 1, 2]
+    # a folder that already holds a match's games is refused: the two would be counted as one
+    r = subprocess.run([sys.executable, "-m", "game.cli", "tournament", "--a", "easy", "--b",
+                        "random", "--deals", "1", "--seed", "1", "--quiet", "--replays",
+                        str(scarto)], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 1 and "already holds replay files" in r.stderr
+    assert "Traceback" not in r.stderr
+    assert len(list(scarto.iterdir())) == 3  # nothing added
 
 
 def test_medium_tuning_variants() -> None:

@@ -407,6 +407,10 @@ def _with_times(out: dict[str, Any], a: str, b: str, results: list[Any]) -> dict
 def cmd_tournament(args: argparse.Namespace) -> int:
     _check_level(args.a)
     _check_level(args.b)
+    if args.replays and any(Path(args.replays).glob("*.jsonl")):
+        # another match's games would be counted with this one's (blunder_rates --replays)
+        raise SystemExit(f"tarocchi tournament: --replays {args.replays} already holds replay "
+                         "files: give an empty or new folder")
     res = run_tournament(
         args.a,
         args.b,
