@@ -52,6 +52,18 @@ class FileRefused(OSError):
         return self.message
 
 
+def user_data_folder() -> Path:
+    """The user's Tarocchi data folder (not created here): ``TAROCCHI_HOME`` if
+    set, else the platform's place for it (platformdirs).  The game keeps its
+    saves there and ``tarocchi serve`` its ``server/`` folder."""
+    env = os.environ.get("TAROCCHI_HOME")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("tarocchi", appauthor=False))
+
+
 def _size(n: int) -> str:
     if n >= 1024 * 1024:
         return f"{n:,} bytes ({n / (1024 * 1024):.3g} MB)"

@@ -37,6 +37,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
+from engine.files import user_data_folder
 from engine.view import SPECTATOR
 
 from .protocol import (
@@ -66,14 +67,7 @@ MAX_BUFFER = 1 << 20
 
 def default_data_dir() -> Path:
     """The user data folder's ``server/`` (``TAROCCHI_HOME`` overrides the data folder)."""
-    env = os.environ.get("TAROCCHI_HOME")
-    if env:
-        base = Path(env)
-    else:
-        import platformdirs
-
-        base = Path(platformdirs.user_data_dir("tarocchi", appauthor=False))
-    return base / "server"
+    return user_data_folder() / "server"
 
 
 class Bucket:

@@ -37,6 +37,7 @@ from engine.replay import Header, event_from_json, format_replay, parse_replay, 
 from engine.ruleset import ruleset
 from engine.state import State, apply, decide, due_event, new_game
 from engine.view import seat_view
+from online.bench import start_server
 from online.bot import play, random_chooser
 from online.client import SeatClient
 from online.tables import choose
@@ -55,17 +56,7 @@ TABLES = [
 def start_node(dsn: str, data: Path, port: int = 0, lease: float = 2.0
                ) -> tuple[subprocess.Popen[str], str]:
     """``python -m online.server --db DSN`` (one node); returns it and its URL."""
-    cmd = [sys.executable, "-m", "online.server", "--db", dsn, "--data", str(data),
-           "--port", str(port), "--rate", "1000", "--lease-seconds", str(lease)]
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env)
-    assert proc.stdout is not None
-    line = proc.stdout.readline().strip()
-    if not line.startswith("ws://"):
-        proc.kill()
-        proc.wait(10)
-        raise RuntimeError(f"the node did not start: {line!r}")
-    return proc, line
+    return start_server(data, port=port, db=dsn, lease=lease)
 
 
 # --- the truth, from the database ---------------------------------------------------------

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import art
 import sounds
+from engine.files import user_data_folder
 
 GAME_DIR = Path(__file__).resolve().parent.parent  # game/ (this file is game/common/paths.py)
 LOCALE_DIR = GAME_DIR / "locale"
@@ -63,13 +64,7 @@ def _folder_error(p: Path, exc: OSError) -> DataFolderError:
 
 def home() -> Path:
     """The user data folder (created on first use); :class:`DataFolderError` if it cannot be."""
-    env = os.environ.get("TAROCCHI_HOME")
-    if env:
-        p = Path(env)
-    else:
-        import platformdirs
-
-        p = Path(platformdirs.user_data_dir("tarocchi", appauthor=False))
+    p = user_data_folder()
     try:
         p.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
