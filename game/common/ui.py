@@ -253,6 +253,20 @@ def _present(window, boxes) -> None:
         add(boxes)
 
 
+def typed_line_key(symbol: int, typed: str) -> tuple[str, str]:
+    """A key on a line being typed (a deal number, a table's code, an address):
+    ``("enter" | "cancel" | "edit", the text after it)``; every other key is
+    swallowed (``("", typed)``) so it does not reach the screen's shortcuts."""
+    k = arcade.key
+    if symbol in (k.ENTER, k.RETURN, k.NUM_ENTER):
+        return "enter", typed
+    if symbol == k.ESCAPE:
+        return "cancel", ""
+    if symbol == k.BACKSPACE:
+        return "edit", typed[:-1]
+    return "", typed
+
+
 def button_bounds(rect) -> tuple[float, float, float, float]:
     """A button's bounds (left, bottom, right, top) with its shadow (``BUTTON_PAD``),
     rounded out to whole pixels as its picture is."""

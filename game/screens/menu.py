@@ -9,7 +9,7 @@ from game.common.constants import FONT, GOLD, HEIGHT, INK, RED, WIDTH
 from game.common.i18n import _
 from game.common.navigation import knows, show
 from game.common.settings import levels
-from game.common.ui import BaseView, Button
+from game.common.ui import BaseView, Button, typed_line_key
 from game.table import session
 
 
@@ -263,14 +263,13 @@ class NewGameView(BaseView):
 
     def on_key_press(self, symbol: int, modifiers: int):
         if self.typing:
-            k = arcade.key
-            if symbol in (k.ENTER, k.RETURN, k.NUM_ENTER):
+            action, self.typed = typed_line_key(symbol, self.typed)
+            if action == "enter":
                 self._confirm_typed()
-            elif symbol == k.ESCAPE:
-                self.typing, self.typed, self.deal_number = False, "", None
+            elif action == "cancel":
+                self.typing, self.deal_number = False, None
                 self._labels()
-            elif symbol == k.BACKSPACE:
-                self.typed = self.typed[:-1]
+            elif action == "edit":
                 self._labels()
             return True
         return super().on_key_press(symbol, modifiers)

@@ -10,7 +10,7 @@ from game.common.constants import FONT, GOLD, HEIGHT, INK, RED, WIDTH
 from game.common.i18n import _
 from game.common.navigation import show
 from game.common.settings import levels
-from game.common.ui import BaseView, Button
+from game.common.ui import BaseView, Button, typed_line_key
 from game.common.words import Words
 from game.screens import online_lobby
 
@@ -186,14 +186,13 @@ class OnlineView(BaseView):
 
     def on_key_press(self, symbol: int, modifiers: int):
         if self.typing:
-            k = arcade.key
-            if symbol in (k.ENTER, k.RETURN, k.NUM_ENTER):
+            action, self.typed = typed_line_key(symbol, self.typed)
+            if action == "enter":
                 self._join() if self.typing == "code" else self._keep_server()
-            elif symbol == k.ESCAPE:
-                self.typing, self.typed = "", ""
+            elif action == "cancel":
+                self.typing = ""
                 self._labels()
-            elif symbol == k.BACKSPACE:
-                self.typed = self.typed[:-1]
+            elif action == "edit":
                 self._labels()
             return True
         return super().on_key_press(symbol, modifiers)
