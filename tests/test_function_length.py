@@ -25,7 +25,7 @@ _POLICY = "the policy plays every card of every playout; split, playouts took 4%
 KERNELS: tuple[tuple[str, str, str], ...] = (
     ("engine/ai/fast.py", "_policy_fn", _POLICY),
     ("engine/ai/fast.py", "_policy_fn.policy", _POLICY),
-    ("engine/ai/solver.py", "Solver._play", "every search node; the move ordering split out cost 9-10%"),
+    ("engine/ai/solver.py", "PySolver._play", "every search node; the move ordering split out cost 9-10%"),
 )
 
 

@@ -37,7 +37,7 @@ from ..rng import mix64
 from ..ruleset import Ruleset
 from ..state import DISCARD
 from ..view import SeatView
-from . import pool
+from . import native, pool
 from .fast import Policy, kernel, lookahead_policy
 from .natural import LAST_MARGIN, TIE_MARGIN, TIE_Z, natural_first, tie_width, tied_indices
 from .search import (
@@ -51,6 +51,10 @@ from .search import (
 )
 from .solver import OutOfTime
 from .worlds import Known, known_of, sample
+
+#: Candidates valued in one deal each (by playouts or solved), over every search
+#: this process has folded: what ``tarocchi bench ai`` counts a second.
+VALUED = [0]
 
 #: A round's candidates may depend on the results of rounds up to ``r - LAG - 1``
 #: only, so the same rounds give the same answer whether they ran one after the
@@ -201,6 +205,10 @@ class HardConfig:
     #: rounds a decision with ``early_z=2`` against no tie-break, 90 deal pairs
     #: (seeds 41, 7): about -1.8 points
     natural: bool = True
+    #: the C kernels where they are built (:mod:`engine.ai.native`); ``native=0``
+    #: is the same search on the pure-Python kernels, about ten times slower: the
+    #: hard level as it was before them (issue 33), kept as a tuning level
+    native: bool = True
     tie_z: float = TIE_Z
     early_z: float = 0.0
     tie_margin: float = TIE_MARGIN
@@ -252,20 +260,21 @@ def play_round(
     Returns the deals' log-weights and value rows, or None once ``meter`` is
     spent (the deadline passed)."""
     rand = random.Random(mix64(seed, r, 0x5EA2C4))
-    policy, spent = _round_policy(kn, cfg)
-    try:
-        got = _round_worlds(kn, history, rand, n, inference, cfg, meter)
-        if got is None:
+    with native.pure(not cfg.native):
+        policy, spent = _round_policy(kn, cfg)
+        try:
+            got = _round_worlds(kn, history, rand, n, inference, cfg, meter)
+            if got is None:
+                return None
+            worlds, logw = got
+            if lam:
+                mp = kn.rules.pack.mask_points
+                k = kn.rules.discard_cards
+                logw = [w + lam * (mp(d) - k) for w, (_h, d) in zip(logw, worlds, strict=True)]
+            rows = _round_rows(kn, worlds, cands, exact, cfg, meter, policy, spent)
+            return None if rows is None else (logw, rows)
+        except OutOfTime:
             return None
-        worlds, logw = got
-        if lam:
-            mp = kn.rules.pack.mask_points
-            k = kn.rules.discard_cards
-            logw = [w + lam * (mp(d) - k) for w, (_h, d) in zip(logw, worlds, strict=True)]
-        rows = _round_rows(kn, worlds, cands, exact, cfg, meter, policy, spent)
-        return None if rows is None else (logw, rows)
-    except OutOfTime:
-        return None
 
 
 def _round_policy(kn: Known, cfg: HardConfig) -> tuple[Policy | None, list[int]]:
@@ -367,18 +376,20 @@ def _round_rows(
 
 
 def discard_round(
-    kn: Known, cands: list[int], seed: int, r: int, n: int, meter: Meter
+    kn: Known, cands: list[int], seed: int, r: int, n: int, use_c: bool, meter: Meter
 ) -> list[Row] | None:
     """Round ``r`` of the dealer's discard: ``n`` deals of the other hands, each
-    candidate discard valued by playing the whole deal out with the policy."""
+    candidate discard valued by playing the whole deal out with the policy (on
+    the C kernels if ``use_c`` and they are built)."""
     rand = random.Random(mix64(seed, r, 0xD15CA2D))
     rows: list[Row] = []
     cards = kn.rules.pack.n_cards - kn.rules.discard_cards
-    for _ in range(n):
-        if meter.over():
-            return None
-        rows.append(discard_values(kn, cands, [sample(kn, rand, True)])[0])
-        meter.used += SAMPLE_WORK + CARD_WORK * cards * len(cands)
+    with native.pure(not use_c):
+        for _ in range(n):
+            if meter.over():
+                return None
+            rows.append(discard_values(kn, cands, [sample(kn, rand, True)])[0])
+            meter.used += SAMPLE_WORK + CARD_WORK * cards * len(cands)
     return rows
 
 
@@ -666,8 +677,10 @@ class PlaySearch:
     def fold(self, r: int, result: tuple[list[float], list[Row]]) -> None:
         logw, rows = result
         kind, k = self._kind(r)
-        self.rounds[kind].append((self.alive(kind, k), logw, rows))
+        alive = self.alive(kind, k)
+        self.rounds[kind].append((alive, logw, rows))
         self.worlds[kind] += len(rows)
+        VALUED[0] += len(rows) * len(alive)
         self.n_rounds = r + 1
 
     def done(self) -> bool:
@@ -789,12 +802,14 @@ class DiscardSearch:
         idx = self.alive(r)
         return discard_round, (
             self.kn, [self.cands[i] for i in idx], self.seed, r, self.cfg.discard_round,
+            self.cfg.native,
         )
 
     def fold(self, r: int, rows: list[Row]) -> None:
         idx = self.alive(r)
         self.idx_of.append(idx)
         self.round_rows.append(rows)
+        VALUED[0] += len(rows) * len(idx)
         for row in rows:
             for i, v in zip(idx, row, strict=True):
                 self.sums[i] += v

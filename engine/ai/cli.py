@@ -32,7 +32,8 @@ from ..ruleset import Ruleset, ruleset
 from ..simulate import play_out
 from ..state import DISCARD, Command
 from ..view import SeatView
-from . import pool
+from . import native, pool
+from .anytime import VALUED
 from .players import HARD_MS, HardPlayer
 
 
@@ -80,6 +81,12 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
                    metavar="N",
                    help="fixed work instead of a deadline (rounds a decision)")
     b.add_argument("--seed", type=argtypes.seed, default=1, metavar="S")
+    b.add_argument(
+        "--baseline", default="hard:native=0", metavar="LEVEL",
+        help="also run LEVEL on the same positions, and give the ratio of the hard "
+        "searches' positions a second (default hard:native=0: the same search on the "
+        "pure-Python kernels, the hard level before the C ones); 'none' to skip",
+    )
     b.add_argument("--json", action="store_true", help="print JSON (the default output form)")
     add_variant_option(b)
     b.set_defaults(func=cmd_bench_ai)
@@ -485,28 +492,47 @@ def bench_positions(
     return out
 
 
-def cmd_bench_ai(args: argparse.Namespace) -> int:
-    _check_level(args.level, oracle_ok=False)
-    player = make_level(args.level, args.budget_ms, parallel=True, rounds=args.budget_rounds)
-    pool.warm()
-    positions = bench_positions(args.decisions, args.seed, ruleset(args.variant))
+def _bench_level(
+    level: str, args: argparse.Namespace, positions: list[tuple[SeatView, Sequence[Command], int]]
+) -> dict[str, Any]:
+    """One level's decision times on ``positions``, and for the hard search the
+    candidates it valued in a deal (by playouts or solved) a second of decision."""
+    player = make_level(level, args.budget_ms, parallel=True, rounds=args.budget_rounds)
     times = []
+    valued0 = VALUED[0]
     for view, legal, idx in positions:
         t = time.perf_counter()
         player.choose(view, legal, idx)
         times.append((time.perf_counter() - t) * 1000)
-    print(
-        json.dumps(
-            {
-                "variant": args.variant,
-                "level": args.level,
-                "decisions": len(times),
-                "p50_ms": round(_pct(times, 0.5), 1),
-                "p95_ms": round(_pct(times, 0.95), 1),
-                "max_ms": round(max(times), 1),
-            }
-        )
-    )
+    out: dict[str, Any] = {
+        "level": level,
+        "decisions": len(times),
+        "p50_ms": round(_pct(times, 0.5), 1),
+        "p95_ms": round(_pct(times, 0.95), 1),
+        "max_ms": round(max(times), 1),
+    }
+    valued = VALUED[0] - valued0
+    if valued:
+        out["positions_per_s"] = round(valued / (sum(times) / 1000), 1)
+    return out
+
+
+def cmd_bench_ai(args: argparse.Namespace) -> int:
+    _check_level(args.level, oracle_ok=False)
+    baseline = None if args.baseline == "none" else args.baseline
+    if baseline is not None:
+        _check_level(baseline, oracle_ok=False)
+    pool.warm()
+    positions = bench_positions(args.decisions, args.seed, ruleset(args.variant))
+    out = {"variant": args.variant, **_bench_level(args.level, args, positions)}
+    if not native.built():
+        out["kernels"] = "python (the C kernels are not built)"
+    if baseline is not None and baseline != args.level and "positions_per_s" in out:
+        base = _bench_level(baseline, args, positions)
+        out["baseline"] = base
+        if base.get("positions_per_s"):
+            out["ratio"] = round(out["positions_per_s"] / base["positions_per_s"], 2)
+    print(json.dumps(out))
     return 0
 
 

@@ -22,10 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..cards import NO_SUIT, TRUMP_SUIT
 from ..ruleset import Ruleset
+from . import native
 
 Policy = Callable[[Sequence[int], int, int, Sequence[int], int], int]
 
@@ -61,13 +62,23 @@ class Kernel:
     policy_variant: Callable[[int, int], Policy]
 
 
-@cache
 def kernel(rules: Ruleset) -> Kernel:
-    """The hot functions of ``rules``, built once: closures over its tables."""
+    """The hot functions of ``rules``: the C kernels where they are built and
+    not turned off (:mod:`engine.ai.native`), else the pure-Python ones below."""
+    return _kernel(rules, native.active())
+
+
+@cache
+def _kernel(rules: Ruleset, use_c: bool) -> Kernel:
+    """The hot functions of ``rules``, built once: closures over its tables (the
+    policy and the open-hand playouts in C when ``use_c``)."""
     keep = keep_values(rules)
     trick_winner = _trick_winner_fn(rules)
+    tables = _c_tables(rules) if use_c else None
 
     def make_policy(ruff_lead: int = 0, ruff_points: int = 0) -> Policy:
+        if tables is not None:
+            return tables.policy(ruff_lead, ruff_points)  # type: ignore[no-any-return]
         return _policy_fn(rules, keep, ruff_lead, ruff_points)
 
     policy = make_policy()
@@ -86,16 +97,66 @@ def kernel(rules: Ruleset) -> Kernel:
 
     assert rules.n_sides == len(set(rules.side))
     assert not rules.surrender or rules.n_sides == 2
+    finish = _finish_fn(rules, policy, trick_winner)
+    if tables is not None:
+        finish = _native_finish(tables, policy, finish)
     return Kernel(
         rules,
         keep,
         policy,
-        _finish_fn(rules, policy, trick_winner),
+        finish,
         _final_points_fn(rules),
         trick_winner,
         _finish_view_fn(rules, policy, trick_winner),
         policy_variant,
     )
+
+
+def c_tables(rules: Ruleset) -> Any:
+    """The C kernels' tables of ``rules`` (its ``policy``, ``finish``, ``solver``,
+    ``policy_plays`` and ``legal_mask``; see :mod:`engine.ai.native`), or None on
+    the pure-Python path."""
+    return _c_tables(rules) if native.active() else None
+
+
+@cache
+def _c_tables(rules: Ruleset) -> Any:
+    p = rules.pack
+    later_opps, partner_later = seat_tables(rules)
+    return native.make_tables(
+        n_seats=rules.n_seats, side=rules.side, partner=rules.partner, suit=p.suit,
+        points=p.points, strength=p.strength, rank=p.rank, keep=keep_values(rules),
+        higher=p.higher, suit_mask=p.suit_mask, trump_mask=p.trump_mask, matto=p.matto,
+        trick_adj=rules.trick_adjust, matto_adj=rules.matto_trick_adjust,
+        surrender=int(rules.surrender), total=rules.total, later_opps=later_opps,
+        partner_later=partner_later,
+    )
+
+
+def _native_finish(
+    tables: Any, policy: Policy, py_finish: Callable[..., tuple[list[int], list[int]]]
+) -> Callable[..., tuple[list[int], list[int]]]:
+    """Open-hand playouts in C for the C policies, in Python for any other
+    (the lookahead policy is a Python function that calls the C one)."""
+    c_finish = tables.finish
+    c_policy = native.policy_type()
+
+    def finish(
+        hands: list[int],
+        leader: int,
+        trick: list[int],
+        pts: list[int],
+        won: list[int],
+        pol: Policy = policy,
+        first: int = -1,
+        stop: int = 0,
+        at: list[int] | None = None,
+    ) -> tuple[list[int], list[int]]:
+        if type(pol) is c_policy:
+            return c_finish(hands, leader, trick, pts, won, pol, first, stop, at)  # type: ignore[no-any-return]
+        return py_finish(hands, leader, trick, pts, won, pol, first, stop, at)
+
+    return finish
 
 
 def _trick_winner_fn(rules: Ruleset) -> Callable[[Sequence[int]], int]:
@@ -124,7 +185,7 @@ def _trick_winner_fn(rules: Ruleset) -> Callable[[Sequence[int]], int]:
     return trick_winner
 
 
-def _seat_tables(
+def seat_tables(
     rules: Ruleset,
 ) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[bool, ...], ...]]:
     """Per seat and cards already in the trick: the opponents still to play after
@@ -202,7 +263,7 @@ def _policy_fn(  # noqa: PLR0915, C901 - a hot kernel kept whole: splitting cost
     STRENGTH = p.strength
     NT = p.n_trumps
     KEEP = keep
-    later_opps, partner_later_t = _seat_tables(rules)
+    later_opps, partner_later_t = seat_tables(rules)
     can_beat = _can_beat_fn(rules)
 
     def policy(  # noqa: PLR0915, C901 - the hot kernel itself (see above)
@@ -592,8 +653,13 @@ def _final_points_fn(rules: Ruleset) -> Callable[[list[int], list[int], int, int
     return final_points
 
 
-@cache
 def lookahead_policy(rules: Ruleset, weight: float) -> tuple[Policy, list[int]]:
+    """:func:`_lookahead_policy` over the kernels in use (C or Python)."""
+    return _lookahead_policy(rules, weight, native.active())
+
+
+@cache
+def _lookahead_policy(rules: Ruleset, weight: float, _use_c: bool) -> tuple[Policy, list[int]]:
     """The rules of thumb, but a lead chosen by playing the trick out: each
     candidate lead (one of a run of equal cards) is answered by the rules of
     thumb of the seats after it, and scored for the leader's side as the trick's

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from ..cards import NO_SUIT
-from .fast import Policy, kernel
+from .fast import Policy, c_tables, kernel
 from .solver import Solver
 from .worlds import Known
 
@@ -140,6 +140,9 @@ def policy_plays(
     cards been ``hands``: for each play with more than one legal card, how many
     legal cards there were and whether the play was the policy's card."""
     rules = kn.rules
+    tables = c_tables(rules)
+    if tables is not None:  # the loop below in C
+        return tables.policy_plays(history, kn.leader, kn.trick, hands, kn.seat)  # type: ignore[no-any-return]
     n = rules.n_seats
     matto = rules.pack.matto
     suit = rules.pack.suit

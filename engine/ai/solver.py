@@ -24,7 +24,8 @@ import time
 
 from ..cards import NO_SUIT, TRUMP_SUIT
 from ..ruleset import Ruleset
-from .fast import kernel
+from .fast import c_tables, kernel
+from .native import OutOfTime as OutOfTime  # raised here, and where callers look for it
 
 TT = dict[tuple[int, ...], tuple[int, int]]
 _INF = 10_000
@@ -32,13 +33,21 @@ _INF = 10_000
 _CHECK = 511
 
 
-class OutOfTime(Exception):
-    """A search passed its deadline; its partial result is thrown away."""
+def Solver(  # noqa: N802 - stands for the class it returns, by the path in use
+    rules: Ruleset, me: int, deadline: float = math.inf, node_limit: float = math.inf
+) -> PySolver:
+    """A solver for side ``me`` (see :class:`PySolver`): the C one where the C
+    kernels are in use (:mod:`engine.ai.native`; the same values, nodes and
+    :class:`OutOfTime`), else :class:`PySolver`."""
+    tables = c_tables(rules)
+    if tables is not None:
+        return tables.solver(me, deadline, node_limit)  # type: ignore[no-any-return]
+    return PySolver(rules, me, deadline, node_limit)
 
 
-class Solver:
+class PySolver:
     """One search context for one searching side (its table may be reused across
-    roots of one deal)."""
+    roots of one deal): the pure-Python solver, the reference of the C one."""
 
     __slots__ = (
         "tt", "nodes", "me", "n", "side", "surrender", "total", "legal_mask", "suit", "points",
@@ -51,7 +60,7 @@ class Solver:
     ) -> None:
         """``me``: the side whose final points are maximised.  ``deadline``: a
         ``time.monotonic()`` instant after which the search raises
-        :class:`OutOfTime` (the clock is read every few hundred nodes); so does
+        :class:`~engine.ai.native.OutOfTime` (the clock is read every few hundred nodes); so does
         passing ``node_limit`` nodes (checked as often)."""
         p = rules.pack
         self.tt: TT = {}

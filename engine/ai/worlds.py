@@ -16,6 +16,7 @@ from ..cards import mask_cards
 from ..ruleset import Ruleset
 from ..state import PLAY
 from ..view import SeatView
+from . import native
 
 
 class Known(NamedTuple):
@@ -138,6 +139,14 @@ def _deal(
     nh = len(holders)
     n = kn.rules.n_seats
     out = list(kn.hands_known) + [kn.discard]
+    c_deal = native.deal_fn()
+    if c_deal is not None:  # what follows in C: the same calls of rand, the same deal
+        got = c_deal(allowed, cap, kn.unseen, rand.getrandbits, rand.random)
+        if got is None:
+            return None
+        for (_a, _k, holder), m in zip(holders, got, strict=True):
+            out[holder] |= m
+        return out[:n], out[n]
     cards = mask_cards(kn.unseen)
     rand.shuffle(cards)
     cards.sort(key=lambda c: sum(a >> c & 1 for a in allowed))
