@@ -21,14 +21,20 @@ def level_names() -> list[str]:
     return list(LEVELS)
 
 
-def make_player(level: str) -> Player:
+def make_player(level: str, budget_ms: int | None = None) -> Player:
+    """A player of ``level``; ``budget_ms``, if given, is the deadline a decision of
+    the levels that search against the clock (hard; a server's setting), which
+    the other levels do not have."""
     _load_ai_levels()
     try:
-        return LEVELS[level]()
+        player = LEVELS[level]()
     except KeyError:
         raise ValueError(
             f"unknown player level {level!r}; choose from {', '.join(LEVELS)}"
         ) from None
+    if budget_ms is not None and hasattr(player, "budget_ms"):
+        player.budget_ms = budget_ms
+    return player
 
 
 __all__ = ["LEVELS", "Player", "RandomPlayer", "decision_seed", "level_names", "make_player"]

@@ -64,7 +64,7 @@ def cpu_ms(pid: int) -> float:
 def start_server(data: Path, *, pin: bool = False, synchronous: str = "FULL",
                  rate: float = 1000.0, port: int = 0, db: str | None = None,
                  lease: float = 5.0, ai_workers: int = 1,
-                 db_connections: int = DB_CONNECTIONS
+                 db_connections: int = DB_CONNECTIONS, ai_ms: int | None = None
                  ) -> tuple[subprocess.Popen[str], str]:
     """``python -m online.server`` on a free port (a node of ``db`` if given);
     returns it and its URL.  It writes its figures to ``data/stats.json`` when
@@ -73,6 +73,8 @@ def start_server(data: Path, *, pin: bool = False, synchronous: str = "FULL",
            "--rate", str(rate), "--synchronous", synchronous, "--ai-workers", str(ai_workers)]
     if db:
         cmd += ["--db", db, "--lease-seconds", str(lease), "--db-connections", str(db_connections)]
+    if ai_ms is not None:
+        cmd += ["--ai-ms", str(ai_ms)]
     if pin and shutil.which("taskset"):
         cmd = ["taskset", "-c", "0", *cmd]
     root = Path(__file__).resolve().parent.parent
@@ -301,7 +303,7 @@ def run_bench(tables: int, variant: str = "piedicavallo", think: tuple[float, fl
               out: str | None = None, pin: bool = False, synchronous: str = "FULL",
               timeout: float = 900.0, *, db: str | None = None, nodes: int = 1,
               ai_seats: int = 0, ai_level: str = "medium", ai_workers: int = 1,
-              db_connections: int = DB_CONNECTIONS) -> dict[str, Any]:
+              db_connections: int = DB_CONNECTIONS, ai_ms: int | None = None) -> dict[str, Any]:
     """Start the server (SQLite) or ``nodes`` nodes on ``db`` (PostgreSQL), play
     ``tables`` tables to their end, stop the servers; the figures as a dict."""
     if nodes > 1 and not db:
@@ -314,7 +316,8 @@ def run_bench(tables: int, variant: str = "piedicavallo", think: tuple[float, fl
     try:
         for k in range(nodes):
             proc, url = start_server(data / f"node{k}", pin=pin, synchronous=synchronous, db=db,
-                                     ai_workers=ai_workers, db_connections=db_connections)
+                                     ai_workers=ai_workers, db_connections=db_connections,
+                                     ai_ms=ai_ms)
             procs.append(proc)
             urls.append(url)
         if pin:
@@ -356,8 +359,10 @@ def _refused_combination(args: argparse.Namespace) -> str:
         return "--synchronous is SQLite's; PostgreSQL commits are always durable here"
     if args.pin and args.nodes > 1:
         return "--pin puts the server on CPU 0: with several nodes, leave it out"
-    if not args.ai_seats and (args.ai_level is not None or args.ai_workers is not None):
-        return "--ai-level and --ai-workers are for AI seats: give --ai-seats M"
+    if not args.ai_seats and (
+        args.ai_level is not None or args.ai_workers is not None or args.ai_ms is not None
+    ):
+        return "--ai-level, --ai-workers and --ai-ms are for AI seats: give --ai-seats M"
     return ""
 
 
@@ -378,7 +383,7 @@ def cmd_bench_server(args: argparse.Namespace) -> int:
                            args.synchronous, args.timeout, db=args.db, nodes=args.nodes,
                            ai_seats=args.ai_seats,
                            ai_level=args.ai_level, ai_workers=args.ai_workers or 1,
-                           db_connections=args.db_connections)
+                           db_connections=args.db_connections, ai_ms=args.ai_ms)
     except RuntimeError as exc:  # a server or node that did not start (its message says why)
         print(f"tarocchi bench server: {exc}", file=sys.stderr)
         return 1

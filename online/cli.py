@@ -111,6 +111,9 @@ def add_bench_arguments(b: argparse.ArgumentParser) -> None:
                    help="with --ai-seats: the AI seats' level (default medium)")
     b.add_argument("--ai-workers", type=argtypes.count(64), default=None, metavar="W",
                    help="with --ai-seats: AI processes a node (default 1)")
+    b.add_argument("--ai-ms", type=argtypes.whole(50, 10_000, "milliseconds"), default=None,
+                   metavar="MS", help="with --ai-seats: the hard AI's time a decision "
+                   "(tarocchi serve --ai-ms; default 1000)")
     b.add_argument("--timeout", type=argtypes.seconds, default=900.0, metavar="S")
     b.add_argument("--json", action="store_true", help="one JSON line (the default output)")
 

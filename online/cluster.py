@@ -208,6 +208,7 @@ class Node(Protocol):
     db_connections: int
     data_dir: Path
     ai_workers: int
+    ai_ms: int
     hub: Hub | None
     cluster: Cluster | None
 
@@ -230,7 +231,7 @@ async def start_node(srv: Node, host: str, port: int) -> socket.socket:
     except BaseException:
         sock.close()
         raise
-    srv.hub = Hub(store, srv.data_dir, AiRunner(srv.ai_workers))
+    srv.hub = Hub(store, srv.data_dir, AiRunner(srv.ai_workers, budget_ms=srv.ai_ms))
     srv.cluster = Cluster(srv.hub, store)
     srv.cluster.start()
     return sock

@@ -9,6 +9,7 @@ import argparse
 from engine import argtypes
 
 RATE_PER_S = 20.0  # online.server.RATE_PER_S, without importing it
+AI_MS = 1000  # the hard level's deadline a decision on this server (engine.ai.players.HARD_MS)
 DB_CONNECTIONS = 8  # online.pg_store.CONNECTIONS, without importing psycopg
 
 
@@ -34,6 +35,10 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"messages a second a connection may send (default {RATE_PER_S:g})")
     p.add_argument("--ai-workers", type=argtypes.count(64), default=1, metavar="K",
                    help="AI processes (default 1)")
+    p.add_argument("--ai-ms", type=argtypes.whole(50, 10_000, "milliseconds"), default=AI_MS,
+                   metavar="MS",
+                   help=f"the hard AI's time a decision, 50 to 10000 ms (default {AI_MS}); "
+                   "250 gives four times as many hard seats a core, a little weaker")
     p.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL",
                    help="SQLite durability: FULL survives a power cut (default), NORMAL a killed "
                    "process")
@@ -50,4 +55,4 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
                    f"(default {DB_CONNECTIONS}; commits in flight at once)")
 
 
-__all__ = ["DB_CONNECTIONS", "RATE_PER_S", "add_serve_arguments"]
+__all__ = ["AI_MS", "DB_CONNECTIONS", "RATE_PER_S", "add_serve_arguments"]

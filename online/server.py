@@ -47,7 +47,7 @@ from .protocol import (
     decode_client,
     encode,
 )
-from .serve_options import DB_CONNECTIONS
+from .serve_options import AI_MS, DB_CONNECTIONS
 from .sqlite_store import SqliteStore
 from .store import SeqConflict, is_postgres_url
 from .tables import AiRunner, Hub, Table
@@ -148,8 +148,10 @@ class TarocchiServer:
     def __init__(self, data_dir: str | os.PathLike[str], *, rate: float = RATE_PER_S,
                  burst: float = RATE_BURST, ai_workers: int = 1, synchronous: str = "FULL",
                  db: str | None = None, node_url: str | None = None,
-                 lease_seconds: float = 5.0, db_connections: int = DB_CONNECTIONS) -> None:
+                 lease_seconds: float = 5.0, db_connections: int = DB_CONNECTIONS,
+                 ai_ms: int = AI_MS) -> None:
         self.data_dir = Path(data_dir)
+        self.ai_ms = ai_ms
         self.db_connections = db_connections
         # db: a postgresql:// URL makes this server one node of several (online/cluster.py)
         self.db, self.node_url, self.lease_seconds = db, node_url, lease_seconds
@@ -178,7 +180,7 @@ class TarocchiServer:
             sock = await start_node(self, host, port)  # tables are leased one by one
         else:
             store = SqliteStore(self.data_dir / "tarocchi.sqlite3", synchronous=self.synchronous)
-            self.hub = Hub(store, self.data_dir, AiRunner(self.ai_workers))
+            self.hub = Hub(store, self.data_dir, AiRunner(self.ai_workers, budget_ms=self.ai_ms))
             await self.hub.load()
         self.server = await serve(
             self.handler, None if sock else host, None if sock else port, sock=sock,
@@ -480,7 +482,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                    db=getattr(args, "db", None),
                                    node_url=getattr(args, "node_url", None),
                                    lease_seconds=getattr(args, "lease_seconds", 5.0),
-                                   db_connections=getattr(args, "db_connections", DB_CONNECTIONS)))
+                                   db_connections=getattr(args, "db_connections", DB_CONNECTIONS),
+                                   ai_ms=getattr(args, "ai_ms", AI_MS)))
     except OSError as exc:
         print(f"tarocchi serve: {exc}", file=sys.stderr)
         return 1

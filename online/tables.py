@@ -97,23 +97,27 @@ def _worker_init(parent: int) -> None:
     os.environ["TAROCCHI_AI_PARALLEL"] = "0"  # one process a decision: the pool is the parallelism
 
 
-def choose(level: str, view: SeatView, event_index: int) -> Command:
-    """One AI decision from a seat's view (run in a worker process)."""
+def choose(level: str, view: SeatView, event_index: int, budget_ms: int | None = None) -> Command:
+    """One AI decision from a seat's view (run in a worker process); ``budget_ms``
+    is the server's deadline for the levels that search against the clock (hard)."""
     try:
         from engine.ai.pool import set_parallel
 
         set_parallel(False)
     except ImportError:
         pass
-    return make_player(level).choose(view, view.legal(), event_index)
+    return make_player(level, budget_ms).choose(view, view.legal(), event_index)
 
 
 class AiRunner:
     """The server's AI processes (made on first use); ``inline`` levels (random)
     are so cheap that they run on the loop's default thread pool instead."""
 
-    def __init__(self, workers: int = 1, inline: frozenset[str] = frozenset({"random"})) -> None:
+    def __init__(self, workers: int = 1, inline: frozenset[str] = frozenset({"random"}),
+                 budget_ms: int | None = None) -> None:
         self.workers = workers
+        #: the hard level's deadline a decision (``tarocchi serve --ai-ms``; None: its own)
+        self.budget_ms = budget_ms
         self.inline = inline
         self._pool: Executor | None = None
         #: seconds each decision took, from asking to the answer (the bench's figures)
@@ -134,9 +138,11 @@ class AiRunner:
         loop = asyncio.get_running_loop()
         t0 = time.perf_counter()
         if level in self.inline:
-            cmd = choose(level, view, event_index)
+            cmd = choose(level, view, event_index, self.budget_ms)
         else:
-            cmd = await loop.run_in_executor(self._executor(), choose, level, view, event_index)
+            cmd = await loop.run_in_executor(
+                self._executor(), choose, level, view, event_index, self.budget_ms
+            )
         self.timings.append(time.perf_counter() - t0)
         self.decisions += 1
         return cmd
