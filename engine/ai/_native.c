@@ -445,6 +445,8 @@ static int check_seat(const Tables *t, int seat, const char *what) {
     return 0;
 }
 
+static int check_hands_cards(const Tables *t, const u128 *hands);
+
 /* --- Policy: the rules of thumb as a callable ------------------------------- */
 
 typedef struct {
@@ -521,7 +523,7 @@ static PyObject *Tables_finish(Tables *t, PyObject *args) {
     u128 hands[MAXS];
     int trick[MAXS], n;
     if (read_hands(t, hands_o, hands) < 0 || read_trick(t, trick_o, trick, &n) < 0
-        || check_seat(t, leader, "leader") < 0)
+        || check_seat(t, leader, "leader") < 0 || check_hands_cards(t, hands) < 0)
         return NULL;
     Py_ssize_t n_sides = PyList_GET_SIZE(pts_o);
     if (n_sides > MAXS || PyList_GET_SIZE(won_o) != n_sides) {

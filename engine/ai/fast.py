@@ -97,14 +97,11 @@ def _kernel(rules: Ruleset, use_c: bool) -> Kernel:
 
     assert rules.n_sides == len(set(rules.side))
     assert not rules.surrender or rules.n_sides == 2
-    finish = _finish_fn(rules, policy, trick_winner)
-    if tables is not None:
-        finish = _native_finish(tables, policy, finish)
     return Kernel(
         rules,
         keep,
         policy,
-        finish,
+        _finish_fn(rules, policy, trick_winner, tables),
         _final_points_fn(rules),
         trick_winner,
         _finish_view_fn(rules, policy, trick_winner),
@@ -131,32 +128,6 @@ def _c_tables(rules: Ruleset) -> Any:
         surrender=int(rules.surrender), total=rules.total, later_opps=later_opps,
         partner_later=partner_later,
     )
-
-
-def _native_finish(
-    tables: Any, policy: Policy, py_finish: Callable[..., tuple[list[int], list[int]]]
-) -> Callable[..., tuple[list[int], list[int]]]:
-    """Open-hand playouts in C for the C policies, in Python for any other
-    (the lookahead policy is a Python function that calls the C one)."""
-    c_finish = tables.finish
-    c_policy = native.policy_type()
-
-    def finish(
-        hands: list[int],
-        leader: int,
-        trick: list[int],
-        pts: list[int],
-        won: list[int],
-        pol: Policy = policy,
-        first: int = -1,
-        stop: int = 0,
-        at: list[int] | None = None,
-    ) -> tuple[list[int], list[int]]:
-        if type(pol) is c_policy:
-            return c_finish(hands, leader, trick, pts, won, pol, first, stop, at)  # type: ignore[no-any-return]
-        return py_finish(hands, leader, trick, pts, won, pol, first, stop, at)
-
-    return finish
 
 
 def _trick_winner_fn(rules: Ruleset) -> Callable[[Sequence[int]], int]:
@@ -478,10 +449,15 @@ def _led_suit(trick: Sequence[int], matto: int, suit: Sequence[int]) -> int:
 
 
 def _finish_fn(
-    rules: Ruleset, policy: Policy, trick_winner: Callable[[Sequence[int]], int]
+    rules: Ruleset, policy: Policy, trick_winner: Callable[[Sequence[int]], int],
+    tables: Any = None,
 ) -> Callable[..., tuple[list[int], list[int]]]:
-    """Open-hand playouts: :func:`_finish` on the tables of ``rules``."""
+    """Open-hand playouts: :func:`_finish` on the tables of ``rules``; with the C
+    ``tables``, in C for the C policies, in Python for any other (the lookahead
+    policy is a Python function that calls the C one)."""
     t = _playout_tables(rules, policy, trick_winner)
+    c_finish = tables.finish if tables is not None else None
+    c_policy = native.policy_type() if tables is not None else None
 
     def finish(
         hands: list[int],
@@ -494,6 +470,8 @@ def _finish_fn(
         stop: int = 0,
         at: list[int] | None = None,
     ) -> tuple[list[int], list[int]]:
+        if c_finish is not None and type(pol) is c_policy:
+            return c_finish(hands, leader, trick, pts, won, pol, first, stop, at)  # type: ignore[no-any-return]
         return _finish(t, hands, leader, trick, pts, won, pol, first, stop, at)
 
     return finish
