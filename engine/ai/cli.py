@@ -87,6 +87,11 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
         "searches' positions a second (default hard:native=0: the same search on the "
         "pure-Python kernels, the hard level before the C ones); 'none' to skip",
     )
+    b.add_argument(
+        "--in-process", action="store_true",
+        help="the hard search's rounds in this process, as a server's AI processes and "
+        "tournament games run them (default: on the two workers, as the desktop game does)",
+    )
     b.add_argument("--json", action="store_true", help="print JSON (the default output form)")
     add_variant_option(b)
     b.set_defaults(func=cmd_bench_ai)
@@ -497,7 +502,9 @@ def _bench_level(
 ) -> dict[str, Any]:
     """One level's decision times on ``positions``, and for the hard search the
     candidates it valued in a deal (by playouts or solved) a second of decision."""
-    player = make_level(level, args.budget_ms, parallel=True, rounds=args.budget_rounds)
+    player = make_level(
+        level, args.budget_ms, parallel=not args.in_process, rounds=args.budget_rounds
+    )
     times = []
     valued0 = VALUED[0]
     for view, legal, idx in positions:
@@ -522,9 +529,13 @@ def cmd_bench_ai(args: argparse.Namespace) -> int:
     baseline = None if args.baseline == "none" else args.baseline
     if baseline is not None:
         _check_level(baseline, oracle_ok=False)
-    pool.warm()
+    if not args.in_process:
+        pool.warm()
     positions = bench_positions(args.decisions, args.seed, ruleset(args.variant))
-    out = {"variant": args.variant, **_bench_level(args.level, args, positions)}
+    out = {
+        "variant": args.variant, "in_process": args.in_process,
+        **_bench_level(args.level, args, positions),
+    }
     if not native.built():
         out["kernels"] = "python (the C kernels are not built)"
     if baseline is not None and baseline != args.level and "positions_per_s" in out:
