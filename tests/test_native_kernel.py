@@ -269,3 +269,23 @@ def test_without_the_c_module_the_pure_kernels_are_used(monkeypatch: pytest.Monk
     assert c_tables(rules) is None and native.deal_fn() is None
     assert type(kernel(rules).policy) is not c_policy
     assert isinstance(Solver(rules, 0), PySolver)
+
+
+def test_bench_ai_gives_positions_a_second_and_the_ratio(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from game.cli import main
+
+    for extra in ([], ["--in-process"]):
+        args = ["bench", "ai", "--level", "hard", "--decisions", "4", "--budget-rounds", "2"]
+        assert main([*args, *extra, "--variant", "scarto", "--json"]) == 0
+        got = json.loads(capsys.readouterr().out)
+        assert got["in_process"] == bool(extra) and got["decisions"] == 4
+        assert got["positions_per_s"] > 0 and got["baseline"]["level"] == "hard:native=0"
+        assert got["ratio"] == round(got["positions_per_s"] / got["baseline"]["positions_per_s"], 2)
+    args = ["bench", "ai", "--level", "hard", "--decisions", "2", "--budget-rounds", "1"]
+    assert main([*args, "--baseline", "none", "--in-process"]) == 0
+    assert "baseline" not in json.loads(capsys.readouterr().out)
+    with pytest.raises(SystemExit) as err:
+        main([*args, "--baseline", "hard:bogus=1"])
+    assert "unknown hard setting 'bogus'" in str(err.value.code)
