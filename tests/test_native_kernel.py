@@ -258,6 +258,29 @@ def test_bad_arguments_are_refused_with_a_message() -> None:
         t.finish([1, 2, 4, 8], 0, [], [0, 0], [0, 0], kernel(ruleset("scarto")).policy)
     with pytest.raises(TypeError):
         pol(["SK", 2, 4, 8], 0, 0, [], 1)
+    # masks past 128 bits or negative, ints past any range, list-shaped history
+    with pytest.raises(ValueError, match="2\\*\\*128"):
+        t.legal_mask((1 << 130) | 5, -1)
+    with pytest.raises(ValueError, match="2\\*\\*128"):
+        t.legal_mask(-1, -1)
+    with pytest.raises(ValueError, match="past the pack"):
+        pol([1 << 70, 2, 4, 8], 0, 0, [], 1)
+    with pytest.raises(ValueError, match="past the pack"):
+        pol([1, 2, 4, 8], 0, 0, [], 1 << 100)
+    hands = [sum(1 << c for c in range(s * 15, s * 15 + 15)) for s in range(4)]
+    assert t.policy_plays([[0, [0, 15, 30]]], 3, [], hands, 0) == t.policy_plays(
+        ((0, (0, 15, 30)),), 3, (), hands, 0
+    )
+    with pytest.raises(ValueError, match="not a seat"):
+        t.policy_plays([(2**32, (0, 15, 30, 45))], 0, (), hands, 0)
+    with pytest.raises(ValueError, match="out of range"):
+        t.policy_plays([(0, (2**32 + 3,))], 0, (), hands, 0)
+    with pytest.raises(ValueError, match="pairs"):
+        t.policy_plays([(0, (1,), 5)], 0, (), hands, 0)
+    with pytest.raises(ValueError, match="acc"):
+        Solver(rules, 0).lead_value(hands, 0, -(2**30), 0, 0)
+    with pytest.raises(TypeError, match="already made"):
+        t.__init__()
 
 
 def test_without_the_c_module_the_pure_kernels_are_used(monkeypatch: pytest.MonkeyPatch) -> None:

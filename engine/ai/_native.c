@@ -23,7 +23,8 @@
 #include <structmember.h>
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
+#include <math.h>
+#include <limits.h>
 
 typedef unsigned __int128 u128;
 
@@ -54,11 +55,18 @@ static inline int popcount(u128 m) {
 
 #define BIT(c) (((u128)1) << (c))
 
-static PyObject *py_64;
+static PyObject *py_64, *py_zero, *py_mask_end, *py_monotonic;
 
 static int to_mask(PyObject *o, u128 *out) {
     if (!PyLong_Check(o)) {
         PyErr_SetString(PyExc_TypeError, "a card mask must be an int");
+        return -1;
+    }
+    int neg = PyObject_RichCompareBool(o, py_zero, Py_LT);
+    int big = neg ? 0 : PyObject_RichCompareBool(o, py_mask_end, Py_GE);
+    if (neg < 0 || big < 0) return -1;
+    if (neg || big) {
+        PyErr_SetString(PyExc_ValueError, "a card mask is 0 to 2**128 - 1");
         return -1;
     }
     unsigned long long lo = PyLong_AsUnsignedLongLongMask(o);
@@ -98,8 +106,14 @@ static int seq_ints(PyObject *seq, int *out, Py_ssize_t max, Py_ssize_t *n, cons
         return -1;
     }
     for (Py_ssize_t i = 0; i < k; i++) {
+        if (i >= PySequence_Fast_GET_SIZE(f)) break; /* a list shrunk under us */
         long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(f, i));
         if (v == -1 && PyErr_Occurred()) { Py_DECREF(f); return -1; }
+        if (v < -1000000 || v > 1000000) {
+            Py_DECREF(f);
+            PyErr_Format(PyExc_ValueError, "%s: %ld is out of range", what, v);
+            return -1;
+        }
         out[i] = (int)v;
     }
     Py_DECREF(f);
@@ -117,6 +131,7 @@ static int seq_masks(PyObject *seq, u128 *out, Py_ssize_t max, Py_ssize_t *n, co
         return -1;
     }
     for (Py_ssize_t i = 0; i < k; i++) {
+        if (i >= PySequence_Fast_GET_SIZE(f)) { k = i; break; } /* a list shrunk under us */
         if (to_mask(PySequence_Fast_GET_ITEM(f, i), &out[i]) < 0) { Py_DECREF(f); return -1; }
     }
     Py_DECREF(f);
@@ -139,6 +154,7 @@ typedef struct {
     int n_later_opps[MAXS][MAXS];
     int partner_later[MAXS][MAXS];
     PyObject *out_of_time;
+    int ready;
 } Tables;
 
 static PyTypeObject TablesType;
@@ -165,7 +181,37 @@ static int mask_points(const Tables *t, u128 m) {
     return s;
 }
 
+/* Every value the kernels index with, in range (the tables come from a ruleset;
+   this keeps a wrong one from reading past an array). */
+static int check_tables(const Tables *t) {
+    const char *bad = NULL;
+    for (int s = 0; s < t->n_seats && !bad; s++) {
+        if (t->side[s] < 0 || t->side[s] >= t->n_seats) bad = "side";
+        if (t->partner[s] < -1 || t->partner[s] >= t->n_seats) bad = "partner";
+        for (int i = 0; i < t->n_seats && !bad; i++) {
+            if (t->partner_later[s][i] && t->partner[s] < 0) bad = "partner_later";
+            for (int j = 0; j < t->n_later_opps[s][i]; j++)
+                if (t->later_opps[s][i][j] < 0 || t->later_opps[s][i][j] >= t->n_seats)
+                    bad = "later_opps";
+        }
+    }
+    for (int c = 0; c < t->n_cards && !bad; c++) {
+        if (c != t->matto && (t->suit[c] < 0 || t->suit[c] > TRUMP_SUIT)) bad = "suit";
+        if (t->strength[c] < -1 || t->strength[c] > 255) bad = "strength";
+        if (t->keep[c] < 0) bad = "keep";
+    }
+    if (bad) {
+        PyErr_Format(PyExc_ValueError, "%s: a value out of range", bad);
+        return -1;
+    }
+    return 0;
+}
+
 static int Tables_init(Tables *self, PyObject *args, PyObject *kw) {
+    if (self->ready) {
+        PyErr_SetString(PyExc_TypeError, "the tables are already made");
+        return -1;
+    }
     static char *names[] = {
         "n_seats", "side", "partner", "suit", "points", "strength", "rank", "keep", "higher",
         "suit_mask", "trump_mask", "matto", "trick_adj", "matto_adj", "surrender", "total",
@@ -185,7 +231,9 @@ static int Tables_init(Tables *self, PyObject *args, PyObject *kw) {
     self->n_seats = n_seats;
     Py_ssize_t n = 0, k = 0;
     if (seq_ints(side, self->side, MAXS, &k, "side") < 0) return -1;
+    if (k != n_seats) goto bad_len;
     if (seq_ints(partner, self->partner, MAXS, &k, "partner") < 0) return -1;
+    if (k != n_seats) goto bad_len;
     if (seq_ints(suit, self->suit, MAXC, &n, "suit") < 0) return -1;
     if (seq_ints(points, self->points, MAXC, &k, "points") < 0 || k != n) goto bad_len;
     if (seq_ints(strength, self->strength, MAXC, &k, "strength") < 0 || k != n) goto bad_len;
@@ -230,8 +278,10 @@ static int Tables_init(Tables *self, PyObject *args, PyObject *kw) {
         Py_DECREF(row);
         Py_DECREF(prow);
     }
+    if (check_tables(self) < 0) return -1;
     Py_INCREF(oot);
     Py_XSETREF(self->out_of_time, oot);
+    self->ready = 1;
     return 0;
 bad_len:
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "tables of different lengths");
@@ -468,8 +518,12 @@ static PyObject *Policy_call(Policy *self, PyObject *args, PyObject *kw) {
     int trick[MAXS], n;
     if (read_hands(t, hands_o, hands) < 0 || read_trick(t, trick_o, trick, &n) < 0
         || to_mask(legal_o, &legal) < 0 || check_seat(t, seat, "seat") < 0
-        || check_seat(t, leader, "leader") < 0)
+        || check_seat(t, leader, "leader") < 0 || check_hands_cards(t, hands) < 0)
         return NULL;
+    if (legal >> t->n_cards) {
+        PyErr_SetString(PyExc_ValueError, "legal: a card past the pack");
+        return NULL;
+    }
     if (!legal) {
         PyErr_SetString(PyExc_ValueError, "legal: no card");
         return NULL;
@@ -533,9 +587,10 @@ static PyObject *Tables_finish(Tables *t, PyObject *args) {
     long pts[MAXS], won[MAXS];
     for (Py_ssize_t i = 0; i < n_sides; i++) {
         pts[i] = PyLong_AsLong(PyList_GET_ITEM(pts_o, i));
+        if (pts[i] == -1 && PyErr_Occurred()) return NULL;
         won[i] = PyLong_AsLong(PyList_GET_ITEM(won_o, i));
+        if (won[i] == -1 && PyErr_Occurred()) return NULL;
     }
-    if (PyErr_Occurred()) return NULL;
     for (int s = 0; s < t->n_seats; s++) {
         if (t->side[s] < 0 || t->side[s] >= n_sides) {
             PyErr_SetString(PyExc_ValueError, "pts and won: one entry a side");
@@ -629,7 +684,9 @@ static PyObject *Tables_policy_plays(Tables *t, PyObject *args) {
     int leader, me;
     if (!PyArg_ParseTuple(args, "OiOOi", &history, &leader, &trick_o, &hands_o, &me)) return NULL;
     u128 hands[MAXS];
-    if (read_hands(t, hands_o, hands) < 0) return NULL;
+    if (read_hands(t, hands_o, hands) < 0 || check_hands_cards(t, hands) < 0
+        || check_seat(t, leader, "leader") < 0)
+        return NULL;
     PyObject *hist = PySequence_Fast(history, "history");
     if (!hist) return NULL;
     Py_ssize_t nt = PySequence_Fast_GET_SIZE(hist);
@@ -641,11 +698,26 @@ static PyObject *Tables_policy_plays(Tables *t, PyObject *args) {
     for (Py_ssize_t j = 0; j <= nt; j++) {
         Py_ssize_t k = 0;
         if (j < nt) {
-            PyObject *item = PySequence_Fast_GET_ITEM(hist, j);
-            PyObject *ld, *cs;
-            if (!PyArg_ParseTuple(item, "OO", &ld, &cs)) goto done;
-            leaders[j] = (int)PyLong_AsLong(ld);
-            if (PyErr_Occurred() || seq_ints(cs, cards[j], MAXS, &k, "history") < 0) goto done;
+            PyObject *pair = PySequence_Fast(PySequence_Fast_GET_ITEM(hist, j),
+                                             "history: (leader, cards) pairs");
+            if (!pair) goto done;
+            if (PySequence_Fast_GET_SIZE(pair) != 2) {
+                Py_DECREF(pair);
+                PyErr_SetString(PyExc_ValueError, "history: (leader, cards) pairs");
+                goto done;
+            }
+            long ld = PyLong_AsLong(PySequence_Fast_GET_ITEM(pair, 0));
+            if ((ld == -1 && PyErr_Occurred())
+                || seq_ints(PySequence_Fast_GET_ITEM(pair, 1), cards[j], MAXS, &k, "history") < 0) {
+                Py_DECREF(pair);
+                goto done;
+            }
+            Py_DECREF(pair);
+            if (ld < 0 || ld >= t->n_seats) {
+                PyErr_Format(PyExc_ValueError, "history: %ld is not a seat", ld);
+                goto done;
+            }
+            leaders[j] = (int)ld;
         } else {
             leaders[j] = leader;
             if (seq_ints(trick_o, cards[j], MAXS, &k, "trick") < 0) goto done;
@@ -714,10 +786,14 @@ typedef struct {
     size_t cap, count;
 } Solver;
 
+/* Python's own time.monotonic() (the clock the deadline was read from: not
+   CLOCK_MONOTONIC everywhere), called once every CHECK_MASK + 1 nodes; -1 on error */
 static double now_monotonic(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+    PyObject *x = PyObject_CallNoArgs(py_monotonic);
+    if (!x) return -1.0;
+    double v = PyFloat_AsDouble(x);
+    Py_DECREF(x);
+    return v;
 }
 
 static inline uint64_t mix(uint64_t x) {
@@ -893,10 +969,16 @@ static int s_play(Solver *s, u128 *hands, int leader, int n, int led, int bk, in
                   int acc, int f0, int f1, int alpha, int beta) {
     const Tables *t = s->t;
     s->nodes++;
-    if (!(s->nodes & CHECK_MASK)
-        && ((double)s->nodes > s->node_limit || now_monotonic() > s->deadline)) {
-        PyErr_SetNone(t->out_of_time);
-        return ERR_V;
+    if (!(s->nodes & CHECK_MASK)) {
+        double now = 0.0;
+        if (s->deadline != INFINITY) {
+            now = now_monotonic();
+            if (now == -1.0 && PyErr_Occurred()) return ERR_V;
+        }
+        if ((double)s->nodes > s->node_limit || now > s->deadline) {
+            PyErr_SetNone(t->out_of_time);
+            return ERR_V;
+        }
     }
     int seat = (leader + n) % t->n_seats;
     u128 hand = hands[seat];
@@ -1010,6 +1092,14 @@ static int check_hands_cards(const Tables *t, const u128 *hands) {
     return 0;
 }
 
+static int check_acc(int acc) {
+    if (acc < -100000 || acc > 100000) {
+        PyErr_Format(PyExc_ValueError, "acc: %d points is out of range", acc);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *Solver_root_values(Solver *s, PyObject *args) {
     PyObject *hands_o, *trick_o, *cands_o;
     int leader, acc, mine_won, others_won;
@@ -1023,6 +1113,7 @@ static PyObject *Solver_root_values(Solver *s, PyObject *args) {
         || to_mask(cands_o, &cands) < 0 || check_seat(t, leader, "leader") < 0
         || check_hands_cards(t, hands) < 0)
         return NULL;
+    if (check_acc(acc) < 0) return NULL;
     int seat = (leader + n) % t->n_seats;
     if (cands & ~hands[seat]) {
         PyErr_SetString(PyExc_ValueError, "cands: a card the seat does not hold");
@@ -1082,7 +1173,7 @@ static PyObject *Solver_lead_value(Solver *s, PyObject *args) {
         return NULL;
     u128 hands[MAXS];
     if (read_hands(s->t, hands_o, hands) < 0 || check_seat(s->t, leader, "leader") < 0
-        || check_hands_cards(s->t, hands) < 0)
+        || check_hands_cards(s->t, hands) < 0 || check_acc(acc) < 0)
         return NULL;
     int v = s_boundary(s, hands, leader, acc, mine_won > 0, others_won > 0, -1, s->t->total + 1);
     if (v == ERR_V) return NULL;
@@ -1246,14 +1337,26 @@ PyMODINIT_FUNC PyInit__native(void) {
         || PyType_Ready(&SolverType) < 0)
         return NULL;
     py_64 = PyLong_FromLong(64);
-    if (!py_64) return NULL;
+    py_zero = PyLong_FromLong(0);
+    PyObject *one = PyLong_FromLong(1), *n128 = PyLong_FromLong(128);
+    py_mask_end = one && n128 ? PyNumber_Lshift(one, n128) : NULL;
+    Py_XDECREF(one);
+    Py_XDECREF(n128);
+    PyObject *time_mod = PyImport_ImportModule("time");
+    py_monotonic = time_mod ? PyObject_GetAttrString(time_mod, "monotonic") : NULL;
+    Py_XDECREF(time_mod);
+    if (!py_64 || !py_zero || !py_mask_end || !py_monotonic) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
-    Py_INCREF(&TablesType);
-    if (PyModule_AddObject(m, "Tables", (PyObject *)&TablesType) < 0) return NULL;
-    Py_INCREF(&PolicyType);
-    if (PyModule_AddObject(m, "Policy", (PyObject *)&PolicyType) < 0) return NULL;
-    Py_INCREF(&SolverType);
-    if (PyModule_AddObject(m, "Solver", (PyObject *)&SolverType) < 0) return NULL;
+    PyTypeObject *types[] = {&TablesType, &PolicyType, &SolverType};
+    const char *names[] = {"Tables", "Policy", "Solver"};
+    for (int i = 0; i < 3; i++) {
+        Py_INCREF(types[i]);
+        if (PyModule_AddObject(m, names[i], (PyObject *)types[i]) < 0) {
+            Py_DECREF(types[i]);
+            Py_DECREF(m);
+            return NULL;
+        }
+    }
     return m;
 }

@@ -139,7 +139,7 @@ def _deal(
     nh = len(holders)
     n = kn.rules.n_seats
     out = list(kn.hands_known) + [kn.discard]
-    c_deal = native.deal_fn()
+    c_deal = native.deal_fn() if type(rand) is random.Random else None
     if c_deal is not None:  # what follows in C: the same calls of rand, the same deal
         got = c_deal(allowed, cap, kn.unseen, rand.getrandbits, rand.random)
         if got is None:
