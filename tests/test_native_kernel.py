@@ -24,7 +24,7 @@ import pytest
 
 from engine.ai import native
 from engine.ai.anytime import Limits, config_for, search_play
-from engine.ai.fast import c_tables, kernel
+from engine.ai.fast import _led_suit, c_tables, kernel
 from engine.ai.players import HardPlayer, MediumPlayer
 from engine.ai.search import policy_plays
 from engine.ai.solver import OutOfTime, PySolver, Solver
@@ -73,10 +73,7 @@ def _random_hands(rules, k: int, rnd: random.Random) -> list[int]:  # type: igno
 
 
 def _led(rules, trick: list[int]) -> int:  # type: ignore[no-untyped-def]
-    for c in trick:
-        if c != rules.pack.matto:
-            return rules.pack.suit[c]
-    return -1
+    return _led_suit(trick, rules.pack.matto, rules.pack.suit)
 
 
 def _random_position(rules, rnd: random.Random, k: int):  # type: ignore[no-untyped-def]
