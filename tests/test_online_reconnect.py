@@ -71,12 +71,17 @@ def test_a_connection_cut_mid_trick_comes_back_to_the_exact_position(server) -> 
             await a.send_command(legal[rnd.randrange(len(legal))])
             if not cut_mid_trick and v.phase == 2 and len(v.trick) in (1, 2) and v.trick_no >= 1:
                 # cut while B and the AIs go on playing the trick
+                before = a.reconnects
                 await a.drop()
                 cut_mid_trick = True
-                await wait_until(lambda: a.connected.is_set() and a.view is not None
-                                 and (a.view.turn == 0 or a.over is not None), 30, "back")
-                n = len(stored_events(server.data_dir, code))
-                await wait_until(lambda n=n: a.last_seq == n, 10, "A caught up")
+                # back (a new connection, the play sent acknowledged) and caught up with the
+                # log at A's turn or the end, where the table waits; the stored log is read
+                # in the wait because the others go on while A is away (a count read once
+                # could be passed between two polls)
+                await wait_until(lambda: a.reconnects > before and a.connected.is_set() and not a.pending
+                                 and a.view is not None and (a.view.turn == 0 or a.over is not None)
+                                 and a.last_seq == len(stored_events(server.data_dir, code)),
+                                 30, "A back and caught up")
                 _, _, states, _ = truth(server.data_dir, code)
                 assert a.view == seat_view(states[a.last_seq], 0)
         await other
