@@ -24,7 +24,16 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ai.natural import natural_first, spare_fives, thrown_five, tied_indices
+from engine.ai.natural import (
+    OVERTAKE_MARGIN,
+    natural_first,
+    overtakes,
+    spare_fives,
+    spare_partner,
+    thrown_five,
+    tied_indices,
+)
+from engine.cards import mask_cards
 from engine.game import Game
 from engine.players import make_player
 from engine.replay import write_replay
@@ -226,6 +235,60 @@ def test_natural_first_reorders_only_ties():
     assert natural_first(view, vals, [t16]) == vals
     # tied, on the partner's sure trick: the natural card gives trump 1
     assert natural_first(view, vals, [t16, t1])[0][0] == t1
+
+
+def test_spare_partner_needs_the_margin_to_overtake():
+    game = _deal_199()
+    # seat 3 last on a trick its partner (seat 1, trump 17 on Diamonds) takes
+    own = game.view(3)._replace(trick=tuple(_c(PIED, "D4", "T17", "CQ")))
+    t16, t18, t21 = _c(PIED, "T16", "T18", "T21")
+    matto = PIED.pack.matto
+    assert overtakes(own, t21) and overtakes(own, t18)
+    assert not overtakes(own, t16) and not overtakes(own, matto)
+    m = OVERTAKE_MARGIN
+    # preferred by less than the margin: the best card that does not overtake comes first
+    vals = [(t21, 10.0 + m), (t18, 9.0 + m), (t16, 10.0), (matto, 0.0)]
+    assert [c for c, _v in spare_partner(own, vals)] == [t16, t21, t18, matto]
+    assert [c for c, _v in natural_first(own, vals, [t21])] == [t16, t21, t18, matto]
+    # by more than the margin: the search keeps its card
+    vals = [(t21, 10.1 + m), (t16, 10.0)]
+    assert spare_partner(own, vals) == vals
+    # only the Matto besides: nothing to spare
+    vals = [(t21, 5.0), (matto, 4.9)]
+    assert spare_partner(own, vals) == vals
+    # the opponents' trick (seat 0's trump 17): taking it is no overtake
+    opp = game.view(3)
+    assert not overtakes(opp, t21)
+    assert spare_partner(opp, [(t21, 9.0), (t16, 1.0)]) == [(t21, 9.0), (t16, 1.0)]
+    # Scarto has no partners
+    sview = Game(3, 1, ["easy"] * 3, rules=SCARTO).view(0)
+    assert not overtakes(sview._replace(trick=tuple(_c(SCARTO, "D4", "T17"))), _c(SCARTO, "T21")[0])
+
+
+#: Hard's overtake in the 200-deal match of issue 39 (seed 41, deal pair 176,
+#: seating 1): seat 3 last on its partner's trump 13 (Swords 7 led, the Knight
+#: of Swords), with trumps 5, 11 and 17 legal; the search preferred trump 17 by
+#: 9.1 points at 40 rounds, 16 here.
+SEED_176 = 1635104609896033570
+DISCARD_176 = 275951648768
+PLAYS_176 = (
+    25, 22, 27, 31, 54, 60, 53, 58, 56, 13, 55, 5, 28, 3, 23, 26, 32, 21, 2, 34, 52, 0, 9, 11,
+    42, 45, 48, 51, 33, 14, 15, 37, 59, 20, 6, 7, 24, 12, 29,
+)
+
+
+def test_hard_does_not_overtake_its_partner_in_deal_176():
+    game = Game(SEED_176, 1, ["hard"] * 4, rules=PIED)
+    game.submit(Discard(2, tuple(mask_cards(DISCARD_176))))
+    for card in PLAYS_176:
+        game.submit(Play(game.state.turn, card))
+    view = game.view(3)
+    legal = sorted(c.card for c in game.legal())
+    over = [c for c in legal if overtakes(view, c)]
+    assert over == _c(PIED, "T17")
+    assert classify(PIED, view.leader, view.trick, legal, over[0]) == {"overtake_partner": True}
+    got = make("hard", None, 16).choose(view, game.legal(), game.cursor)
+    assert isinstance(got, Play) and got.card in legal and not overtakes(view, got.card)
 
 
 # --- seeded self-play -------------------------------------------------------------------

@@ -78,7 +78,7 @@ def test_a_connection_cut_mid_trick_comes_back_to_the_exact_position(server) -> 
                 # log at A's turn or the end, where the table waits; the stored log is read
                 # in the wait because the others go on while A is away (a count read once
                 # could be passed between two polls)
-                await wait_until(lambda: a.reconnects > before and a.connected.is_set() and not a.pending
+                await wait_until(lambda before=before: a.reconnects > before and a.connected.is_set() and not a.pending
                                  and a.view is not None and (a.view.turn == 0 or a.over is not None)
                                  and a.last_seq == len(stored_events(server.data_dir, code)),
                                  30, "A back and caught up")
