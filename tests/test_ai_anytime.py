@@ -363,6 +363,7 @@ def test_tuning_variants_of_hard_and_the_oracle() -> None:
         ("hard:work=nan", "must be a finite number"),
         ("hard:inference=inf", "'inf' is not a finite number"),
         ("hard:exact_round=1/a", "'1/a' is not a number"),
+        ("hard:exact_cost_ms=0/inf", "'0/inf' is not a finite number"),
         ("hard:view_playouts=maybe", "is 1 or 0 (yes or no), not 'maybe'"),
         ("hard:bogus=1", "unknown hard setting 'bogus'"),
     ],
@@ -383,3 +384,13 @@ def test_yes_and_no_spellings_of_a_tuning_flag() -> None:
 
     for word, value in (("yes", True), ("On", True), ("1", True), ("no", False), ("0", False)):
         assert parse_hard_spec(f"hard:view_playouts={word}") == {"view_playouts": value}
+
+
+def test_a_tuple_of_floats_is_read_as_floats() -> None:
+    """``exact_cost_ms`` starts with an int 0 but holds floats: a tuning level
+    may give any of them as a decimal."""
+    from engine.ai.cli import parse_hard_spec
+
+    got = parse_hard_spec("hard:exact_cost_ms=0/0.05/40,exact_round=0/1/8")
+    assert got == {"exact_cost_ms": (0.0, 0.05, 40.0), "exact_round": (0, 1, 8)}
+    assert all(isinstance(x, int) for x in got["exact_round"])

@@ -144,8 +144,12 @@ def parse_hard_spec(spec: str) -> dict[str, Any]:
         try:
             if kind is tuple:
                 d = types[key]
-                part = type(d[0]) if d else float
-                out[key] = tuple(part(x) for x in val.split("/"))
+                # floats where any default is one ((0, 0.05, ...) is read as floats)
+                part = float if not d or any(isinstance(x, float) for x in d) else type(d[0])
+                got = tuple(part(x) for x in val.split("/"))
+                if not all(math.isfinite(x) for x in got):
+                    raise SystemExit(f"setting {key!r} in {spec!r}: {val!r} is not a finite number")
+                out[key] = got
             else:
                 out[key] = kind(val)
         except ValueError:
