@@ -25,6 +25,7 @@ from engine.ai.players import (
 )
 from engine.ai.solver import Solver
 from engine.ai.worlds import known_of, sample
+from engine.files import MAX_NAME_CHARS
 from engine.game import Game
 from engine.players import LEVELS, Player, RandomPlayer, make_player
 from engine.replay import format_replay
@@ -407,6 +408,17 @@ def test_tournament_writes_its_games_as_replays(tmp_path) -> None:
     assert r.returncode == 1 and "already holds replay files" in r.stderr
     assert "Traceback" not in r.stderr
     assert len(list(scarto.iterdir())) == 3  # nothing added
+    # a tuning level longer than a replay's player names may be: cut behind its side's
+    # letter, the whole name in the tournament entry, and the file reads back
+    long_a = "medium:natural=0,tie_z=1.5,tie_margin=0.25,last_margin=2.5"
+    long_b = "medium:natural=0,tie_z=1.5,tie_margin=0.25,last_margin=3.5"
+    assert len(long_a) > MAX_NAME_CHARS
+    cut = tmp_path / "long"
+    run_tournament(long_a, long_b, 1, 5, workers=1, variant="scarto", replays=str(cut))
+    rep = read_replay(cut / "0000-1.jsonl")
+    assert rep.header.extra["tournament"]["a"] == long_a
+    assert rep.header.players == [f"B:{long_b[:38]}", f"A:{long_a[:38]}", f"B:{long_b[:38]}"]
+    assert all(len(n) == MAX_NAME_CHARS for n in rep.header.players)
 
 
 def test_medium_tuning_variants() -> None:

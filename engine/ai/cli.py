@@ -23,6 +23,7 @@ from typing import Any
 
 from .. import argtypes
 from ..argtypes import add_variant_option
+from ..files import MAX_NAME_CHARS
 from ..game import Game
 from ..player_api import Player, decision_seed
 from ..players import level_names, make_player
@@ -268,6 +269,16 @@ def a_margin(rules: Ruleset, points: Sequence[int], a_seats: Sequence[bool]) -> 
     return float(rules.deal_scores(points)[rules.side[a_seat]])
 
 
+def replay_name(level: str, label: str) -> str:
+    """A level's name as a replay header may hold it (at most
+    ``MAX_NAME_CHARS``): a longer tuning level is cut, behind its side's
+    ``label`` (A or B) so that the two stay apart; the whole names are in the
+    header's ``tournament`` entry."""
+    if len(level) <= MAX_NAME_CHARS:
+        return level
+    return f"{label}:{level[: MAX_NAME_CHARS - len(label) - 1]}"
+
+
 def play_pair(
     a: str,
     b: str,
@@ -299,6 +310,8 @@ def play_pair(
         if replays is not None:
             header = copy.deepcopy(game.header)
             header.extra.update(tournament={"a": a, "b": b, "seed": seed, "pair": i, "seating": k})
+            header.players = [replay_name(n, "A" if is_a else "B") for n, is_a in zip(
+                header.players, where, strict=True)]
             write_replay(Path(replays) / f"{i:04d}-{k}.jsonl", header, list(game.log))
         results.append(game.state.scores[0])
         dealt = game.events[0]
