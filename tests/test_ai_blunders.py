@@ -168,14 +168,19 @@ PLAYS_199 = (
 )
 
 
+def _replayed(seed: int, discard: tuple[int, ...], plays: tuple[int, ...]) -> Game:
+    """A Piedicavallo deal of ``seed`` after the dealer's ``discard`` and ``plays``."""
+    game = Game(seed, 1, ["medium"] * 4, rules=PIED)
+    game.submit(Discard(game.state.turn, discard))
+    for card in plays:
+        game.submit(Play(game.state.turn, card))
+    return game
+
+
 def _deal_199():
     """The game at seat 3's last card of the trick trump 17 (seat 0, an
     opponent), Diamonds 4, Queen of Cups, holding trump 1 and trump 16 only."""
-    game = Game(199, 1, ["medium"] * 4, rules=PIED)
-    game.submit(Discard(game.state.turn, DEAL_199))
-    for card in PLAYS_199:
-        game.submit(Play(game.state.turn, card))
-    return game
+    return _replayed(199, DEAL_199, PLAYS_199)
 
 
 def test_the_position_of_deal_199():
@@ -278,10 +283,7 @@ PLAYS_176 = (
 
 
 def test_hard_does_not_overtake_its_partner_in_deal_176():
-    game = Game(SEED_176, 1, ["hard"] * 4, rules=PIED)
-    game.submit(Discard(2, tuple(mask_cards(DISCARD_176))))
-    for card in PLAYS_176:
-        game.submit(Play(game.state.turn, card))
+    game = _replayed(SEED_176, tuple(mask_cards(DISCARD_176)), PLAYS_176)
     view = game.view(3)
     legal = sorted(c.card for c in game.legal())
     over = [c for c in legal if overtakes(view, c)]
