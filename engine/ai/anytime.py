@@ -50,7 +50,7 @@ from .search import (
     play_values_view,
 )
 from .solver import OutOfTime
-from .uct import uct_counts
+from .uct import TREE_WORK, uct_counts
 from .worlds import Known, known_of, sample
 
 #: Candidates valued in one deal each (by playouts or solved), over every search
@@ -203,15 +203,17 @@ class HardConfig:
     #: iterations (:mod:`engine.ai.uct`: each seat choosing for its own points)
     #: over ``uct_worlds`` deals each, with exploration ``uct_c`` (points), at
     #: most ``uct_max`` iterations in all.  Off: in Scarto, duplicate screens
-    #: against two medium (40 deals from seed 7, counted work 1000 at a tree
-    #: play's first, too low, cost of 6 units, so about six times the CPU of
-    #: the flat search), paired against the flat search: 400 iterations a tree
+    #: against two medium (40 deals from seed 7, ``work=1000,uct_play_work=6``:
+    #: a play in the tree counted at 6 units, so about six times the flat
+    #: search's CPU), paired against the flat search: 400 iterations a tree
     #: -0.33 [-1.27, +0.60], 3000 +0.12 [-0.87, +1.12] (c 8) and +0.27
     #: [-0.59, +1.12] (c 4), 4000 +0.06 [-0.88, +1.00] (c 3)
     uct_iters: int = 0
     uct_worlds: int = 16
     uct_c: float = 8.0
     uct_max: int = 200_000
+    #: counted work of a play in the tree (see :data:`engine.ai.uct.TREE_WORK`)
+    uct_play_work: float = TREE_WORK
     #: the natural-card tie-break (:mod:`engine.ai.natural`): among the cards within
     #: ``tie_z`` standard errors plus ``last_margin`` points of the best at the last
     #: card of a trick (``early_z`` and ``tie_margin`` before it), play the rules of
@@ -319,7 +321,8 @@ def uct_round(
         top = max(logw)
         weights = [math.exp(w - top) for w in logw]
         return uct_counts(
-            kn, worlds, weights, cands, cfg.uct_iters, cfg.uct_c, rand, meter, CARD_WORK
+            kn, worlds, weights, cands, cfg.uct_iters, cfg.uct_c, rand, meter, CARD_WORK,
+            cfg.uct_play_work,
         )
 
 

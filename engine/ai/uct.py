@@ -37,7 +37,8 @@ from .worlds import Known
 #: playout 17 and 9 us, over 3.7 and 5.0 plays in the tree: 27 and 16 us a
 #: play, where a playout's card (``CARD_WORK``, 1.5) took 0.24 us.  So a play
 #: in the tree counts as about 130 units, and a screen at fixed counted work
-#: gives the tree the CPU it would have against a deadline.
+#: gives the tree the CPU it would have against a deadline (the default of
+#: ``HardConfig.uct_play_work``; the first screens counted 6).
 TREE_WORK = 130.0
 
 
@@ -186,11 +187,14 @@ def uct_counts(
     rand: random.Random,
     meter: Metered,
     card_work: float,
+    play_work: float = TREE_WORK,
 ) -> tuple[list[int], list[float]] | None:
     """``iters`` iterations of the tree from the decision in ``kn``, over
     ``worlds`` (hands, discard) drawn with ``weights``; the root's plays limited
     to ``cands``.  Returns each candidate's visits and summed final points (the
-    searching seat's), or None once ``meter`` is spent."""
+    searching seat's), or None once ``meter`` is spent.  Each iteration adds
+    ``play_work`` a play in the tree and ``card_work`` a card played out to
+    the meter's count."""
     tree = Tree(kn, cands, c)
     mp = kn.rules.pack.mask_points
     dpts = [mp(d) for _h, d in worlds]
@@ -201,6 +205,6 @@ def uct_counts(
             return None
         wi = min(bisect.bisect_left(cum, rand.random() * cum[-1]), len(cum) - 1)
         steps = tree.iterate(list(worlds[wi][0]), dpts[wi])
-        meter.used += TREE_WORK * steps + card_work * max(0, left - steps)
+        meter.used += play_work * steps + card_work * max(0, left - steps)
     nodes = [tree.root.get(x) for x in cands]
     return [n[0] if n else 0 for n in nodes], [n[1] if n else 0.0 for n in nodes]
