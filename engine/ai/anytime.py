@@ -279,14 +279,10 @@ def play_round(
     with native.pure(not cfg.native):
         policy, spent = _round_policy(kn, cfg)
         try:
-            got = _round_worlds(kn, history, rand, n, inference, cfg, meter)
+            got = _round_worlds(kn, history, rand, n, inference, lam, cfg, meter)
             if got is None:
                 return None
             worlds, logw = got
-            if lam:
-                mp = kn.rules.pack.mask_points
-                k = kn.rules.discard_cards
-                logw = [w + lam * (mp(d) - k) for w, (_h, d) in zip(logw, worlds, strict=True)]
             rows = _round_rows(kn, worlds, cands, exact, cfg, meter, policy, spent)
             return None if rows is None else (logw, rows)
         except OutOfTime:
@@ -310,14 +306,10 @@ def uct_round(
     visits and summed points, or None once ``meter`` is spent."""
     rand = random.Random(mix64(seed, r, 0x5EA2C4))
     with native.pure(not cfg.native):
-        got = _round_worlds(kn, history, rand, n, inference, cfg, meter)
+        got = _round_worlds(kn, history, rand, n, inference, lam, cfg, meter)
         if got is None:
             return None
         worlds, logw = got
-        if lam:
-            mp = kn.rules.pack.mask_points
-            k = kn.rules.discard_cards
-            logw = [w + lam * (mp(d) - k) for w, (_h, d) in zip(logw, worlds, strict=True)]
         top = max(logw)
         weights = [math.exp(w - top) for w in logw]
         return uct_counts(
@@ -342,12 +334,33 @@ def _round_worlds(
     rand: random.Random,
     n: int,
     inference: float,
+    lam: float,
     cfg: HardConfig,
     meter: Meter,
 ) -> tuple[list[tuple[list[int], int]], list[float]] | None:
     """A round's ``n`` deals and their log-weights: with inference, the best
-    explained (by the play so far) of ``n * oversample`` drawn; None when the
+    explained (by the play so far) of ``n * oversample`` drawn; a hidden
+    discard made likelier by ``lam`` a card point it holds; None when the
     meter is spent."""
+    got = _drawn_worlds(kn, history, rand, n, inference, cfg, meter)
+    if got is None or not lam:
+        return got
+    worlds, logw = got
+    mp = kn.rules.pack.mask_points
+    k = kn.rules.discard_cards
+    return worlds, [w + lam * (mp(d) - k) for w, (_h, d) in zip(logw, worlds, strict=True)]
+
+
+def _drawn_worlds(
+    kn: Known,
+    history: tuple[tuple[int, tuple[int, ...]], ...],
+    rand: random.Random,
+    n: int,
+    inference: float,
+    cfg: HardConfig,
+    meter: Meter,
+) -> tuple[list[tuple[list[int], int]], list[float]] | None:
+    """:func:`_round_worlds` before the discard's weight."""
     over = meter.over
     oversample = cfg.oversample
     mix, temp = cfg.infer_mix, cfg.infer_temp
