@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from ..cards import NO_SUIT
-from .fast import kernel
+from .fast import _led_suit, _Playout, _playout_tables, kernel
 from .worlds import Known
 
 #: The counted work of one play made in the tree.  The tree is Python around
@@ -58,41 +58,25 @@ class _Walk:
 
     __slots__ = ("hands", "leader", "trick", "pts", "won", "led", "seat")
 
-    def __init__(self, kn: Known, hands: list[int], matto: int, suit: Sequence[int]) -> None:
+    def __init__(self, kn: Known, hands: list[int], t: _Playout) -> None:
         self.hands = hands
         self.leader = kn.leader
         self.trick = list(kn.trick)
         self.pts = list(kn.pts)
         self.won = list(kn.won)
-        self.led = NO_SUIT
-        for x in self.trick:
-            if x != matto:
-                self.led = suit[x]
-                break
-        self.seat = (self.leader + len(self.trick)) % kn.rules.n_seats
+        self.led = _led_suit(self.trick, t.matto, t.suit)
+        self.seat = (self.leader + len(self.trick)) % t.n_seats
 
 
 class Tree:
     """The tree of one round and the tables its iterations read."""
 
     def __init__(self, kn: Known, cands: Sequence[int], c: float) -> None:
-        rules = kn.rules
-        p = rules.pack
-        k = kernel(rules)
+        k = kernel(kn.rules)
         self.kn = kn
         self.c = c
-        self.ns = rules.n_seats
-        self.side = rules.side
-        self.nxt = rules.next
-        self.points = p.points
-        self.suit = p.suit
-        self.matto = p.matto
-        self.matto_pts = p.points[p.matto]
-        self.trick_adj = rules.trick_adjust
-        self.matto_adj = rules.matto_trick_adjust
-        self.legal_mask = rules.legal_mask
-        self.trick_winner = k.trick_winner
-        self.policy = k.policy
+        #: the playouts' tables (the policy, trick winner, points and terms)
+        self.t = _playout_tables(kn.rules, k.policy, k.trick_winner)
         self.finish = k.finish
         self.final = k.final_points
         self.root_mask = 0
@@ -104,7 +88,7 @@ class Tree:
         """The child to follow among the cards legal here (the candidates at the
         root): the rules of thumb's card among those never tried, else the
         best upper bound for the seat to play; whether it is new."""
-        legal = self.root_mask if children is self.root else self.legal_mask(
+        legal = self.root_mask if children is self.root else self.t.legal_mask(
             w.hands[w.seat], w.led
         )
         c = self.c
@@ -127,27 +111,28 @@ class Tree:
                     best = v
                     pick = x
         if untried:
-            pick = self.policy(w.hands, w.seat, w.leader, w.trick, untried)
+            pick = self.t.policy(w.hands, w.seat, w.leader, w.trick, untried)
             node = children[pick] = [0, 0.0, 1, {}]
             return node, pick, True
         return children[pick], pick, False
 
     def play(self, w: _Walk, card: int) -> None:
         """``card`` played by the seat to play; the trick taken when complete."""
+        t = self.t
         seat = w.seat
-        side = self.side
+        side = t.side
         w.hands[seat] &= ~(1 << card)
         w.trick.append(card)
-        if card == self.matto:
-            w.pts[side[seat]] += self.matto_pts
+        if card == t.matto:
+            w.pts[side[seat]] += t.matto_pts
         elif w.led == NO_SUIT:
-            w.led = self.suit[card]
-        w.seat = self.nxt[seat]
-        if len(w.trick) == self.ns:
-            tp = self.trick_adj
+            w.led = t.suit[card]
+        w.seat = t.nxt[seat]
+        if len(w.trick) == t.n_seats:
+            tp = t.trick_adj
             for x in w.trick:
-                tp += self.matto_adj if x == self.matto else self.points[x]
-            win = (w.leader + self.trick_winner(w.trick)) % self.ns
+                tp += t.matto_adj if x == t.matto else t.points[x]
+            win = (w.leader + t.trick_winner(w.trick)) % t.n_seats
             w.pts[side[win]] += tp
             w.won[side[win]] += 1
             w.leader = w.seat = win
@@ -158,7 +143,7 @@ class Tree:
         """One iteration in the deal ``hands``: down the tree, one play added,
         the rest played out; every play on the way credited with its player's
         final points.  Returns the plays made in the tree."""
-        w = _Walk(self.kn, hands, self.matto, self.suit)
+        w = _Walk(self.kn, hands, self.t)
         children = self.root
         path: list[tuple[Node, int]] = []
         while w.hands[w.seat]:
@@ -170,7 +155,7 @@ class Tree:
             children = node[3]
         pts, won = self.finish(w.hands, w.leader, w.trick, w.pts, w.won)
         vec = self.final(pts, won, self.kn.dealer_side, discard_pts)
-        side = self.side
+        side = self.t.side
         for node, s in path:
             node[0] += 1
             node[1] += vec[side[s]]
