@@ -258,6 +258,12 @@ def config_for(rules: Ruleset) -> HardConfig:
 Row = list[int]
 
 
+def _play_rand(seed: int, r: int) -> random.Random:
+    """The random draws of a card decision's round ``r``: the flat and the tree
+    rounds share them, so both search the same deals."""
+    return random.Random(mix64(seed, r, 0x5EA2C4))
+
+
 def play_round(
     kn: Known,
     history: tuple[tuple[int, tuple[int, ...]], ...],
@@ -275,7 +281,7 @@ def play_round(
     ``n * oversample`` when inference is on), each candidate valued in each.
     Returns the deals' log-weights and value rows, or None once ``meter`` is
     spent (the deadline passed)."""
-    rand = random.Random(mix64(seed, r, 0x5EA2C4))
+    rand = _play_rand(seed, r)
     with native.pure(not cfg.native):
         policy, spent = _round_policy(kn, cfg)
         try:
@@ -304,7 +310,7 @@ def uct_round(
     """Round ``r`` of a card decision as a tree (:func:`~engine.ai.uct.uct_counts`)
     over ``n`` deals drawn as :func:`play_round` draws them: each candidate's
     visits and summed points, or None once ``meter`` is spent."""
-    rand = random.Random(mix64(seed, r, 0x5EA2C4))
+    rand = _play_rand(seed, r)
     with native.pure(not cfg.native):
         got = _round_worlds(kn, history, rand, n, inference, lam, cfg, meter)
         if got is None:
