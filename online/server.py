@@ -40,6 +40,7 @@ from websockets.protocol import State
 from engine.files import user_data_folder
 from engine.view import SPECTATOR
 
+from .http import Routes
 from .protocol import (
     HARD_MAX_FRAME,
     PROTOCOL_VERSION,
@@ -163,6 +164,8 @@ class TarocchiServer:
         self.server: Server | None = None
         self.connections = 0
         self.peers: set[Peer] = set()
+        #: plain HTTP on the same port (online/http.py): health, metrics, the web seat
+        self.http = Routes()
 
     async def start(self, host: str = "127.0.0.1", port: int = 8765) -> int:
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -185,6 +188,7 @@ class TarocchiServer:
         self.server = await serve(
             self.handler, None if sock else host, None if sock else port, sock=sock,
             max_size=HARD_MAX_FRAME, compression=None,
+            process_request=self.http.process_request,
             ping_interval=20, ping_timeout=20, max_queue=64, close_timeout=2,
         )
         sock = next(iter(self.server.sockets))
