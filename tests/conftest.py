@@ -5,7 +5,7 @@ session fixture used only by GUI tests, so engine tests never open one.
 
 Tests that need a system program (Xvfb...) carry the ``requires_program``
 marker: skipped with the package to install when it is missing, failed under
-CI (tests/prereq.py).  The same for headless OpenGL (EGL) and the font,
+CI (tests/support/prereq.py).  The same for headless OpenGL (EGL) and the font,
 recognised from the failures their absence causes."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ except ImportError:  # engine-only environments
 
 import pytest
 
-from tests.prereq import find_program, outcome_for_missing, under_ci, window_needs_missing
+from tests.support.prereq import find_program, outcome_for_missing, under_ci, window_needs_missing
 
 _FAIL_AT_SETUP = pytest.StashKey[str]()
 
@@ -38,7 +38,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "requires_program(name, debian_package, extra_dirs=()): the test needs a system "
         "program; missing, the test is skipped naming the package, or fails under CI "
-        "(tests/prereq.py)",
+        "(tests/support/prereq.py)",
     )
     config.addinivalue_line(
         "markers",
@@ -83,7 +83,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 def _window_needs_rule(report: pytest.TestReport | pytest.CollectReport, name: str) -> None:
     """A module or test that failed because the system has no headless OpenGL or
-    no font (tests/prereq.py): skipped naming the packages, or under CI still a
+    no font (tests/support/prereq.py): skipped naming the packages, or under CI still a
     failure, with the packages named under its traceback."""
     if not report.failed:
         return
@@ -142,12 +142,12 @@ def home(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="session")
 def postgres():
-    """A throw-away PostgreSQL cluster for the session (tests/pg_cluster.py): initdb
+    """A throw-away PostgreSQL cluster for the session (tests/support/pg_cluster.py): initdb
     in a temporary folder (as the ``postgres`` user when root), pg_ctl start on a
     free loopback port, stopped and removed at the end.  Without PostgreSQL the
-    test is skipped naming the package (failed under CI: tests/prereq.py)."""
-    from tests.pg_cluster import PgCluster
-    from tests.prereq import POSTGRESQL_DIRS, require_program
+    test is skipped naming the package (failed under CI: tests/support/prereq.py)."""
+    from tests.support.pg_cluster import PgCluster
+    from tests.support.prereq import POSTGRESQL_DIRS, require_program
 
     initdb = require_program("initdb", "postgresql", extra_dirs=POSTGRESQL_DIRS)
     require_program("pg_ctl", "postgresql", extra_dirs=POSTGRESQL_DIRS)

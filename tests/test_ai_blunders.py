@@ -1,6 +1,6 @@
 """Visible blunders at the last card of a trick (issue 39).
 
-The kinds are defined from the rules in :mod:`tests.blunder_rates` (its
+The kinds are defined from the rules in :mod:`tests.support.blunder_rates` (its
 docstring gives each precise definition):
 
 * ``keep_gift``: the partner's card wins the trick, the seat (last to play)
@@ -17,7 +17,7 @@ docstring gives each precise definition):
 
 Here: the definitions on hand-made tricks, then a few seeded self-play deals of
 each level and both games (the full counts for the README come from
-``python -m tests.blunder_rates``).
+``python -m tests.support.blunder_rates``).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from engine.replay import write_replay
 from engine.ruleset import ruleset
 from engine.simulate import play_out
 from engine.state import Discard, Play
-from tests.blunder_rates import (
+from tests.support.blunder_rates import (
     ALONE_KINDS,
     PARTNER_KINDS,
     classify,

@@ -12,7 +12,7 @@ import pytest
 from engine.ai.search import likelihood_matches, likelihood_mix, policy_plays
 from engine.ai.worlds import Known, known_of, sample
 from engine.view import SeatView
-from tests.policy_games import policy_positions
+from tests.support.policy_games import policy_positions
 
 VARIANTS = ["piedicavallo", "scarto"]
 History = tuple[tuple[int, tuple[int, ...]], ...]

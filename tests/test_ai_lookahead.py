@@ -11,7 +11,7 @@ from engine.ai.fast import kernel, lookahead_policy
 from engine.ai.search import exact_values
 from engine.ai.worlds import known_of
 from engine.ruleset import ruleset
-from tests.policy_games import policy_positions
+from tests.support.policy_games import policy_positions
 
 VARIANTS = ["piedicavallo", "scarto"]
 

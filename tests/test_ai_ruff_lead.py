@@ -8,7 +8,7 @@ import pytest
 
 from engine.ai.fast import kernel
 from engine.ruleset import ruleset
-from tests.policy_games import policy_positions
+from tests.support.policy_games import policy_positions
 
 
 def _mask(rules, *codes: str) -> int:  # type: ignore[no-untyped-def]

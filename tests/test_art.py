@@ -27,7 +27,7 @@ from art.generate import (
     points,
     save_png,
 )
-from tests.prereq import DEJAVU
+from tests.support.prereq import DEJAVU
 
 SUIT_RANKS = {  # RULES R1/R3: Piedicavallo keeps Swords and Batons 5-10, Cups and Coins 1-6
     "S": ("K", "Q", "N", "J", "10", "9", "8", "7", "6", "5"),

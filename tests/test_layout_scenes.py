@@ -1,7 +1,7 @@
 """A layout test that one language cannot fool (issue 36, part 5): every scene of
 both games and the screens round them, in English, French and Italian, at
 1280x720 and at the smallest window (640x360), drawn by the real views; the
-boxes are read from the draw calls themselves (``tests/layout_probe.py``): no
+boxes are read from the draw calls themselves (``tests/support/layout_probe.py``): no
 text meets another text or a card's index corner, and nothing drawn later hides
 a text or an index.
 
@@ -24,7 +24,7 @@ from game.common.settings import Settings
 from game.common.words import card_label
 from game.table import session
 from game.table.table_controller import InlineExecutor
-from tests import layout_probe
+from tests.support import layout_probe
 from tests.test_gui_helpers import card_point, click, frames, play_human_turn
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -16,7 +16,7 @@ from engine.view import SPECTATOR
 from online.client import SeatClient
 from online.protocol import MAX_FRAME
 from online.server import start_background
-from tests.online_harness import all_logs, wait_until
+from tests.support.online_harness import all_logs, wait_until
 
 
 @pytest.fixture

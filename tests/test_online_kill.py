@@ -1,12 +1,12 @@
 """SIGKILL the server mid-game and restart it (a short run; the full one is
-``python -m tests.online_kill --kills 30``)."""
+``python -m tests.support.online_kill --kills 30``)."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
-from tests.online_kill import run
+from tests.support.online_kill import run
 
 
 def test_killed_server_loses_nothing_and_the_games_end(tmp_path: Path) -> None:

@@ -3,14 +3,14 @@ progress (AI seats and people, clients spread over both nodes), SIGKILL the node
 that runs a game, twice: another node takes it over once the lease expired, the
 clients continue to the end through any node, 0 events lost, 0 duplicated, the
 replay equals a fold of the log, and the AI's decisions are the ones it makes
-again from the same view and seed.  (The full run: ``python -m tests.online_pg_kill``.)"""
+again from the same view and seed.  (The full run: ``python -m tests.support.online_pg_kill``.)"""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
-from tests.online_pg_kill import TABLES, run
+from tests.support.online_pg_kill import TABLES, run
 
 
 def test_killed_node_is_taken_over_and_the_games_end_the_same(pg_dsn: str,

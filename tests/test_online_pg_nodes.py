@@ -20,9 +20,9 @@ from engine.view import SPECTATOR
 from online.bot import play, random_chooser
 from online.client import ClientError, SeatClient
 from online.server import start_background
-from tests.online_harness import check_frames, final_views_match, truth, wait_until
-from tests.online_pg_kill import export_to_sqlite, pg_owner, pg_table
-from tests.pg_cluster import free_port
+from tests.support.online_harness import check_frames, final_views_match, truth, wait_until
+from tests.support.online_pg_kill import export_to_sqlite, pg_owner, pg_table
+from tests.support.pg_cluster import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -135,7 +135,7 @@ def test_a_node_whose_lease_was_taken_drops_the_table_and_its_client_follows(
     import psycopg
 
     from online.bot import my_turn
-    from tests.online_pg_kill import pg_logs
+    from tests.support.online_pg_kill import pg_logs
 
     a = start_background(tmp_path / "a", db=pg_dsn, lease_seconds=30.0)
     b = start_background(tmp_path / "b", db=pg_dsn, lease_seconds=30.0)

@@ -14,7 +14,7 @@ from online.bot import play, random_chooser
 from online.client import SeatClient, ThreadedClient
 from online.protocol import RESUME_EVENTS_MAX
 from online.server import start_background
-from tests.online_harness import check_frames, stored_events, truth, wait_until
+from tests.support.online_harness import check_frames, stored_events, truth, wait_until
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from game.table.remote_session import RemoteSession
 from game.table.table_controller import InlineExecutor, TableController
 from online.client import ThreadedClient
 from online.server import start_background
-from tests.online_harness import truth
+from tests.support.online_harness import truth
 from tests.test_table_controller import Recorder, act
 
 

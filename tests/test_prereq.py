@@ -1,4 +1,4 @@
-"""The rule for system programs the tests need (tests/prereq.py): missing, a test
+"""The rule for system programs the tests need (tests/support/prereq.py): missing, a test
 is skipped with one summary line naming the package to install, except under CI,
 where it fails.  Tried on the real window tests with Xvfb hidden from PATH."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.prereq import find_program, require_program
+from tests.support.prereq import find_program, require_program
 
 ROOT = Path(__file__).resolve().parent.parent
 WINDOW_TESTS = (
@@ -135,10 +135,10 @@ def test_another_missing_library_is_a_failure():
 def test_passes():
     pass
 """
-NO_GL_HERE = """import tests.prereq
+NO_GL_HERE = """import tests.support.prereq
 
-tests.prereq.headless_gl_probe = lambda: 'Library "EGL" not found'
-tests.prereq.font_probe = lambda: 'no DejaVuSans.ttf'
+tests.support.prereq.headless_gl_probe = lambda: 'Library "EGL" not found'
+tests.support.prereq.font_probe = lambda: 'no DejaVuSans.ttf'
 """
 GL_INSTALL = "`apt-get install -y libegl1 libgl1 libgl1-mesa-dri`"
 

@@ -108,7 +108,7 @@ def test_enter_watches_the_highlighted_row_after_open_file(window, home, english
 
 @pytest.fixture()
 def dozen(home, english):
-    from tests.replay_files import make_replays
+    from tests.support.replay_files import make_replays
 
     return make_replays(home)
 

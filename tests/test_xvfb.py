@@ -1,7 +1,7 @@
 """A real (virtual) X window under Xvfb: resizing and letterboxing, F11, and the
 autoplay run.  EGL windows cannot be resized (HEADLESS.md trap 5), so these run
 in a subprocess under ``xvfb-run``, which CI installs (.ci/run).  Without it,
-skipped naming the packages, or failed under CI (tests/prereq.py)."""
+skipped naming the packages, or failed under CI (tests/support/prereq.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.prereq import XVFB as XVFB_PROGRAMS
+from tests.support.prereq import XVFB as XVFB_PROGRAMS
 
 pytestmark = [pytest.mark.requires_program(name, package) for name, package in XVFB_PROGRAMS]
 
@@ -38,7 +38,7 @@ def _felt_like(rgb) -> bool:
 
 
 def test_resized_window_is_letterboxed_and_f11_goes_fullscreen(tmp_path: Path) -> None:
-    r = _run_under_xvfb([str(ROOT / "tests" / "xvfb_window_check.py")], tmp_path)
+    r = _run_under_xvfb([str(ROOT / "tests" / "support" / "xvfb_window_check.py")], tmp_path)
     assert r.returncode == 0, r.stderr[-2000:]
     out = json.loads(r.stdout.strip().splitlines()[-1])
     assert out["headless"] is False  # a real X window, not EGL
@@ -84,7 +84,7 @@ def test_table_in_a_window_redrawn_in_pieces_shows_the_whole_picture(tmp_path: P
     env = {"TAROCCHI_AI_PROCESS": "0"}  # random players: frames do not wait on another process
     if redraw == "fbo":
         env["TAROCCHI_REDRAW"] = "fbo"
-    r = _run_under_xvfb([str(ROOT / "tests" / "xvfb_damage_check.py")], tmp_path, env=env, screen=screen)
+    r = _run_under_xvfb([str(ROOT / "tests" / "support" / "xvfb_damage_check.py")], tmp_path, env=env, screen=screen)
     assert r.returncode == 0, r.stderr[-2000:]
     out = json.loads(r.stdout.strip().splitlines()[-1])
     assert out["mode"] == redraw

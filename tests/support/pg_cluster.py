@@ -1,4 +1,4 @@
-"""A throw-away PostgreSQL cluster for the tests (and tests/online_pg_kill.py):
+"""A throw-away PostgreSQL cluster for the tests (and tests/support/online_pg_kill.py):
 ``initdb`` into a temporary folder, ``pg_ctl start`` on a free loopback port
 with its unix socket in that folder, stopped and removed afterwards.
 
@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from tests.prereq import POSTGRESQL_DIRS, find_program
+from tests.support.prereq import POSTGRESQL_DIRS, find_program
 
 START_TIMEOUT_S = 30
 

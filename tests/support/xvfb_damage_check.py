@@ -81,7 +81,7 @@ def main() -> int:
     check.run("1280x720", table, 200)
     check.out["swaps_in_a_run"] = check.swaps - swaps_before
     # a view switch to the theatre, which draws unseen while it warms up
-    viewer = ViewerView(window, read_replay(Path(__file__).parent / "golden" / "single-seed-42.jsonl"),
+    viewer = ViewerView(window, read_replay(Path(__file__).parent.parent / "golden" / "single-seed-42.jsonl"),
                         face_up=True, speed=4.0)
     window.show_view(viewer)
     viewer.toggle_play()

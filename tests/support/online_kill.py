@@ -5,7 +5,7 @@ store, the clients reconnect by themselves, and the games go on to the end with
 
 The suite runs a short version (tests/test_online_kill.py); the full run:
 
-    python -m tests.online_kill --kills 30
+    python -m tests.support.online_kill --kills 30
 """
 
 from __future__ import annotations
@@ -221,7 +221,7 @@ async def run(kills: int, seed: int = 1, data: Path | None = None, log: Any = No
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tests.online_kill")
+    p = argparse.ArgumentParser(prog="python -m tests.support.online_kill")
     p.add_argument("--kills", type=int, default=30)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--think-ms", type=float, default=60.0)

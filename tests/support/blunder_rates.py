@@ -31,7 +31,7 @@ the trick as it lies before the last card:
   5-point trump 1 to one's own trick is the better play).
 
 A *chance* of a kind is a last card where its condition holds; the rate is
-blunders per chance.  Run ``python -m tests.blunder_rates --help`` for the full
+blunders per chance.  Run ``python -m tests.support.blunder_rates --help`` for the full
 counts (the README's figures); the suite's test uses a few deals.
 
 ``--replays DIR`` counts the same kinds in replay files instead (those of
@@ -221,7 +221,7 @@ def count(
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
-        prog="python -m tests.blunder_rates",
+        prog="python -m tests.support.blunder_rates",
         description="Count visible blunders at the last card of a trick (self-play).",
     )
     ap.add_argument("--level", help="easy, medium, hard or hard:key=value,... (self-play)")

@@ -11,7 +11,7 @@ log equals the one the AI makes again from the same view and seed.
 The suite runs a short version (tests/test_online_pg_failover.py); the full run
 starts its own throw-away cluster:
 
-    python -m tests.online_pg_kill --kills 20
+    python -m tests.support.online_pg_kill --kills 20
 """
 
 from __future__ import annotations
@@ -41,10 +41,10 @@ from online.bench import start_server
 from online.bot import play, random_chooser
 from online.client import SeatClient
 from online.tables import choose
-from tests.online_kill import check_received, received
-from tests.pg_cluster import free_port, pg_cluster
+from tests.support.online_kill import check_received, received
+from tests.support.pg_cluster import free_port, pg_cluster
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 TABLES = [
     ("piedicavallo", ["human", "random", "human", "random"]),
@@ -94,7 +94,7 @@ def pg_owner(dsn: str, code: str) -> str | None:
 
 def export_to_sqlite(dsn: str, data: Path) -> Path:
     """A copy of the PostgreSQL store as the SQLite store's file in ``data``, so the
-    single server's test helpers (tests/online_harness.py) check a node's frames
+    single server's test helpers (tests/support/online_harness.py) check a node's frames
     unchanged."""
     import sqlite3
 
@@ -333,7 +333,7 @@ async def run(dsn: str, kills: int, seed: int = 1, nodes: int = 2, lease: float 
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tests.online_pg_kill")
+    p = argparse.ArgumentParser(prog="python -m tests.support.online_pg_kill")
     p.add_argument("--kills", type=int, default=20)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--nodes", type=int, default=2)
