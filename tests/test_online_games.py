@@ -18,7 +18,13 @@ from engine.view import SPECTATOR
 from online.bot import play, random_chooser
 from online.client import SeatClient
 from online.server import start_background
-from tests.support.online_harness import check_frames, final_views_match, table_row, truth, wait_until
+from tests.support.online_harness import (
+    check_frames,
+    final_views_match,
+    table_row,
+    truth,
+    wait_until,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
