@@ -42,6 +42,7 @@ from engine.files import user_data_folder
 from engine.view import SPECTATOR
 
 from .http import Routes
+from .metrics import Metrics, instrument
 from .protocol import (
     HARD_MAX_FRAME,
     PROTOCOL_VERSION,
@@ -172,6 +173,8 @@ class TarocchiServer:
         self.peers: set[Peer] = set()
         #: plain HTTP on the same port (online/http.py): health, metrics, the web seat
         self.http = Routes()
+        #: the counters of /metrics (online/metrics.py); limits call metrics.limit_hit
+        self.metrics = Metrics()
 
     @property
     def scheme(self) -> str:
@@ -197,6 +200,8 @@ class TarocchiServer:
             store = SqliteStore(self.data_dir / "tarocchi.sqlite3", synchronous=self.synchronous)
             self.hub = Hub(store, self.data_dir, AiRunner(self.ai_workers, budget_ms=self.ai_ms))
             await self.hub.load()
+        assert self.hub is not None
+        instrument(self, self.metrics)
         tls: dict[str, Any] = ({"ssl": self.tls, "ssl_handshake_timeout": HANDSHAKE_SECONDS}
                                if self.tls else {})
         self.server = await serve(
@@ -232,6 +237,8 @@ class TarocchiServer:
         try:
             async for raw in ws:
                 if not peer.bucket.take():
+                    self.metrics.limit_hit("rate", _address(ws))
+                    self.metrics.refused("rate_limited")
                     peer.send(encode(ProtocolError(
                         "rate_limited", "too many messages: the connection is closed").message()))
                     await peer.flush()
@@ -243,6 +250,7 @@ class TarocchiServer:
                     msg_id = msg.get("id")
                     await self.dispatch(peer, msg)
                 except ProtocolError as exc:
+                    self.metrics.refused(exc.code)
                     peer.send(encode(exc.message(msg_id)))
                     if exc.code == "protocol_version":
                         await peer.flush()
@@ -356,6 +364,12 @@ class TarocchiServer:
         elif kind == "takeover":
             await table.takeover(msg["seat"], msg["level"])
         peer.send(encode({**table.lobby(), "done": kind}))  # the answer: the lobby after it
+
+
+def _address(ws: ServerConnection) -> str:
+    """The client's address as the socket sees it (a proxy's, behind one)."""
+    peer = ws.remote_address
+    return str(peer[0]) if peer else ""
 
 
 async def _close(ws: ServerConnection, code: int, reason: str) -> None:
@@ -492,7 +506,10 @@ def write_stats(srv: TarocchiServer, path: Path) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from .logs import setup
+
     data = Path(args.data) if args.data else default_data_dir()
+    setup(getattr(args, "log_format", "text"))
     try:
         asyncio.run(_serve_forever(data, args.host, args.port, rate=args.rate,
                                    burst=max(RATE_BURST, 2 * args.rate),
