@@ -53,7 +53,7 @@ SCHEMA_VERSION = 1
 #: many moves can be committing at once; PostgreSQL flushes the WAL of commits
 #: that arrive together once (group commit).  ``tarocchi bench server --db ...
 #: --db-connections C`` at 200 tables: 4 gave p95 636 ms, 16 gave 476 ms on a
-#: loaded machine; see the README's figures.
+#: loaded machine; see docs/SERVER.md's figures.
 CONNECTIONS = 8
 
 #: version -> the SQL that brings the schema from version - 1 to it
