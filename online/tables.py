@@ -125,6 +125,8 @@ class AiRunner:
         #: seconds each decision took, from asking to the answer (the bench's figures)
         self.timings: deque[float] = deque(maxlen=100_000)
         self.decisions = 0
+        #: told (level, seconds) after each decision (the server's metrics)
+        self.on_decision: Callable[[str, float], None] | None = None
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -145,8 +147,11 @@ class AiRunner:
             cmd = await loop.run_in_executor(
                 self._executor(), choose, level, view, event_index, self.budget_ms
             )
-        self.timings.append(time.perf_counter() - t0)
+        took = time.perf_counter() - t0
+        self.timings.append(took)
         self.decisions += 1
+        if self.on_decision is not None:
+            self.on_decision(level, took)
         return cmd
 
     def shutdown(self) -> None:
