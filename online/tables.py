@@ -54,6 +54,7 @@ from engine.state import (
 )
 from engine.view import SPECTATOR, SeatView, seat_event, seat_view
 
+from .options import options_message, outcome_json
 from .protocol import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -252,6 +253,18 @@ class Table:
             for seat in {c.seat for c in self.conns}
         }
 
+    def _offer(self, conns: list[Conn] | set[Conn]) -> None:
+        """Tell the seat on turn, if a person plays it, what it may do (``options``)."""
+        seat = self.state.turn
+        if seat < 0 or self.rec.status != "playing" or self.seat_level(seat):
+            return
+        mine = [c for c in conns if c.seat == seat]
+        msg = options_message(seat_view(self.state, seat), self.seq) if mine else None
+        if msg is not None:
+            text = encode(msg)
+            for c in mine:
+                c.send(text)
+
     # --- joining -------------------------------------------------------------------
 
     async def join(self, conn: Conn, seat: int | None, name: str, host: bool) -> dict[str, Any]:
@@ -285,6 +298,7 @@ class Table:
             conn.send(encode(reply))
             self._attach(conn)
             self._broadcast(self.lobby())
+            self._offer([conn])
             return reply
 
     async def resume(self, conn: Conn, token: str, last_seq: int) -> int:
@@ -313,6 +327,7 @@ class Table:
             if self.rec.status == "over":  # said once to those connected: again to one who was not
                 conn.send(encode(self._game_over_msg()))
             if again:
+                self._offer([conn])
                 return seat
             s = self.rec.seats[seat]
             if s.get("takeover"):  # the person is back: the AI gives the seat back
@@ -321,6 +336,7 @@ class Table:
                 self._ai_for = -1
             self._attach(conn)
             self._broadcast(self.lobby())
+            self._offer([conn])
             self._schedule()
             return seat
 
@@ -457,7 +473,9 @@ class Table:
                 c.send(texts_by_seat[c.seat])
             if isinstance(e, DealScored):
                 self._broadcast({"type": "deal_end", "seq": seq, "points": list(e.points),
-                                 "totals": list(self.rules.totals(self._scores_at(seq)))})
+                                 "totals": list(self.rules.totals(self._scores_at(seq))),
+                                 "outcome": outcome_json(self.rules.deal_outcome(e.points))})
+        self._offer(self.conns)
         self.hub.timings.append((t1 - t0, time.perf_counter() - t1))
         if self.rec.status == "over":
             self._game_over()
@@ -472,6 +490,7 @@ class Table:
         check the deals), and the replay file's name."""
         return {"type": "game_over", "seq": self.seq, "totals": list(self.state.totals),
                 "scores": [list(s) for s in self.state.scores], "seed": self.rec.seed,
+                "outcome": outcome_json(self.rules.game_outcome(self.state.scores)),
                 "replay": f"{self.code}-{self.rec.id}.jsonl"}
 
     def _game_over(self) -> None:
