@@ -26,6 +26,7 @@ from engine.state import (
     apply,
     decide,
     first_dealer,
+    judge,
     legal_commands,
     new_game,
     next_deal,
@@ -362,6 +363,42 @@ def test_r13_match_of_four_deals_passes_to_the_right() -> None:
 
 def test_r13_first_dealer_drawn_at_random() -> None:
     assert {first_dealer(s, rules=PIEDICAVALLO) for s in range(50)} == {0, 1, 2, 3}
+
+
+# --- the judge: what a command causes ------------------------------------------------
+
+
+def test_judge_returns_a_commands_events_then_those_due_each_with_its_state() -> None:
+    """Over a whole match: the judge's events and states are what the game records,
+    a card ends a trick with its TrickTaken, a deal's last card brings its score
+    and the next deal, and nothing is due otherwise."""
+    import random
+
+    g = Game(77, 4, rules=PIEDICAVALLO)
+    first = judge(new_game(77, 4, PIEDICAVALLO), None)
+    assert [type(e) for e in first.events] == [Dealt] and first.states == (g.states[1],)
+    rnd = random.Random(3)
+    seen: set[tuple[type, ...]] = set()
+    while g.legal():
+        before, cmd = g.state, rnd.choice(list(g.legal()))
+        ruling = judge(before, cmd)
+        assert judge(before, None) == ((), (), before)  # nothing due between decisions
+        events = g.submit(cmd)
+        assert list(ruling.events) == events
+        assert ruling.states == tuple(g.states[-len(events):]) and ruling.state == g.state
+        assert list(ruling.events[: len(decide(before, cmd))]) == decide(before, cmd)
+        seen.add(tuple(type(e) for e in events))
+    assert seen == {
+        (Discarded,), (CardPlayed,), (CardPlayed, TrickTaken),
+        (CardPlayed, TrickTaken, DealScored, Dealt), (CardPlayed, TrickTaken, DealScored),
+    }
+
+
+def test_judge_refuses_as_decide_does_and_changes_nothing() -> None:
+    s = play_state(["S5", "S6", "S7", "S8"], leader=1)
+    with pytest.raises(IllegalMove, match="out of turn"):
+        judge(s, Play(0, C("S5")))
+    assert judge(s, Play(1, C("S6"))).events == (CardPlayed(1, C("S6")),)
 
 
 # --- misc engine ------------------------------------------------------------------
