@@ -299,7 +299,7 @@ def _stop(procs: list[subprocess.Popen[str]]) -> None:
             proc.wait(10)
 
 
-def run_bench(tables: int, variant: str = "piedicavallo", think: tuple[float, float] = (0.25, 0.75),
+def run_bench(tables: int, variant: str, think: tuple[float, float] = (0.25, 0.75),
               out: str | None = None, pin: bool = False, synchronous: str = "FULL",
               timeout: float = 900.0, *, db: str | None = None, nodes: int = 1,
               ai_seats: int = 0, ai_level: str = "medium", ai_workers: int = 1,

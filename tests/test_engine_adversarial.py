@@ -617,7 +617,7 @@ def test_reference_reads_the_engines_own_files() -> None:
     """Sanity of the reference: it accepts the engine's files with the same result."""
     rnd = random.Random(4)
     for seed, n in [(1, 1), (2, 4), (3, 1)]:
-        g = Game(seed, n)
+        g = Game(seed, n, rules=PIEDICAVALLO)
         while g.legal():
             g.submit(rnd.choice(g.legal()))
         text = format_replay(g.header, g.events)
@@ -1181,7 +1181,7 @@ def _random_play(g: Game, rnd: random.Random, until: Any = None) -> None:
 
 def test_undo_redo_at_the_boundaries() -> None:
     rnd = random.Random(11)
-    g = Game(5, 4)
+    g = Game(5, 4, rules=PIEDICAVALLO)
     start = g.state
     for seat in range(4):  # the start: nothing to undo or redo
         assert not g.undo(seat) and not g.redo(seat)
@@ -1223,7 +1223,7 @@ def test_from_replay_of_another_writers_file_continues_to_the_end() -> None:
 
 
 def test_illegal_command_changes_nothing() -> None:
-    g = Game(8, 1)
+    g = Game(8, 1, rules=PIEDICAVALLO)
     before = (g.state, list(g.events), g.cursor)
     dealer = g.state.dealer
     with pytest.raises(IllegalMove):
@@ -1235,7 +1235,7 @@ def test_illegal_command_changes_nothing() -> None:
 
 def test_views_show_only_own_hand() -> None:
     rnd = random.Random(13)
-    g = Game(21, 1)
+    g = Game(21, 1, rules=PIEDICAVALLO)
     _random_play(g, rnd, until=lambda g: g.state.trick_no == 5)
     st = g.state
     for seat in range(4):

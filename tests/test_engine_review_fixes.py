@@ -11,13 +11,14 @@ import pytest
 from engine.game import Game
 from engine.replay import ReplayError, format_replay, parse_replay
 from engine.state import DEAL, State, TrickTaken, decide, next_deal
+from engine.variants import PIEDICAVALLO
 
 HEAD = json.dumps({"format": "tarocchi-replay", "version": 1, "variant": "piedicavallo"})
 
 
 def _finished(seed: int, n_deals: int = 1) -> Game:
     rnd = random.Random(seed)
-    g = Game(seed, n_deals)
+    g = Game(seed, n_deals, rules=PIEDICAVALLO)
     while g.legal():
         g.submit(rnd.choice(g.legal()))
     return g
@@ -75,9 +76,9 @@ def test_resume_from_a_file_cut_between_a_card_and_its_trick(cut: str) -> None:
 def test_a_seat_view_does_not_reveal_the_other_hands() -> None:
     """engine/view.py: 'What one seat may know'.  The view carries the game seed,
     and the seed deals every hand."""
-    g = Game(2026, 1)
+    g = Game(2026, 1, rules=PIEDICAVALLO)
     v = g.view((g.state.dealer + 1) % 4)
-    guessed = next_deal(State(seed=v.seed, n_deals=v.n_deals, phase=DEAL))
+    guessed = next_deal(State(seed=v.seed, n_deals=v.n_deals, phase=DEAL, rules=PIEDICAVALLO))
     assert guessed.hands != g.state.hands
 
 

@@ -29,7 +29,7 @@ _native: Any
 try:
     # By its full name: ``from . import _native`` reads, to the import graph of
     # tests/import_cycles.py, as an import of the package ``engine.ai`` (whose
-    # __init__ registers the levels, which import this module): a false cycle.
+    # __init__ imports the players, which import this module): a false cycle.
     _native = importlib.import_module("engine.ai._native")
 except ImportError:  # not built (no C compiler at install time): pure Python
     _native = None

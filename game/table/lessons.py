@@ -123,8 +123,8 @@ LESSONS: tuple[Lesson, ...] = (
 )
 
 BY_ID = {lesson.id: lesson for lesson in LESSONS}
-#: each game's course, in order
-COURSES = {g: tuple(x.id for x in LESSONS if x.game == g) for g in ("piedicavallo", "scarto")}
+#: each game's course, in order (the games in the order of their first lesson)
+COURSES = {g: tuple(x.id for x in LESSONS if x.game == g) for g in dict.fromkeys(x.game for x in LESSONS)}
 
 
 def lesson_ids() -> list[str]:
