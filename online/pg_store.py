@@ -312,6 +312,11 @@ class PgStore:
                 rec.commands[(seat, cid)] = seq
         return rec
 
+    async def ping(self) -> None:
+        """``SELECT 1`` on a connection of the pool (a new one if the last broke)."""
+        async with self._conn() as conn:
+            await conn.execute("SELECT 1")
+
     async def close(self) -> None:
         while not self._free.empty():
             conn = self._free.get_nowait()
