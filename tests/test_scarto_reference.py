@@ -1,5 +1,5 @@
-"""An independent reference of Scarto (RULES.md S1-S6, replay-format.md "Variant
-scarto"), written from the rule book and seed 003 alone, against the engine's reader.
+"""An independent reference of Scarto (RULES.md S1-S6, docs/REPLAY-FORMAT.md "Variant
+scarto"), written from the rule book alone, against the engine's reader.
 
 The reference (tests/support/reference_scarto.py) holds the rules in plain strings,
 lists and sets (nothing from ``engine.ruleset``, ``engine.variants``,
@@ -20,8 +20,8 @@ Decisions where the rule book leaves room (each is a comment at the code too):
 * D1 (S4) "trump 1 only if the dealer holds no other trump and no Matto": what the
   dealer holds is judged on the 28 cards before the discard, not on what remains
   after it.  So T1 thrown together with the dealer's only other trump is refused.
-  (R6 says "after the discard" where it means that; S4 does not; seed 003: "Trump 1
-  can be discarded if the dealer has no other trump (including the Fool)".)
+  (R6 says "after the discard" where it means that; S4 says "among the 28", and
+  RULES.md reads it on the 28 cards the dealer holds when discarding.)
 * D2 (S4) The three discarded cards may be any three of the dealer's 28 allowed ones,
   stock cards included ("possibly the same 3"); other trumps may go, any number.
 * D3 (replay-format) The Scarto discard has the fields ``seat`` and ``cards`` only;
@@ -568,7 +568,7 @@ def test_s6_a_single_deal_file_ends_after_its_deal() -> None:
 
 @pytest.mark.parametrize("players", [["human", "hard", "medium", "hard"], ["human", "hard"]])
 def test_s1_players_has_three_entries(players: list[str]) -> None:
-    """replay-format.md, Variant scarto: "The header says "variant": "scarto" and
+    """docs/REPLAY-FORMAT.md, Variant scarto: "The header says "variant": "scarto" and
     `players` has three entries"; S1: three players.  A Scarto header listing four
     (or two) players is refused at line 1, with or without events after it, and a
     4-seat file under such a header is refused there too, not at its deal.
@@ -586,7 +586,7 @@ def test_s1_players_has_three_entries(players: list[str]) -> None:
 
 
 def test_d4_without_the_deals_key_a_scarto_file_is_a_three_deal_game() -> None:
-    """S6 "A game is three deals"; replay-format.md "A game is three deals in one
+    """S6 "A game is three deals"; docs/REPLAY-FORMAT.md "A game is three deals in one
     file" (the format knows no single Scarto deal, nor the ``deals`` key).  So a file
     with one finished deal and no ``deals`` key is a game cut after its first deal:
     deal 2 is due, the game is not over.

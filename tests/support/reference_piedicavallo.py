@@ -1,5 +1,5 @@
 """An independent reference of Piedicavallo Tarocchi's replay files (RULES.md R1-R13,
-spec/replay-format.md), in plain strings, lists and sets: nothing from
+docs/REPLAY-FORMAT.md), in plain strings, lists and sets: nothing from
 ``engine.state``, ``engine.variants`` or the reader's code.  It writes random legal
 games the way another correct program might (its own deal, keys in any order,
 unknown keys, cards in any order, CRLF, no final newline) and reads files back as
@@ -129,7 +129,7 @@ def legal_discard_pairs(hand: set[str]) -> list[frozenset[str]]:
 # =====================================================================================
 
 # =====================================================================================
-# The reference reader (replay-format.md), with the reference state
+# The reference reader (docs/REPLAY-FORMAT.md), with the reference state
 # =====================================================================================
 
 

@@ -1,7 +1,7 @@
 """An independent reference of Scarto's replay files (RULES.md S1-S6,
-spec/replay-format.md "Variant scarto"), written from the rule book and seed 003
-alone, in plain strings, lists and sets: nothing from ``engine.ruleset``,
-``engine.variants``, ``engine.state`` or the reader's code.  The engine is used only
+docs/REPLAY-FORMAT.md "Variant scarto"), written from the rule book alone, in plain
+strings, lists and sets: nothing from ``engine.ruleset``, ``engine.variants``,
+``engine.state`` or the reader's code.  The engine is used only
 through ``parse_replay`` and ``python -m game.cli check --json``; its states are
 decoded with the card codes the state carries (``rules.pack.codes``, data only).
 The frame it fills is tests/support/replay_reference.py; the decisions where the
@@ -38,7 +38,7 @@ DEAL_POINTS = 78  # S6: the counts in threes of a deal
 MATCH_DEALS = 3  # S6
 
 # =====================================================================================
-# The reference rules (S1-S6), from RULES.md and seed 003
+# The reference rules (S1-S6), from RULES.md
 # =====================================================================================
 
 TRUMPS = [f"T{n}" for n in range(1, 22)]
@@ -169,11 +169,7 @@ def outcome(totals: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 # =====================================================================================
-# The reference reader (replay-format.md), with the reference state
-# =====================================================================================
-
-# =====================================================================================
-# The reference reader (replay-format.md), with the reference state
+# The reference reader (docs/REPLAY-FORMAT.md), with the reference state
 # =====================================================================================
 
 

@@ -2,7 +2,7 @@
 
 A reference (``tests/support/reference_piedicavallo.py``,
 ``tests/support/reference_scarto.py``) is a module that holds one game's rules in
-plain strings, lists and sets, written from RULES.md and spec/replay-format.md
+plain strings, lists and sets, written from RULES.md and docs/REPLAY-FORMAT.md
 alone: nothing from ``engine.state``, ``engine.variants`` or the reader's code.  It
 writes random legal files the way another correct program might, and reads files
 back as the spec says.  The engine's reader must agree with it
