@@ -1,4 +1,4 @@
-"""Replay files (``spec/replay-format.md``, version 1): events to and from JSON
+"""Replay files (``docs/REPLAY-FORMAT.md``, version 1): events to and from JSON
 Lines, a validating reader that refuses a bad file whole with the line, the event
 and the rule broken, and the append-only autosave log.
 """

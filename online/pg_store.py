@@ -1,5 +1,5 @@
-"""The PostgreSQL store: the one durable event log that several server nodes share
-(issue 31), on psycopg 3 (async).
+"""The PostgreSQL store: the one durable event log that several server nodes share,
+on psycopg 3 (async).
 
 The same :class:`online.store.Store` as the SQLite store, with the same rows:
 ``events`` is one append-only table keyed by (table id, seq), so two writers can

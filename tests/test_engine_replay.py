@@ -1,4 +1,4 @@
-"""Replay files: written and read exactly per spec/replay-format.md; every breach
+"""Replay files: written and read exactly per docs/REPLAY-FORMAT.md; every breach
 refused whole with line, event and rule; files by other correct writers accepted."""
 
 from __future__ import annotations

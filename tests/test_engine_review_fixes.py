@@ -36,7 +36,7 @@ def _finished(seed: int, n_deals: int = 1) -> Game:
     ids=["huge int in an event", "huge int in the header", "deep nesting"],
 )
 def test_any_file_gives_a_replay_error_never_a_traceback(text: str) -> None:
-    """replay-format.md: bad input is refused with a message naming the line."""
+    """docs/REPLAY-FORMAT.md: bad input is refused with a message naming the line."""
     try:
         parse_replay(text)
     except ReplayError as exc:
@@ -44,7 +44,7 @@ def test_any_file_gives_a_replay_error_never_a_traceback(text: str) -> None:
 
 
 def test_nan_and_infinity_are_bad_json() -> None:
-    """replay-format.md: 'a reader must refuse ... bad JSON'; NaN is not JSON (RFC 8259)."""
+    """docs/REPLAY-FORMAT.md: 'a reader must refuse ... bad JSON'; NaN is not JSON (RFC 8259)."""
     g = _finished(1)
     lines = format_replay(g.header, g.events).splitlines()
     lines[2] = lines[2][:-1] + ', "x": NaN}'
@@ -55,7 +55,7 @@ def test_nan_and_infinity_are_bad_json() -> None:
 
 @pytest.mark.parametrize("cut", ["after the fourth card", "before the score"])
 def test_resume_from_a_file_cut_between_a_card_and_its_trick(cut: str) -> None:
-    """replay-format.md: 'A file may stop anywhere ... a reader then rebuilds the
+    """docs/REPLAY-FORMAT.md: 'A file may stop anywhere ... a reader then rebuilds the
     position reached'; the autosave writes the play and trick lines one by one, so a
     crash between them leaves such a file.  Resuming it must give a playable game."""
     g = _finished(3)
@@ -83,7 +83,7 @@ def test_a_seat_view_does_not_reveal_the_other_hands() -> None:
 
 
 def test_refusal_names_the_event_on_the_line() -> None:
-    """replay-format.md: 'The message names the line number, the event and the rule
+    """docs/REPLAY-FORMAT.md: 'The message names the line number, the event and the rule
     broken'.  A play where the trick line was due is reported as 'a trick event is
     due here (R8)': the play on that line is not named."""
     g = _finished(4)

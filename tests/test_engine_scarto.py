@@ -282,7 +282,7 @@ def test_s6_game_of_three_deals_lowest_total_loses() -> None:
         new_game(1, 4, R)
 
 
-# --- the replay form (replay-format.md, "Variant scarto") ---------------------------------
+# --- the replay form (docs/REPLAY-FORMAT.md, "Variant scarto") ----------------------
 
 
 def test_replay_form_of_a_scarto_game() -> None:

@@ -22,7 +22,7 @@ class Settings:
     volume: float = 0.7
     speed: float = 1.0  # animation speed factor
     # False (a new player's default): each complete trick stays until a click, and the
-    # AI's cards come at a reading pace (T_AI_READ); True: today's quick table, the
+    # AI's cards come at a reading pace (T_AI_READ); True: the quick table, the
     # trick gathered by itself after T_TRICK_SHOW and the AI's cards every T_AI_MIN
     auto_advance: bool = False
     partner: str = "medium"  # AI level of North

@@ -16,8 +16,8 @@ case itself:
   plain words ("you must follow Cups"); its rule id goes to a tooltip at most
   (:meth:`Words.refusal_rule`): no English sentence of the engine is parsed.
 
-Templates are tables of small functions, one per message key (DESIGN.md:
-tables over branches).
+Templates are tables of small functions, one per message key, rather than
+branches: a new message is a new entry, read on its own.
 """
 
 from __future__ import annotations

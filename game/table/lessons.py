@@ -1,4 +1,4 @@
-"""Learn to play: short lessons at the real table (issue 32; no arcade).
+"""Learn to play: short lessons at the real table (no arcade).
 
 A lesson is data (:class:`Lesson`): a game, a seed chosen so that the situation
 it teaches arises, and its steps: the card (or the discard) the player makes at
