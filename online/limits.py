@@ -30,21 +30,18 @@ No I/O here, a clock passed in: the server calls it, the tests drive it.
 from __future__ import annotations
 
 import ipaddress
-import logging
-import math
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-log = logging.getLogger("tarocchi.online")
-
 #: an abandoned lobby (nobody at it, its host gone) expires after this many seconds
 #: (``tarocchi serve --lobby-expiry``)
 LOBBY_EXPIRY = 1800.0
 
-#: the names of the limits (the keys of :attr:`Limits.hits`)
+#: the names of the limits (the keys of :attr:`Limits.hits`; ``rate``, a connection's
+#: own bucket, is counted by the server)
 LIMITS = ("connections", "lobbies", "hello", "messages", "codes")
 
 IpNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -219,7 +216,8 @@ class Limits:
 
     def __init__(self, settings: LimitSettings | None = None, *,
                  clock: Callable[[], float] = time.monotonic,
-                 is_lobby: Callable[[str], bool] = lambda code: False) -> None:
+                 is_lobby: Callable[[str], bool] = lambda code: False,
+                 on_hit: Callable[[str, str], None] | None = None) -> None:
         self.settings = s = settings or LimitSettings()
         if s.wrong_codes < 1 or s.forgive_seconds <= 0 or s.rate <= 0 or s.burst < 1:
             raise ValueError("a limit's burst is at least 1 and its rate above 0")
@@ -229,7 +227,8 @@ class Limits:
         self._by: dict[str, _Address] = {}
         #: limit name -> times it was hit (see :data:`LIMITS`)
         self.hits: Counter[str] = Counter()
-        self._logged: dict[tuple[str, str], float] = {}
+        #: told each hit (limit, address): the server's metrics count and log it
+        self.on_hit = on_hit
 
     def _get(self, addr: str) -> _Address:
         a = self._by.get(addr)
@@ -238,13 +237,10 @@ class Limits:
         return a
 
     def hit(self, name: str, addr: str) -> None:
-        """Count a limit hit; log it (once a minute per limit and address)."""
+        """Count a limit hit, and tell :attr:`on_hit`."""
         self.hits[name] += 1
-        now = self.clock()
-        key = (name, addr)
-        if now - self._logged.get(key, -math.inf) >= 60.0:
-            self._logged[key] = now
-            log.warning("limit %s hit by %s", name, addr)
+        if self.on_hit is not None:
+            self.on_hit(name, addr)
 
     def address(self, peer: str, headers: HeaderSource) -> str:
         return client_address(peer, headers, self.trusted)
@@ -332,8 +328,6 @@ class Limits:
             if (a.conns == 0 and not self.lobbies(addr) and a.until <= now and a.codes.full()
                     and a.bucket.full()):
                 del self._by[addr]
-        for key in [k for k, t in self._logged.items() if now - t >= 60.0]:
-            del self._logged[key]
         return len(self._by)
 
     def __len__(self) -> int:

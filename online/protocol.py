@@ -53,6 +53,7 @@ CLIENT_TYPES = frozenset(
 )
 SERVER_TYPES = frozenset(
     {"welcome", "created", "lobby", "seated", "watching", "resumed", "event", "snapshot", "ack",
+     "options",
      "presence", "deal_end", "game_over", "timeout", "takeover", "error", "pong", "bye"}
 )
 

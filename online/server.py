@@ -27,6 +27,7 @@ import logging
 import math
 import os
 import signal
+import ssl
 import sys
 import threading
 import time
@@ -44,6 +45,7 @@ from engine.view import SPECTATOR
 
 from .http import Routes, is_upgrade, response
 from .limits import LOBBY_EXPIRY, Bucket, Limits, LimitSettings
+from .metrics import Metrics, instrument
 from .protocol import (
     HARD_MAX_FRAME,
     PROTOCOL_VERSION,
@@ -55,6 +57,7 @@ from .serve_options import AI_MS, DB_CONNECTIONS, limit_settings
 from .sqlite_store import SqliteStore
 from .store import SeqConflict, is_postgres_url
 from .tables import AiRunner, Hub, Table
+from .tls import HANDSHAKE_SECONDS, server_context
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -159,11 +162,17 @@ class TarocchiServer:
                  burst: float = RATE_BURST, ai_workers: int = 1, synchronous: str = "FULL",
                  db: str | None = None, node_url: str | None = None,
                  lease_seconds: float = 5.0, db_connections: int = DB_CONNECTIONS,
-                 ai_ms: int = AI_MS, limits: LimitSettings | None = None,
+                 ai_ms: int = AI_MS, tls_cert: str | None = None,
+                 tls_key: str | None = None, limits: LimitSettings | None = None,
                  lobby_expiry: float = LOBBY_EXPIRY) -> None:
         self.data_dir = Path(data_dir)
-        #: limits per client address (online/limits.py); ``limits.hits`` counts them hit
-        self.limits = Limits(limits, is_lobby=self._is_lobby)
+        #: ``--tls-cert``/``--tls-key`` (online/tls.py): the port speaks wss:// and https://
+        self.tls_cert, self.tls_key = tls_cert, tls_key
+        self.tls: ssl.SSLContext | None = None
+        #: the counters of /metrics (online/metrics.py); limits call metrics.limit_hit
+        self.metrics = Metrics()
+        #: limits per client address (online/limits.py): each hit counted in the metrics
+        self.limits = Limits(limits, is_lobby=self._is_lobby, on_hit=self.metrics.limit_hit)
         self.lobby_expiry = lobby_expiry
         #: each connection's client address, and whether it counts against it
         self._addresses: dict[ServerConnection, tuple[str, bool]] = {}
@@ -183,7 +192,13 @@ class TarocchiServer:
         #: plain HTTP on the same port (online/http.py): health, metrics, the web seat
         self.http = Routes()
 
+    @property
+    def scheme(self) -> str:
+        """``wss`` when the port speaks TLS, else ``ws``."""
+        return "wss" if self.tls_cert else "ws"
+
     async def start(self, host: str = "127.0.0.1", port: int = 8765) -> int:
+        self.tls = server_context(self.tls_cert, self.tls_key)  # a bad file: one line, first
         self.data_dir.mkdir(parents=True, exist_ok=True)
         sock = None
         if self.db and not is_postgres_url(self.db):
@@ -203,11 +218,14 @@ class TarocchiServer:
             await self.hub.load()
         assert self.hub is not None
         self.hub.lobby_expiry = self.lobby_expiry
+        instrument(self, self.metrics)
+        tls: dict[str, Any] = ({"ssl": self.tls, "ssl_handshake_timeout": HANDSHAKE_SECONDS}
+                               if self.tls else {})
         self.server = await serve(
             self.handler, None if sock else host, None if sock else port, sock=sock,
             max_size=HARD_MAX_FRAME, compression=None,
             process_request=self.process_request,
-            ping_interval=20, ping_timeout=20, max_queue=64, close_timeout=2,
+            ping_interval=20, ping_timeout=20, max_queue=64, close_timeout=2, **tls,
         )
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
         sock = next(iter(self.server.sockets))
@@ -238,8 +256,7 @@ class TarocchiServer:
         address (online/limits.py), then handed to the routes (online/http.py).  A
         plain request over the address's share is answered 429; a websocket one
         is let through to be told ``too_many_connections`` in the protocol."""
-        ra = connection.remote_address
-        addr = self.limits.address(str(ra[0]) if ra else "", request.headers)
+        addr = self.limits.address(_address(connection), request.headers)
         counted = self.limits.connect(addr)
         self._addresses[connection] = (addr, counted)
         connection.connection_lost_waiter.add_done_callback(
@@ -283,13 +300,19 @@ class TarocchiServer:
     def _late_hello(self, peer: Peer) -> None:
         if not peer.hello and not peer.closing:
             self.limits.hit("hello", peer.addr)
-            peer.ws.loop.create_task(peer.refuse(ProtocolError(
+            peer.ws.loop.create_task(self._refuse(peer, ProtocolError(
                 "hello_timeout", f"no hello within {self.limits.settings.hello_seconds:g} s: "
                 "the connection is closed"), 1008, "no hello"))
+
+    async def _refuse(self, peer: Peer, exc: ProtocolError, code: int, reason: str) -> None:
+        """A limit's error (counted among the refusals), then the close."""
+        self.metrics.refused(exc.code)
+        await peer.refuse(exc, code, reason)
 
     def _over_rate(self, peer: Peer) -> ProtocolError | None:
         """The connection's own bucket, then its address's."""
         if not peer.bucket.take():
+            self.metrics.limit_hit("rate", peer.addr)
             return ProtocolError("rate_limited", "too many messages: the connection is closed")
         wait = self.limits.message(peer.addr)
         if wait:
@@ -301,11 +324,10 @@ class TarocchiServer:
     # --- one connection ------------------------------------------------------------
 
     async def handler(self, ws: ServerConnection) -> None:
-        ra = ws.remote_address
-        addr, counted = self._addresses.get(ws, (str(ra[0]) if ra else "", True))
+        addr, counted = self._addresses.get(ws, (_address(ws), True))
         peer = Peer(ws, self.rate, self.burst, addr)
         if not counted:
-            await peer.refuse(ProtocolError(
+            await self._refuse(peer, ProtocolError(
                 "too_many_connections", f"your address has {self.limits.settings.connections} "
                 "connections open to this server: close one, or try again later"),
                 CLOSE_TRY_LATER, "too many connections")
@@ -332,7 +354,7 @@ class TarocchiServer:
         ws = peer.ws
         refused = self._over_rate(peer)
         if refused is not None:
-            await peer.refuse(refused, 1008, "rate limit")
+            await self._refuse(peer, refused, 1008, "rate limit")
             return False
         msg_id = None
         try:
@@ -340,6 +362,7 @@ class TarocchiServer:
             msg_id = msg.get("id")
             await self.dispatch(peer, msg)
         except ProtocolError as exc:
+            self.metrics.refused(exc.code)
             peer.send(encode(exc.message(msg_id)))
             if exc.code == "protocol_version":
                 await peer.flush()
@@ -481,6 +504,12 @@ def _paused(seconds: float) -> ProtocolError:
         f"{math.ceil(seconds)} s", retry_after=round(seconds + 0.05, 1))
 
 
+def _address(ws: ServerConnection) -> str:
+    """The client's address as the socket sees it (a proxy's, behind one)."""
+    peer = ws.remote_address
+    return str(peer[0]) if peer else ""
+
+
 async def _close(ws: ServerConnection, code: int, reason: str) -> None:
     """Close with ``code``, reading (and dropping) what the client still sends:
     unread messages would pause reading, and the client's close frame with it."""
@@ -552,8 +581,8 @@ def start_background(data_dir: str | os.PathLike[str], host: str = "127.0.0.1", 
     if "port" not in box:
         raise RuntimeError("the server did not start")
     p = box["port"]
-    return ServerHandle(f"ws://{host}:{p}", p, Path(data_dir), box["loop"], th, box["stop"],
-                        box["server"])
+    return ServerHandle(f"{box['server'].scheme}://{host}:{p}", p, Path(data_dir), box["loop"],
+                        th, box["stop"], box["server"])
 
 
 async def _serve_forever(data_dir: Path, host: str, port: int, **options: Any) -> None:
@@ -563,7 +592,7 @@ async def _serve_forever(data_dir: Path, host: str, port: int, **options: Any) -
     sys.setswitchinterval(0.0005)
     srv = TarocchiServer(data_dir, **options)
     actual = await srv.start(host, port)
-    print(f"ws://{host}:{actual}", flush=True)
+    print(f"{srv.scheme}://{host}:{actual}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -615,7 +644,10 @@ def write_stats(srv: TarocchiServer, path: Path) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from .logs import setup
+
     data = Path(args.data) if args.data else default_data_dir()
+    setup(getattr(args, "log_format", "text"))
     try:
         asyncio.run(_serve_forever(data, args.host, args.port, rate=args.rate,
                                    burst=max(RATE_BURST, 2 * args.rate),
@@ -625,6 +657,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                    lease_seconds=getattr(args, "lease_seconds", 5.0),
                                    db_connections=getattr(args, "db_connections", DB_CONNECTIONS),
                                    ai_ms=getattr(args, "ai_ms", AI_MS),
+                                   tls_cert=getattr(args, "tls_cert", None),
+                                   tls_key=getattr(args, "tls_key", None),
                                    limits=limit_settings(args),
                                    lobby_expiry=getattr(args, "lobby_expiry", LOBBY_EXPIRY)))
     except OSError as exc:

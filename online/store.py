@@ -76,6 +76,11 @@ class Store(Protocol):
         """(code, id) of every finished table (the start-up checks their replays)."""
         ...
 
+    async def ping(self) -> None:
+        """A cheap query through the store's own connection (the health check);
+        raises when the store cannot answer."""
+        ...
+
     async def close(self) -> None: ...
 
 
