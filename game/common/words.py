@@ -428,6 +428,8 @@ _TEMPLATES: dict[str, _Template] = {
     "seat_back": lambda w, m: _("{name} is back").format(name=w.name(m.get("seat"))),
     "connection_lost": lambda w, m: _("Connection lost: reconnecting…"),
     "connection_back": lambda w, m: _("Connected again"),
+    "opened_elsewhere": lambda w, m: _("Opened elsewhere: this seat is now played from another "
+                                       "window"),
     "save_failed": lambda w, m: _("Not saved, so not played: {text}. Enter: try again; or leave "
                                   "(saved up to the last move)").format(text=m.get("text")),
     "takeover": lambda w, m: _("{name} is now played by the AI").format(name=w.name(m.get("seat"))),
