@@ -52,6 +52,7 @@ from .serve_options import AI_MS, DB_CONNECTIONS
 from .sqlite_store import SqliteStore
 from .store import SeqConflict, is_postgres_url
 from .tables import AiRunner, Hub, Table
+from .web_routes import add_web_routes
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -166,6 +167,7 @@ class TarocchiServer:
         self.peers: set[Peer] = set()
         #: plain HTTP on the same port (online/http.py): health, metrics, the web seat
         self.http = Routes()
+        self.web = add_web_routes(self.http)
 
     async def start(self, host: str = "127.0.0.1", port: int = 8765) -> int:
         self.data_dir.mkdir(parents=True, exist_ok=True)
