@@ -2,7 +2,7 @@
 /**
  * Building the page's elements.  Every text from the wire goes in as a text
  * node (textContent), never as HTML: a player named "<img src=x onerror=...>" is
- * shown as those characters.  No innerHTML anywhere in the page.
+ * shown as those characters.  No markup is ever parsed from a string.
  */
 
 /** @typedef {string | number | Node | null | undefined | false} Child */
