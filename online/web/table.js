@@ -399,7 +399,7 @@ export class TableScreen {
     const close = s.kind === "over"
       ? el("button", { type: "button", class: "primary", onclick: () => { location.assign("/"); } }, t("New table"))
       : el("button", { type: "button", class: "primary", onclick: () => { this.sheet = null; this.update(); this.focusHand(); } }, t("Continue"));
-    fill(this.sheetBox, el("div", { class: "sheet", role: "dialog", "aria-modal": "true", "aria-labelledby": "sheet-title" },
+    fill(this.sheetBox, el("div", { class: "sheet", role: "dialog", "aria-modal": "true", "aria-labelledby": "sheet-title", "data-kind": s.kind },
       el("h2", { id: "sheet-title" }, s.kind === "over" ? t("Final score") : t("Score sheet")),
       el("p", { class: "verdict" }, verdict),
       el("table", {},
