@@ -512,6 +512,36 @@ def due_event(state: State) -> Event | None:
     return None
 
 
+class Ruling(NamedTuple):
+    """What a command causes: its events, those then due without a decision, and
+    the state after each of them (``states[i]`` after ``events[i]``); ``state``
+    is the position they lead to (the one judged when nothing happens)."""
+
+    events: tuple[Event, ...]
+    states: tuple[State, ...]
+    state: State
+
+
+def judge(state: State, command: Command | None) -> Ruling:
+    """What ``command`` causes in ``state``: the events :func:`decide` turns it
+    into (raising :class:`IllegalMove` that names the rule, and changing
+    nothing), then every event due after them without a decision (a trick
+    taken, a deal scored, the next deal), each applied in turn.  ``None`` asks
+    only for what is due: a game's first deal, or a log cut between a card and
+    its trick.  The one place that says what happens next: the local game and
+    the server's tables both record what it returns."""
+    events = list(decide(state, command)) if command is not None else []
+    states: list[State] = []
+    for e in events:
+        state = apply(state, e)
+        states.append(state)
+    while (due := due_event(state)) is not None:
+        state = apply(state, due)
+        events.append(due)
+        states.append(state)
+    return Ruling(tuple(events), tuple(states), state)
+
+
 def trick_winners(state: State) -> tuple[int, ...]:
     """The seat that took each trick of the current deal so far."""
     return trick_winners_of(state.rules, state.tricks)
@@ -532,5 +562,5 @@ __all__ += [
     "Discarded", "CardPlayed", "TrickTaken", "DealScored", "Event", "State", "new_game",
     "first_dealer", "next_deal", "legal_commands", "decide", "apply", "replay", "is_decision",
     "expected_trick", "deal_points", "due_event", "trick_winners", "trick_winners_of", "command_text",
-    "trick_taken_fields",
+    "trick_taken_fields", "judge", "Ruling",
 ]

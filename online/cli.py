@@ -68,6 +68,9 @@ def add_bot_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--level", default="random", choices=level_names(),
                    help="an AI level, or random legal moves (the default)")
     p.add_argument("--name", default="", type=_name, help="the name shown at the table")
+    p.add_argument("--cafile", default=None, metavar="FILE",
+                   help="with wss://: trust this PEM certificate too (a server's self-signed "
+                   "one); the system's trust store is always used, the host name always checked")
 
 
 def _db_url(text: str) -> str:

@@ -212,6 +212,9 @@ class Node(Protocol):
     hub: Hub | None
     cluster: Cluster | None
 
+    @property
+    def scheme(self) -> str: ...
+
 
 async def start_node(srv: Node, host: str, port: int) -> socket.socket:
     """Open the PostgreSQL store and this node's :class:`Cluster` for ``srv``;
@@ -219,7 +222,7 @@ async def start_node(srv: Node, host: str, port: int) -> socket.socket:
     leases, is known before anyone connects)."""
     sock = socket.create_server((host, port))
     actual = int(sock.getsockname()[1])
-    url = srv.node_url or f"ws://{host}:{actual}"
+    url = srv.node_url or f"{srv.scheme}://{host}:{actual}"
     node = f"{socket.gethostname()}:{actual}:{uuid.uuid4().hex[:8]}"
     try:
         assert srv.db is not None

@@ -53,7 +53,7 @@ SCHEMA_VERSION = 1
 #: many moves can be committing at once; PostgreSQL flushes the WAL of commits
 #: that arrive together once (group commit).  ``tarocchi bench server --db ...
 #: --db-connections C`` at 200 tables: 4 gave p95 636 ms, 16 gave 476 ms on a
-#: loaded machine; see the README's figures.
+#: loaded machine; see docs/SERVER.md's figures.
 CONNECTIONS = 8
 
 #: version -> the SQL that brings the schema from version - 1 to it
@@ -311,6 +311,11 @@ class PgStore:
             for seat, cid, seq in await cur.fetchall():
                 rec.commands[(seat, cid)] = seq
         return rec
+
+    async def ping(self) -> None:
+        """``SELECT 1`` on a connection of the pool (a new one if the last broke)."""
+        async with self._conn() as conn:
+            await conn.execute("SELECT 1")
 
     async def close(self) -> None:
         while not self._free.empty():

@@ -53,6 +53,19 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db-connections", type=argtypes.count(64), default=DB_CONNECTIONS,
                    metavar="C", help=f"with --db: connections this node keeps to the database "
                    f"(default {DB_CONNECTIONS}; commits in flight at once)")
+    add_operator_arguments(p)
+
+
+def add_operator_arguments(p: argparse.ArgumentParser) -> None:
+    """TLS and the log's format (docs/SERVER.md)."""
+    p.add_argument("--tls-cert", default=None, metavar="FILE",
+                   help="a PEM certificate (chain): the port speaks wss:// and https:// "
+                   "(with --tls-key)")
+    p.add_argument("--tls-key", default=None, metavar="FILE",
+                   help="the certificate's PEM private key (unencrypted, readable by the server "
+                   "only)")
+    p.add_argument("--log-format", choices=["text", "json"], default="text",
+                   help="the log on stderr: text lines (default) or one JSON object a line")
 
 
 __all__ = ["AI_MS", "DB_CONNECTIONS", "RATE_PER_S", "add_serve_arguments"]

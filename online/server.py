@@ -26,6 +26,7 @@ import contextlib
 import logging
 import os
 import signal
+import ssl
 import sys
 import threading
 import time
@@ -41,6 +42,7 @@ from engine.files import user_data_folder
 from engine.view import SPECTATOR
 
 from .http import Routes
+from .metrics import Metrics, instrument
 from .protocol import (
     HARD_MAX_FRAME,
     PROTOCOL_VERSION,
@@ -52,6 +54,7 @@ from .serve_options import AI_MS, DB_CONNECTIONS
 from .sqlite_store import SqliteStore
 from .store import SeqConflict, is_postgres_url
 from .tables import AiRunner, Hub, Table
+from .tls import HANDSHAKE_SECONDS, server_context
 from .web_routes import add_web_routes
 
 if TYPE_CHECKING:
@@ -151,8 +154,12 @@ class TarocchiServer:
                  burst: float = RATE_BURST, ai_workers: int = 1, synchronous: str = "FULL",
                  db: str | None = None, node_url: str | None = None,
                  lease_seconds: float = 5.0, db_connections: int = DB_CONNECTIONS,
-                 ai_ms: int = AI_MS) -> None:
+                 ai_ms: int = AI_MS, tls_cert: str | None = None,
+                 tls_key: str | None = None) -> None:
         self.data_dir = Path(data_dir)
+        #: ``--tls-cert``/``--tls-key`` (online/tls.py): the port speaks wss:// and https://
+        self.tls_cert, self.tls_key = tls_cert, tls_key
+        self.tls: ssl.SSLContext | None = None
         self.ai_ms = ai_ms
         self.db_connections = db_connections
         # db: a postgresql:// URL makes this server one node of several (online/cluster.py)
@@ -168,8 +175,16 @@ class TarocchiServer:
         #: plain HTTP on the same port (online/http.py): health, metrics, the web seat
         self.http = Routes()
         self.web = add_web_routes(self.http)
+        #: the counters of /metrics (online/metrics.py); limits call metrics.limit_hit
+        self.metrics = Metrics()
+
+    @property
+    def scheme(self) -> str:
+        """``wss`` when the port speaks TLS, else ``ws``."""
+        return "wss" if self.tls_cert else "ws"
 
     async def start(self, host: str = "127.0.0.1", port: int = 8765) -> int:
+        self.tls = server_context(self.tls_cert, self.tls_key)  # a bad file: one line, first
         self.data_dir.mkdir(parents=True, exist_ok=True)
         sock = None
         if self.db and not is_postgres_url(self.db):
@@ -187,11 +202,15 @@ class TarocchiServer:
             store = SqliteStore(self.data_dir / "tarocchi.sqlite3", synchronous=self.synchronous)
             self.hub = Hub(store, self.data_dir, AiRunner(self.ai_workers, budget_ms=self.ai_ms))
             await self.hub.load()
+        assert self.hub is not None
+        instrument(self, self.metrics)
+        tls: dict[str, Any] = ({"ssl": self.tls, "ssl_handshake_timeout": HANDSHAKE_SECONDS}
+                               if self.tls else {})
         self.server = await serve(
             self.handler, None if sock else host, None if sock else port, sock=sock,
             max_size=HARD_MAX_FRAME, compression=None,
             process_request=self.http.process_request,
-            ping_interval=20, ping_timeout=20, max_queue=64, close_timeout=2,
+            ping_interval=20, ping_timeout=20, max_queue=64, close_timeout=2, **tls,
         )
         sock = next(iter(self.server.sockets))
         return int(sock.getsockname()[1])
@@ -220,6 +239,8 @@ class TarocchiServer:
         try:
             async for raw in ws:
                 if not peer.bucket.take():
+                    self.metrics.limit_hit("rate", _address(ws))
+                    self.metrics.refused("rate_limited")
                     peer.send(encode(ProtocolError(
                         "rate_limited", "too many messages: the connection is closed").message()))
                     await peer.flush()
@@ -231,6 +252,7 @@ class TarocchiServer:
                     msg_id = msg.get("id")
                     await self.dispatch(peer, msg)
                 except ProtocolError as exc:
+                    self.metrics.refused(exc.code)
                     peer.send(encode(exc.message(msg_id)))
                     if exc.code == "protocol_version":
                         await peer.flush()
@@ -346,6 +368,12 @@ class TarocchiServer:
         peer.send(encode({**table.lobby(), "done": kind}))  # the answer: the lobby after it
 
 
+def _address(ws: ServerConnection) -> str:
+    """The client's address as the socket sees it (a proxy's, behind one)."""
+    peer = ws.remote_address
+    return str(peer[0]) if peer else ""
+
+
 async def _close(ws: ServerConnection, code: int, reason: str) -> None:
     """Close with ``code``, reading (and dropping) what the client still sends:
     unread messages would pause reading, and the client's close frame with it."""
@@ -417,8 +445,8 @@ def start_background(data_dir: str | os.PathLike[str], host: str = "127.0.0.1", 
     if "port" not in box:
         raise RuntimeError("the server did not start")
     p = box["port"]
-    return ServerHandle(f"ws://{host}:{p}", p, Path(data_dir), box["loop"], th, box["stop"],
-                        box["server"])
+    return ServerHandle(f"{box['server'].scheme}://{host}:{p}", p, Path(data_dir), box["loop"],
+                        th, box["stop"], box["server"])
 
 
 async def _serve_forever(data_dir: Path, host: str, port: int, **options: Any) -> None:
@@ -428,7 +456,7 @@ async def _serve_forever(data_dir: Path, host: str, port: int, **options: Any) -
     sys.setswitchinterval(0.0005)
     srv = TarocchiServer(data_dir, **options)
     actual = await srv.start(host, port)
-    print(f"ws://{host}:{actual}", flush=True)
+    print(f"{srv.scheme}://{host}:{actual}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -480,7 +508,10 @@ def write_stats(srv: TarocchiServer, path: Path) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from .logs import setup
+
     data = Path(args.data) if args.data else default_data_dir()
+    setup(getattr(args, "log_format", "text"))
     try:
         asyncio.run(_serve_forever(data, args.host, args.port, rate=args.rate,
                                    burst=max(RATE_BURST, 2 * args.rate),
@@ -489,7 +520,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                    node_url=getattr(args, "node_url", None),
                                    lease_seconds=getattr(args, "lease_seconds", 5.0),
                                    db_connections=getattr(args, "db_connections", DB_CONNECTIONS),
-                                   ai_ms=getattr(args, "ai_ms", AI_MS)))
+                                   ai_ms=getattr(args, "ai_ms", AI_MS),
+                                   tls_cert=getattr(args, "tls_cert", None),
+                                   tls_key=getattr(args, "tls_key", None)))
     except OSError as exc:
         print(f"tarocchi serve: {exc}", file=sys.stderr)
         return 1

@@ -310,6 +310,15 @@ class SqliteStore:
         result: list[TableRecord] = await self._run(op)
         return result
 
+    async def ping(self) -> None:
+        """``SELECT 1`` on the writer thread: it answers once the commits queued
+        before it are done (a writer stuck on the disk does not)."""
+
+        def op(db: sqlite3.Connection) -> None:
+            db.execute("SELECT 1").fetchone()
+
+        await self._run(op)
+
     def _checkpoints(self, every: float = 1.0) -> None:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         try:

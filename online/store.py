@@ -67,6 +67,11 @@ class Store(Protocol):
         """Every table with its events, tokens and command ids (at start-up)."""
         ...
 
+    async def ping(self) -> None:
+        """A cheap query through the store's own connection (the health check);
+        raises when the store cannot answer."""
+        ...
+
     async def close(self) -> None: ...
 
 

@@ -1,15 +1,16 @@
 """The tables: one table is one sequential actor (an ``asyncio.Lock``).
 
-Every change of a table happens under its lock, in this order: decide with the
-engine (``engine.state.decide``, the one judge), add the events due without a
-decision (a trick's result, a deal's score, the next deal), **commit them to
-the store**, and only then apply them and fan them out: each connection gets
+Every change of a table happens under its lock, in this order: ask the engine
+what the command causes (``engine.state.judge``, the one judge: the command's
+events and those then due without a decision, a trick's result, a deal's score,
+the next deal), **commit them to the store**, and only then take the new state
+and fan the events out: each connection gets
 each event as its seat sees it (``engine.view.seat_event``), numbered with its
 seq (the event's 1-based position in the table's log, the same for every seat).
 
 AI seats are played on the server, in a process pool, from the seat's view
 only (``make_player(level).choose(view, legal, event_index)`` with event_index =
-the seq the view is at); their command goes through ``decide`` like anyone's.
+the seq the view is at); their command goes through ``judge`` like anyone's.
 The server's turn clock plays for a person whose time is up (the fallback
 level), and an AI can take a dropped person's seat (after a time, or when the
 host says so); the person gets the seat back when they come back.
@@ -43,10 +44,11 @@ from engine.state import (
     Command,
     DealScored,
     Event,
+    Ruling,
     State,
     apply,
-    decide,
     due_event,
+    judge,
     legal_commands,
     new_game,
 )
@@ -124,6 +126,8 @@ class AiRunner:
         #: seconds each decision took, from asking to the answer (the bench's figures)
         self.timings: deque[float] = deque(maxlen=100_000)
         self.decisions = 0
+        #: told (level, seconds) after each decision (the server's metrics)
+        self.on_decision: Callable[[str, float], None] | None = None
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -144,8 +148,11 @@ class AiRunner:
             cmd = await loop.run_in_executor(
                 self._executor(), choose, level, view, event_index, self.budget_ms
             )
-        self.timings.append(time.perf_counter() - t0)
+        took = time.perf_counter() - t0
+        self.timings.append(took)
         self.decisions += 1
+        if self.on_decision is not None:
+            self.on_decision(level, took)
         return cmd
 
     def shutdown(self) -> None:
@@ -391,7 +398,7 @@ class Table:
         async with self.lock:
             if self.started:
                 raise ProtocolError("started", "the game has already started")
-            await self._commit([], None, status="playing")
+            await self._commit(judge(self.state, None), None, status="playing")
             self._broadcast(self.lobby())
 
     async def takeover(self, seat: int, level: str | None, *, by_host: bool = True) -> None:
@@ -418,7 +425,7 @@ class Table:
     # --- commands ------------------------------------------------------------------
 
     async def command(self, seat: int, cmd: dict[str, Any], cmd_id: str) -> int:
-        """Decide, commit, fan out; returns the seq of the last event it caused (a
+        """Judge, commit, fan out; returns the seq of the last event it caused (a
         command id already applied returns its seq again and changes nothing)."""
         async with self.lock:
             key = (seat, cmd_id)
@@ -433,39 +440,33 @@ class Table:
                 raise ProtocolError("not_your_turn", f"seat {seat} is played by the AI now")
             command = command_from_json(cmd, seat, self.rules)
             try:
-                events = decide(self.state, command)
+                ruling = judge(self.state, command)
             except IllegalMove as exc:
                 raise ProtocolError("illegal_move", str(exc), **_refusal_data(exc, self.rules)) from None
-            return await self._commit(events, key)
+            return await self._commit(ruling, key)
 
-    async def _commit(self, events: list[Event], key: tuple[int, str] | None,
+    async def _commit(self, ruling: Ruling, key: tuple[int, str] | None,
                       status: str | None = None) -> int:
-        """Under the lock: the events and those due after them, committed, then sent."""
-        st = self.state
-        out: list[Event] = []
-        for e in events:
-            st = apply(st, e)
-            out.append(e)
-        while (d := due_event(st)) is not None:
-            st = apply(st, d)
-            out.append(d)
-        if not out:
+        """Under the lock: what the engine judged (a command's events and those due
+        after them), committed, then sent."""
+        events = ruling.events
+        if not events:
             return self.seq
         first = self.seq + 1
-        if st.phase == OVER:
+        if ruling.state.phase == OVER:
             status = "over"
-        texts = [encode(event_to_json(e, self.rules)) for e in out]
+        texts = [encode(event_to_json(e, self.rules)) for e in events]
         t0 = time.perf_counter()
         await self.hub.store.append(self.rec.id, first, texts, key, status)
         t1 = time.perf_counter()
         # committed: from here on it is the table's history, and may be told
-        self.state = st
-        self.events.extend(out)
+        self.state = ruling.state
+        self.events.extend(events)
         if status:
             self.rec.status = status
         if key is not None:
             self.rec.commands[key] = self.seq
-        for i, e in enumerate(out):
+        for i, e in enumerate(events):
             seq = first + i
             texts_by_seat = self._event_texts(seq, e)
             for c in list(self.conns):
@@ -545,15 +546,14 @@ class Table:
             if not timeout and self.seat_level(seat) != level:
                 return  # the person took the seat back meanwhile
             try:
-                events = decide(self.state, cmd)
+                ruling = judge(self.state, cmd)
             except IllegalMove as exc:
                 log.warning("table %s: AI %s chose an illegal move: %s", self.code, level, exc)
-                legal = legal_commands(self.state)
-                events = decide(self.state, legal[0])
+                ruling = judge(self.state, legal_commands(self.state)[0])
             if timeout:
                 self._broadcast({"type": "timeout", "seat": seat, "level": level, "seq": seq})
             try:
-                await self._commit(events, None)
+                await self._commit(ruling, None)
             except Exception as exc:
                 log.error("table %s: commit failed: %s", self.code, exc)
                 self._ai_for = -1
@@ -569,7 +569,7 @@ class Table:
 
     async def _complete_after_restart(self) -> None:
         async with self.lock:
-            await self._commit([], None)
+            await self._commit(judge(self.state, None), None)
 
     def close(self) -> None:
         if self._clock:

@@ -307,7 +307,7 @@ def test_open_side_hands_stay_clear_of_the_theatres_panels(window, tmp_path: Pat
     from engine.cards import mask_cards
     from engine.replay import read_replay
     from game.common import layout
-    from game.theatre.review_view import PANEL_BOX
+    from game.theatre.review_panel import PANEL_BOX
     from game.theatre.theatre import STRIP, TRICKS_PANEL, ViewerView
 
     rp = (read_replay(GOLDEN / "match-seed-7.jsonl") if game == "piedicavallo"

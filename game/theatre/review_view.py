@@ -40,47 +40,25 @@ from engine.replay import Replay, ReplayError, read_replay
 from engine.review import Review
 from game.common import damage
 from game.common.constants import CARD_H, CARD_W, FONT, GOLD, HEIGHT, INK, PANEL, WIDTH
-from game.common.i18n import N_, _
+from game.common.i18n import _
 from game.common.navigation import show
 from game.common.ui import Button
-from game.common.words import cards_from_codes
 from game.table import ai_service
 from game.theatre.review_model import ReviewModel, deals_in, pick_deal, review_deal
+from game.theatre.review_panel import BUTTON_Y, PANEL_BOX, ReviewPanel, fit
+from game.theatre.review_style import AI_COLOUR, DIM_INK, LABEL_COLOURS, TRACK
 from game.theatre.theatre import ViewerView
 
-#: the labels' colours (as a chess review's)
-LABEL_COLOURS = {
-    "best": (96, 204, 112, 255),
-    "good": (160, 206, 178, 255),
-    "inaccuracy": (242, 204, 72, 255),
-    "mistake": (244, 146, 60, 255),
-    "blunder": (236, 74, 62, 255),
-}
-LABEL_NAMES = {"best": N_("Best"), "good": N_("Good"), "inaccuracy": N_("Inaccuracy"),
-               "mistake": N_("Mistake"), "blunder": N_("Blunder")}
-AI_COLOUR = (110, 200, 255, 255)
-DIM_INK = (190, 196, 182, 255)
 GRID = (245, 240, 225, 40)
 EVEN_LINE = (245, 240, 225, 90)
-TRACK = (245, 240, 225, 34)
 
-# logical 1280x720, left, bottom, width, height: beside the trick, clear of the
-# hands (a lifted Scarto hand reaches y 262) and of the seat labels
-PANEL_BOX = (212, 268, 218, 304)
 CHART_BOX = (856, 318, 248, 262)
 PLOT_PAD = (30, 10, 40, 48)  # the plot inside the chart: left, right, bottom, top
-BUTTON_Y = 268 + 24
 DEAL_BUTTON = (68, 30, 112, 34)  # centre x, centre y, width, height: left of the seek bar
-ROWS_Y = 186  # the summary rows: the first one's middle, down from the panel's top
-ROW_COUNT_X = 120  # the summary rows: the count's right edge (from the panel's inner left)
 POLL = 0.1  # seconds between two looks at the review's progress
 BUDGET: Any = None  # the review's search budget (None: the hard level's; tests set a small one)
 
 _cache: dict[tuple, Review] = {}  # (file, size, mtime, seat, deal) -> its review, for this session
-
-
-def label_name(label: str) -> str:
-    return _(LABEL_NAMES[label])
 
 
 def _file_key(path: Path, seat: int, deal: int) -> tuple:
@@ -266,34 +244,9 @@ class ReviewView(ViewerView):
     # --- texts -----------------------------------------------------------------------
 
     def _build_review_texts(self) -> None:
-        left, bottom, w, h = PANEL_BOX
-        x0, x1, top = left + 10, left + w - 10, bottom + h
-
-        def t(x, y, size=12, colour=INK, bold=False, anchor_x="left"):
-            return arcade.Text("", x, y, colour, size, anchor_x=anchor_x, anchor_y="center", font_name=FONT,
-                               bold=bold)
-
-        self.t_where = t(x0, top - 16, 12, GOLD, True)
-        self.t_count = t(x1, top - 16, 11, DIM_INK, anchor_x="right")
-        self.t_label = t(x0, top - 40, 17, INK, True)
-        # the cards named in words (a discard, or a long name, takes two lines)
-        self.t_played = arcade.Text("", x0, top - 70, INK, 12, anchor_y="center", font_name=FONT,
-                                    multiline=True, width=int(w - 66))
-        self.t_played_v = t(x1, top - 70, anchor_x="right")
-        self.t_best = arcade.Text("", x0, top - 102, INK, 12, anchor_y="center", font_name=FONT,
-                                  multiline=True, width=int(w - 66))
-        self.t_best_v = t(x1, top - 102, anchor_x="right")
-        self.t_stake = t(x0, top - 128, 10)
-        self.t_summary = t(x0, top - 148, 12, GOLD, True)
-        self.t_mean = t(x0, top - 166, 11, DIM_INK)
-        self.t_rows = [(t(x0 + 16, top - ROWS_Y - 16 * i, 10), t(x0 + ROW_COUNT_X, top - ROWS_Y - 16 * i, 10, INK,
-                                                              True, anchor_x="right"))
-                       for i in range(5)]
+        self.panel = ReviewPanel(self.model, self.replay.rules.pack)
         self.t_tags = [arcade.Text("", 0, 0, (12, 20, 14), 9, anchor_x="center", anchor_y="center",
                                    font_name=FONT, bold=True) for _ in range(8)]
-        self.panel_texts = [self.t_where, self.t_count, self.t_label, self.t_played, self.t_played_v,
-                            self.t_best, self.t_best_v, self.t_stake, self.t_summary, self.t_mean,
-                            *(x for row in self.t_rows for x in row)]
         self.chart_batch = pyglet.graphics.Batch()
         self.chart_texts: list[arcade.Text] = []
         self.chart_shapes = sh.ShapeElementList()
@@ -307,14 +260,14 @@ class ReviewView(ViewerView):
         self.next_button = Button(_("Next >"), (left + w - 10 - bw / 2, BUTTON_Y, bw, 30), self.next_decision,
                                   tooltip=_("Next decision (N, Page Down)"), font_size=12)
         for b in (self.prev_button, self.next_button):
-            _fit(b.text, 12, bw - 10)
+            fit(b.text, 12, bw - 10)
         self.buttons += [self.prev_button, self.next_button]
         self.deal_button = None
         if self.n_deals > 1:  # bottom left, beside the seek bar
             self.deal_button = Button(_("Deal {n}/{total}").format(n=self.deal, total=self.n_deals),
                                       DEAL_BUTTON, lambda: self.other_deal(1),
                                       tooltip=_("Review another deal (D, Shift+D)"), font_size=12)
-            _fit(self.deal_button.text, 12, DEAL_BUTTON[2] - 10)
+            fit(self.deal_button.text, 12, DEAL_BUTTON[2] - 10)
             self.buttons.append(self.deal_button)
 
     def _refresh_texts(self) -> None:
@@ -325,7 +278,8 @@ class ReviewView(ViewerView):
         if key == self._review_key:
             return
         self._review_key = key
-        self._set_panel(k)
+        several = self.timeline.state(self.timeline.n).n_deals > 1
+        self.panel.show(k, pos=self.pos, error=self.error, progress=self.progress, several=several)
         self._set_marks()
         self._enable_steps()
 
@@ -333,104 +287,6 @@ class ReviewView(ViewerView):
         pos, at = self.pos, self.model.positions
         self.prev_button.enabled = bool(at) and pos > at[0]
         self.next_button.enabled = bool(at) and pos < at[-1]
-
-    def _set_panel(self, k: int | None) -> None:
-        """The panel for decision ``k`` (None: outside the decisions): where, which
-        label, the two cards and their values, and the deal's summary."""
-        d = self.model.decision(k)
-        self._set_where(k)
-        self._set_label(k, d)
-        self._set_cards(k, d)
-        self._set_summary()
-
-    def _set_where(self, k: int | None) -> None:
-        m = self.model
-        n = len(m)
-        several = self.timeline.state(self.timeline.n).n_deals > 1
-        if k is None:
-            where = _("Review of deal {n}").format(n=m.deal) if several else _("Review of the deal")
-            count = ""
-        elif m.kinds[k] == "discard":
-            where, count = _("Your discard"), f"{k + 1}/{n}"
-        else:
-            where = _("Trick {t} of {n}").format(t=m.tricks[k], n=m.n_tricks)
-            count = f"{k + 1}/{n}"
-        self.t_where.text, self.t_count.text = where, count
-        _fit(self.t_where, 12, PANEL_BOX[2] - 60)
-
-    def _set_label(self, k: int | None, d) -> None:
-        m = self.model
-        label_colour = INK
-        if self.error:
-            label = _("The review failed")
-        elif not len(m):
-            label = _("No decision to review")
-        elif k is None:
-            label = _("Before your first decision") if self.pos < m.positions[0] else \
-                _("Outside this deal")
-        elif d is None:
-            label = _("Reviewing…")
-            label_colour = DIM_INK
-        else:
-            label = label_name(d.label)
-            label_colour = LABEL_COLOURS[d.label]
-        self.t_label.text = label
-        self.t_label.color = label_colour
-        _fit(self.t_label, 17, PANEL_BOX[2] - 20)
-
-    def _set_cards(self, k: int | None, d) -> None:
-        """Your card and the AI's, their expected points and the points at stake."""
-        m = self.model
-        played = best = played_v = best_v = stake = ""
-        short = {}  # the cards alone, where the sentence does not fit in two lines (a discard of three)
-        if self.error:
-            played, best = self.error[:32], self.error[32:64]
-        elif k is not None:
-            pack = self.rules.pack
-            cards = cards_from_codes(pack, m.played[k])  # named, never a code
-            played = (_("You laid aside {cards}") if m.kinds[k] == "discard"
-                      else _("You played {cards}")).format(cards=cards)
-            short["played"] = cards[:1].upper() + cards[1:]  # under "Your discard" / "Trick 3 of 15"
-            best = _("The AI prefers …")
-            if d is not None:
-                played_v, best_v = f"{d.expected_played:.1f}", f"{d.expected_best:.1f}"
-                same = set(d.best.split()) == set(d.played.split())
-                best = _("The AI chooses the same") if same else _("The AI prefers {cards}").format(
-                    cards=cards_from_codes(pack, d.best))
-                short["best"] = _("AI: {cards}").format(cards=cards_from_codes(pack, d.best))
-                stake = _("At stake: {points} points").format(points=f"{d.loss:.1f}")
-        self.t_played.text, self.t_played_v.text = played, played_v
-        self.t_best.text, self.t_best_v.text = best, best_v
-        self.t_stake.text = stake
-        for name, t in (("played", self.t_played), ("best", self.t_best)):
-            _fit_lines(t, 12)
-            if t.content_height > 2 * t.font_size * 1.75 and name in short:
-                t.text = short[name]
-                _fit_lines(t, 12, least=7)
-        _fit(self.t_stake, 10, PANEL_BOX[2] - 20)
-        self.t_played.color = LABEL_COLOURS[d.label] if d is not None else INK
-        self.t_best.color = AI_COLOUR if d is not None else DIM_INK
-
-    def _set_summary(self) -> None:
-        """The deal's accuracy, mean loss and count of each label (or the review's progress)."""
-        m = self.model
-        n = len(m)
-        if m.ready:
-            self.t_summary.text = _("Accuracy {pct}%").format(pct=f"{m.accuracy:.0f}")
-            self.t_mean.text = _("Mean loss {points} a decision").format(points=f"{m.mean_loss:.1f}")
-            for (name_t, count_t), (label, c) in zip(self.t_rows, m.counts(), strict=True):
-                name_t.text, count_t.text = label_name(label), str(c)
-                name_t.color = LABEL_COLOURS[label]
-                _fit(name_t, 10, ROW_COUNT_X - 16 - 22, 7)
-        else:
-            self.t_summary.text = "" if self.error or not n else _("The AI reviews your decisions")
-            done, total = self.progress or (0, m.n_decisions)
-            self.t_mean.text = "" if self.error or not n else \
-                _("{done} of {total} decisions").format(done=done, total=total)
-            for name_t, count_t in self.t_rows:
-                name_t.text = count_t.text = ""
-        _fit(self.t_summary, 12, PANEL_BOX[2] - 20)
-        _fit(self.t_mean, 11, PANEL_BOX[2] - 20)
 
     # --- the framed cards on the table -----------------------------------------------------
 
@@ -703,14 +559,10 @@ class ReviewView(ViewerView):
 
     # --- drawing -----------------------------------------------------------------------
 
-    def _panel_rect(self) -> tuple[float, float, float, float]:
-        left, bottom, w, h = PANEL_BOX
-        return left - 2, bottom - 2, left + w + 2, bottom + h + 2
-
     def side_items(self) -> list:
-        texts = tuple((t.text, t.color, t.font_size) for t in self.panel_texts)
+        texts = tuple((t.text, t.color, t.font_size) for t in self.panel.texts)
         panel_key = (texts, self.model.ready, self.progress, self.error)
-        items = [damage.rect_item("review-panel", panel_key, self._panel_rect()),
+        items = [damage.rect_item("review-panel", panel_key, self.panel.rect()),
                  damage.rect_item("review-chart", self._chart_now(), self._chart_rect()),
                  damage.rect_item("review-marks", tuple((tuple(c), col, t.text, t.x, t.y)
                                                         for c, col, t in self._marks), self._marks_rect)]
@@ -720,36 +572,9 @@ class ReviewView(ViewerView):
         if self.reaches("review-marks"):
             self._draw_marks()
         if self.reaches("review-panel"):
-            self._draw_panel()
+            self.panel.draw(error=self.error, progress=self.progress)
         if self.reaches("review-chart"):
             self._draw_chart()
-
-    def _draw_panel(self) -> None:
-        left, bottom, w, h = PANEL_BOX
-        top = bottom + h
-        arcade.draw_lbwh_rectangle_filled(left, bottom, w, h, PANEL)
-        for t in self.panel_texts:
-            if t.text:
-                t.draw()
-        x0 = left + 10
-        m = self.model
-        if m.ready:
-            most = max([c for _l, c in m.counts()] + [1])
-            for i, (label, c) in enumerate(m.counts()):
-                y = top - ROWS_Y - 16 * i
-                arcade.draw_lbwh_rectangle_filled(x0, y - 5, 10, 10, LABEL_COLOURS[label])
-                bx = x0 + ROW_COUNT_X + 6
-                bw = w - 20 - ROW_COUNT_X - 6
-                arcade.draw_lbwh_rectangle_filled(bx, y - 4, bw, 8, TRACK)
-                if c:
-                    arcade.draw_lbwh_rectangle_filled(bx, y - 4, bw * c / most, 8, LABEL_COLOURS[label])
-        elif not self.error and len(m):
-            done, total = self.progress or (0, max(len(m), 1))
-            y = top - ROWS_Y
-            bw = w - 20
-            arcade.draw_lbwh_rectangle_filled(x0, y - 5, bw, 10, TRACK)
-            arcade.draw_lbwh_rectangle_filled(x0, y - 5, bw * done / max(total, 1), 10, GOLD)
-        arcade.draw_line(x0, top - 126, left + w - 10, top - 126, (245, 240, 225, 50), 1)
 
     # --- input -----------------------------------------------------------------------
 
@@ -772,23 +597,6 @@ class ReviewView(ViewerView):
             self.other_deal(-1 if modifiers & key.MOD_SHIFT else 1)
             return True
         return super().on_key_press(symbol, modifiers)
-
-
-def _fit(t: arcade.Text, size: int, width: float, least: int = 8) -> None:
-    """Set ``t`` at ``size``, smaller if need be to fit ``width`` (a translation may be longer)."""
-    if t.font_size != size:
-        t.font_size = size
-    while t.text and t.content_width > width and t.font_size > least:
-        t.font_size -= 1
-
-
-def _fit_lines(t: arcade.Text, size: int, least: int = 8) -> None:
-    """A wrapped text set at ``size`` on one line, else smaller on two at most."""
-    for s in range(size, least - 1, -1):
-        if t.font_size != s:
-            t.font_size = s
-        if t.content_height <= (1 if s > 9 else 2) * s * 1.75:
-            return
 
 
 def _store_accuracy(file: str, deal: int, accuracy: float, seat: int) -> None:
