@@ -86,10 +86,11 @@ def _db_url(text: str) -> str:
 
 def add_bench_arguments(b: argparse.ArgumentParser) -> None:
     from engine.players import level_names
+    from engine.ruleset import variant_names
 
     b.add_argument("--tables", type=argtypes.count(MAX_BENCH_TABLES), required=True, metavar="N",
                    help=f"tables played at once (1-{MAX_BENCH_TABLES})")
-    b.add_argument("--variant", choices=["piedicavallo", "scarto"], default="piedicavallo")
+    b.add_argument("--variant", choices=variant_names(), default="piedicavallo")
     b.add_argument("--out", default=None, metavar="DIR", type=argtypes.out_dir,
                    help="write each finished table's replay here")
     b.add_argument("--think-ms", default="250-750", metavar="LO-HI", type=_think,
