@@ -133,3 +133,116 @@ def test_serve_backup_refuses_in_one_line(tmp_path: Path) -> None:
     handle.stop()
     r = _backup(data, data / "tarocchi.sqlite3")
     assert r.returncode == 1 and "the store itself" in r.stderr
+
+
+def _free_port() -> int:
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = int(s.getsockname()[1])
+    s.close()
+    return port
+
+
+def _nginx_site_for_test(tmp_path: Path, upstream: int, tls_port: int, plain_port: int,
+                         ca: trustme.CA) -> Path:
+    """contrib's site with loopback ports, the test's certificate and its server."""
+    cert = ca.issue_cert("tarocchi.example.org", "127.0.0.1")
+    chain, key = tmp_path / "fullchain.pem", tmp_path / "privkey.pem"
+    cert.private_key_pem.write_to_path(str(key))
+    chain.write_bytes(b"".join(c.bytes() for c in cert.cert_chain_pems))
+    text = NGINX.read_text()
+    for old, new in (
+            ("/etc/letsencrypt/live/tarocchi.example.org/fullchain.pem", str(chain)),
+            ("/etc/letsencrypt/live/tarocchi.example.org/privkey.pem", str(key)),
+            ("listen 443 ssl;", f"listen 127.0.0.1:{tls_port} ssl;"),
+            ("listen 80;", f"listen 127.0.0.1:{plain_port};"),
+            ("server 127.0.0.1:8765;", f"server 127.0.0.1:{upstream};")):
+        assert old in text
+        text = text.replace(old, new)
+    site = tmp_path / "tarocchi.conf"
+    site.write_text("\n".join(line for line in text.splitlines() if "[::]" not in line))
+    temp = tmp_path / "temp"
+    temp.mkdir(exist_ok=True)
+    main = tmp_path / "nginx.conf"
+    main.write_text(
+        f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\nevents {{}}\n"
+        f"http {{\n  access_log off;\n  client_body_temp_path {temp}/body;\n"
+        f"  proxy_temp_path {temp}/proxy;\n  fastcgi_temp_path {temp}/fastcgi;\n"
+        f"  uwsgi_temp_path {temp}/uwsgi;\n  scgi_temp_path {temp}/scgi;\n"
+        f"  include {site};\n}}\n")
+    return main
+
+
+async def _through_the_proxy(url: str, ca: Path) -> tuple[str, dict]:
+    from websockets.asyncio.client import connect
+
+    from online.protocol import PROTOCOL_VERSION
+    from online.tls import client_context
+
+    tls = client_context([ca])
+    clients = [SeatClient(url, f"p{s}", tls=tls) for s in range(4)]
+    for c in clients:
+        await c.connect(10)
+    code, _ = await clients[0].create("piedicavallo", 1, ["human"] * 4)
+    for s, c in enumerate(clients):
+        await c.join(code, s)
+    await clients[0].host("start")
+    # a player from another address who names a third one in both headers
+    sly = await connect(url, ssl=tls, local_addr=("127.0.0.2", 0), open_timeout=10,
+                        additional_headers={"Forwarded": "for=9.9.9.9",
+                                            "X-Forwarded-For": "8.8.8.8"})
+    await sly.send(json.dumps({"type": "hello", "protocol": PROTOCOL_VERSION, "name": "sly"}))
+    welcome = json.loads(await asyncio.wait_for(sly.recv(), 10))
+    await asyncio.gather(*(play(c, random_chooser(s), timeout=120)
+                           for s, c in enumerate(clients)))
+    for c in clients:
+        await c.close()
+    return code, {"welcome": welcome, "sly": sly}
+
+
+@pytest.mark.requires_program("nginx", "nginx-light")
+def test_a_game_through_the_nginx_site_with_the_players_addresses(tmp_path: Path) -> None:
+    from online.limits import LimitSettings
+
+    handle = start_background(tmp_path / "srv", port=0,
+                              limits=LimitSettings(trusted_proxies=("127.0.0.1",)))
+    ca = trustme.CA()
+    ca.cert_pem.write_to_path(str(tmp_path / "ca.pem"))
+    tls_port = _free_port()
+    main = _nginx_site_for_test(tmp_path, handle.port, tls_port, _free_port(), ca)
+    nginx = subprocess.Popen(["nginx", "-p", str(tmp_path), "-c", str(main), "-g", "daemon off;"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        import socket
+        import time
+
+        end = time.monotonic() + 20
+        while True:  # nginx listens
+            try:
+                socket.create_connection(("127.0.0.1", tls_port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < end and nginx.poll() is None, nginx.stderr
+                time.sleep(0.05)
+        url = f"wss://127.0.0.1:{tls_port}"
+        addresses: list[set[str]] = []
+
+        async def go() -> tuple[str, dict]:
+            out = await _through_the_proxy(url, tmp_path / "ca.pem")
+            addresses.append({p.addr for p in handle.server.peers})
+            await out[1]["sly"].close()
+            return out
+
+        code, seen = asyncio.run(go())
+        assert seen["welcome"]["type"] == "welcome"
+        # the server counted the players by the address nginx saw, not by nginx's
+        # own, and no client could name another address through it
+        assert addresses[0] == {"127.0.0.2"}, addresses
+        stored = read_events(tmp_path / "srv" / "tarocchi.sqlite3", code)
+        assert len(stored) > 40
+    finally:
+        nginx.terminate()
+        nginx.wait(20)
+        handle.stop()
