@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import os
@@ -31,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,14 +69,16 @@ def cpu_ms(pid: int) -> float:
 def start_server(data: Path, *, pin: bool = False, synchronous: str = "FULL",
                  rate: float = 1000.0, port: int = 0, db: str | None = None,
                  lease: float = 5.0, ai_workers: int = 1,
-                 db_connections: int = DB_CONNECTIONS, ai_ms: int | None = None
+                 db_connections: int = DB_CONNECTIONS, ai_ms: int | None = None,
+                 options: Sequence[str] = ONE_ADDRESS, log: Path | None = None
                  ) -> tuple[subprocess.Popen[str], str]:
-    """``python -m online.server`` on a free port (a node of ``db`` if given);
-    returns it and its URL.  It writes its figures to ``data/stats.json`` when
+    """``python -m online.server`` on a free port (a node of ``db`` if given), with
+    ``options`` of ``tarocchi serve`` (default: the limits per address lifted) and
+    its log in ``log`` (default: this process' stderr); returns it and its URL.  It writes its figures to ``data/stats.json`` when
     stopped (SIGTERM)."""
     cmd = [sys.executable, "-m", "online.server", "--data", str(data), "--port", str(port),
            "--rate", str(rate), "--synchronous", synchronous, "--ai-workers", str(ai_workers),
-           *ONE_ADDRESS]
+           *options]
     if db:
         cmd += ["--db", db, "--lease-seconds", str(lease), "--db-connections", str(db_connections)]
     if ai_ms is not None:
@@ -85,7 +89,9 @@ def start_server(data: Path, *, pin: bool = False, synchronous: str = "FULL",
     data.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                TAROCCHI_SERVER_STATS=str(data / "stats.json"))
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=root, env=env)
+    with open(log, "ab") if log is not None else contextlib.nullcontext() as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True, cwd=root,
+                                env=env)
     assert proc.stdout is not None
     line = proc.stdout.readline().strip()
     if not line.startswith("ws://"):
