@@ -7,7 +7,7 @@
  */
 
 import { byId, el, fill, reducedMotion } from "./dom.js";
-import { cardLabel, cardName, game, nt, t } from "./i18n.js";
+import { cardLabel, cardName, game, levelName, nt, t } from "./i18n.js";
 import { DISCARD, OVER, PLAY, pilePoints, sortHand, totals, trickSeats } from "./model.js";
 import { languageSwitch } from "./screens.js";
 import { discarded, figure, outcomeText, pileLine, standing } from "./words.js";
@@ -72,8 +72,8 @@ export class TableScreen {
       el("header", { class: "bar" }, this.title, this.standing, languageSwitch(() => { this.build(); this.update(); })),
       el("main", { id: "main", class: "table-screen" },
         this.banner,
-        el("section", { class: "felt", "aria-label": t("The table") }, this.seats, this.trick, this.status, this.refusal),
-        el("section", { class: "mine", "aria-label": t("Your cards") }, this.piles, this.hand, this.confirm),
+        el("section", { class: "felt", "aria-label": t("The table") }, this.seats, this.trick, this.confirm, this.status, this.refusal),
+        el("section", { class: "mine", "aria-label": t("Your cards") }, this.piles, this.hand),
         this.sheetBox, this.live));
   }
 
@@ -132,6 +132,7 @@ export class TableScreen {
       const badges = [];
       if (s === v.dealer) badges.push(el("span", { class: "badge dealer" }, t("Dealer")));
       if (ls && ls.kind === "human" && ls.taken && !ls.connected) badges.push(el("span", { class: "badge away" }, t("away")));
+      if (ls && ls.kind === "ai") badges.push(el("span", { class: "badge ai" }, levelName(ls.level || "")));
       if (ls && ls.takeover) badges.push(el("span", { class: "badge ai" }, t("AI")));
       const away = Boolean(ls && ls.kind === "human" && ls.taken && !ls.connected && !ls.takeover);
       plates.push(el("div", {
