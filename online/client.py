@@ -26,7 +26,9 @@ gives a GUI a synchronous API:
   after that message) and, for ``event``, ``"engine_event"`` (the
   :class:`engine.state.Event` as this seat saw it).  Synthetic messages:
   ``{"type": "connection", "state": "lost" | "back"}`` and
-  ``{"type": "connection", "state": "closed", "reason": ...}`` when it gives up;
+  ``{"type": "connection", "state": "closed", "reason": ...}`` when it gives up
+  (reason ``"opened_elsewhere"``: the seat was opened by another connection with
+  its token, and this one was closed; it does not reconnect);
 * ``view`` (the latest SeatView, or None), ``last_seq``, ``seat``, ``code``,
   ``token``, ``host_token``, ``pending`` (ids not yet acknowledged); ``close()``.
 
@@ -65,6 +67,10 @@ from .protocol import (
 )
 from .tls import client_context, handshake_error
 
+#: the close code of a connection whose seat another connection opened with the
+#: token (PROTOCOL.md): the client does not reconnect
+OPENED_ELSEWHERE = 4001
+
 #: redirects one request follows (a node answers ``redirect`` to the node that runs
 #: the table; a failover may move it once more meanwhile)
 MAX_REDIRECTS = 5
@@ -87,7 +93,8 @@ class SeatClient:
     def __init__(self, url: str | list[str], name: str = "", *, reconnect: bool = True,
                  max_backoff: float = 2.0, max_attempts: int = 200,
                  on_message: Callable[[dict[str, Any]], None] | None = None,
-                 record: bool = False, tls: ssl.SSLContext | None = None) -> None:
+                 record: bool = False, tls: ssl.SSLContext | None = None,
+                 local_addr: tuple[str, int] | None = None) -> None:
         # several nodes of one service (online/cluster.py): reconnect through any of
         # them, and follow a ``redirect`` to the node that runs the table
         self.urls = [url] if isinstance(url, str) else list(url)
@@ -101,6 +108,7 @@ class SeatClient:
         self._redirect_delay = 0.0  # grows while redirects lead nowhere (a dead owner)
         self._back = asyncio.Event()
         self.name = name
+        self.local_addr = local_addr  # the address to connect from (tests: 127.0.0.x)
         self.reconnect = reconnect
         self.max_backoff = max_backoff
         self.max_attempts = max_attempts
@@ -148,7 +156,7 @@ class SeatClient:
         """The websocket opened (over TLS for wss://, the certificate checked); a TLS
         failure, or a plain client at a TLS port, is a :class:`ClientError` saying so."""
         url = self.url
-        extra: dict[str, Any] = {}
+        extra: dict[str, Any] = {"local_addr": self.local_addr} if self.local_addr else {}
         if url.startswith("wss://"):
             if self.tls is None:
                 self.tls = client_context()
@@ -189,6 +197,14 @@ class SeatClient:
             self.connected.clear()
             if self.closed:
                 break
+            if ws.close_code == OPENED_ELSEWHERE:
+                # the seat's token was used by another connection, which holds the seat
+                # now: reconnecting would take it back, and so on for ever
+                self.closed = True
+                self._fail_waiters("this seat was opened elsewhere")
+                self._deliver({"type": "connection", "state": "closed",
+                               "reason": "opened_elsewhere"})
+                return
             self._deliver({"type": "connection", "state": "lost"})
             if not self.reconnect:
                 self._fail_waiters("the connection was lost")
@@ -272,7 +288,7 @@ class SeatClient:
             raise ClientError(f"{reply.get('code')}: {reply.get('text')}", reply)
         return reply
 
-    async def create(self, variant: str = "piedicavallo", deals: int | None = None,
+    async def create(self, variant: str, deals: int | None = None,
                      seats: list[str] | None = None, settings: dict[str, Any] | None = None
                      ) -> tuple[str, str]:
         """A new table (this client is its host); returns (code, host token)."""
@@ -471,7 +487,7 @@ class ThreadedClient:
             raise ClientError("not connected: call connect(url, name) first")
         return self.client
 
-    def create(self, variant: str = "piedicavallo", deals: int | None = None,
+    def create(self, variant: str, deals: int | None = None,
                seats: list[str] | None = None, settings: dict[str, Any] | None = None
                ) -> tuple[str, str]:
         c = self._c()

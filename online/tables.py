@@ -28,7 +28,7 @@ import os
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
@@ -54,6 +54,7 @@ from engine.state import (
 )
 from engine.view import SPECTATOR, SeatView, seat_event, seat_view
 
+from .limits import LOBBY_EXPIRY
 from .options import options_message, outcome_json
 from .protocol import (
     CODE_ALPHABET,
@@ -70,16 +71,18 @@ from .store import Store, TableRecord, token_hash
 log = logging.getLogger("tarocchi.online")
 
 MAX_SPECTATORS = 16
-MAX_CONNS_PER_SEAT = 4
 
 
 class Conn(Protocol):
-    """What a table needs of a connection: its seat and a send that never blocks
-    (the server queues the text for the connection's writer)."""
+    """What a table needs of a connection: its seat, a send that never blocks
+    (the server queues the text for the connection's writer), and ``displaced()``:
+    another connection took its seat with the token, so it is told so and closed."""
 
     seat: int
 
     def send(self, text: str) -> None: ...
+
+    def displaced(self) -> None: ...
 
 
 def new_code() -> str:
@@ -197,6 +200,8 @@ class Table:
         self._clock: asyncio.TimerHandle | None = None
         self._takeover: dict[int, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: since when nobody was at this lobby (Hub.expire_lobbies keeps it up to date)
+        self.idle_since = time.monotonic()
 
     # --- reading ---------------------------------------------------------------------
 
@@ -269,6 +274,7 @@ class Table:
 
     async def join(self, conn: Conn, seat: int | None, name: str, host: bool) -> dict[str, Any]:
         async with self.lock:
+            self._check_not_expired()
             if seat is None:
                 if sum(1 for c in self.conns if c.seat == SPECTATOR) >= MAX_SPECTATORS:
                     raise ProtocolError("table_full", "this table has no room for more spectators")
@@ -285,6 +291,9 @@ class Table:
                 raise ProtocolError("seat_taken", f"seat {seat} is played by the AI ({s.get('level')})")
             if seat in self.rec.tokens:
                 raise ProtocolError("seat_taken", f"seat {seat} is taken; rejoin it with its token (resume)")
+            if self.rec.status == "over":
+                raise ProtocolError("game_over", "the game is over: watch it (seat null) or resume "
+                                    "your seat with its token")
             token = new_token()
             s["name"] = (name or f"Player {seat + 1}")[:MAX_NAME_CHARS]
             if host and self.rec.settings.get("host_seat") is None:
@@ -310,8 +319,6 @@ class Table:
             again = conn in self.conns  # a re-sync on the same connection (a gap seen)
             if again and conn.seat != seat:
                 raise ProtocolError("already_joined", f"this connection plays seat {conn.seat}")
-            if not again and sum(1 for c in self.conns if c.seat == seat) >= MAX_CONNS_PER_SEAT:
-                raise ProtocolError("table_full", f"seat {seat} has too many connections")
             conn.seat = seat
             if last_seq == 0 or last_seq > self.seq or self.seq - last_seq > RESUME_EVENTS_MAX:
                 conn.send(encode({"type": "resumed", "code": self.code, "seat": seat,
@@ -330,20 +337,27 @@ class Table:
                 self._offer([conn])
                 return seat
             s = self.rec.seats[seat]
-            if s.get("takeover"):  # the person is back: the AI gives the seat back
+            if s.get("takeover") and self.rec.status == "playing":  # back: the AI gives the seat back
                 s.pop("takeover")
                 await self.hub.store.update_table(self.rec.id, seats=self.rec.seats)
                 self._ai_for = -1
             self._attach(conn)
+            self._displace(seat, conn)
             self._broadcast(self.lobby())
             self._offer([conn])
             self._schedule()
             return seat
 
+    def _displace(self, seat: int, new: Conn) -> None:
+        """A seat is one connection: the one that held it before ``new`` resumed it
+        with its token is told ``opened_elsewhere`` and closed (the seat stays
+        connected: nobody is told it went away)."""
+        for old in [c for c in self.conns if c.seat == seat and c is not new]:
+            self.conns.discard(old)
+            old.displaced()
+
     def _attach(self, conn: Conn) -> None:
         seat = conn.seat
-        if sum(1 for c in self.conns if c.seat == seat) >= MAX_CONNS_PER_SEAT:
-            raise ProtocolError("table_full", f"seat {seat} has too many connections")
         back = seat >= 0 and not self.connected(seat)
         self.conns.add(conn)
         if back:
@@ -361,6 +375,8 @@ class Table:
         if seat >= 0 and not self.connected(seat):
             self._broadcast({"type": "presence", "seat": seat, "connected": False})
             self._arm_takeover(seat)
+        if not self.conns and self.rec.status == "over":
+            self.hub.forget(self)  # nobody watches a finished game: it leaves memory
 
     def _arm_takeover(self, seat: int) -> None:
         after = self.rec.settings.get("ai_takeover_seconds", 0)
@@ -378,12 +394,26 @@ class Table:
 
     # --- the host ------------------------------------------------------------------
 
+    def holds(self, token: str | None, host_token: str | None = None) -> bool:
+        """True if ``token`` is one of this table's seat tokens or ``host_token`` its host's."""
+        if token is not None:
+            h = token_hash(token)
+            if any(secrets.compare_digest(th, h) for th in self.rec.tokens.values()):
+                return True
+        return host_token is not None and secrets.compare_digest(token_hash(host_token),
+                                                                 self.rec.host_hash)
+
     def check_host(self, host_token: str) -> None:
         if not secrets.compare_digest(token_hash(host_token), self.rec.host_hash):
             raise ProtocolError("not_host", "only the table's host may do this (wrong host token)")
 
+    def _check_not_expired(self) -> None:
+        if self.rec.status == "expired":
+            raise ProtocolError("unknown_table", f"table {self.code} expired: nobody came to it")
+
     async def set_seat(self, seat: int, level: str) -> None:
         async with self.lock:
+            self._check_not_expired()
             if self.started:
                 raise ProtocolError("started", "the game has started: seats are set")
             if not 0 <= seat < self.rules.n_seats:
@@ -396,8 +426,16 @@ class Table:
 
     async def start(self) -> None:
         async with self.lock:
+            self._check_not_expired()
             if self.started:
                 raise ProtocolError("started", "the game has already started")
+            empty = [i for i, s in enumerate(self.rec.seats)
+                     if s["kind"] == "human" and i not in self.rec.tokens]
+            if empty:
+                raise ProtocolError(
+                    "seats_empty", f"nobody sits at seat{'s' if len(empty) > 1 else ''} "
+                    f"{', '.join(map(str, empty))}: wait for them, or give each to the AI "
+                    "(set_seat) before the start", seats=empty)
             await self._commit(judge(self.state, None), None, status="playing")
             self._broadcast(self.lobby())
 
@@ -496,7 +534,7 @@ class Table:
     def _game_over(self) -> None:
         msg = self._game_over_msg()
         self._broadcast(msg)
-        self._spawn(self.hub.write_replay(self, str(msg["replay"])))
+        self._spawn(self.hub.finish(self, str(msg["replay"])))
 
     # --- AI seats and the turn clock ------------------------------------------------------
 
@@ -572,12 +610,16 @@ class Table:
             await self._commit(judge(self.state, None), None)
 
     def close(self) -> None:
+        """Its timers and tasks stopped (but the task that calls this)."""
         if self._clock:
             self._clock.cancel()
         for t in self._takeover.values():
             t.cancel()
+        self._takeover.clear()
+        current = asyncio.current_task()
         for task in list(self._tasks):
-            task.cancel()
+            if task is not current:
+                task.cancel()
 
 
 def seat_spec(kind: str) -> dict[str, Any]:
@@ -592,38 +634,75 @@ def seat_spec(kind: str) -> dict[str, Any]:
 
 
 class Hub:
-    """Every table of the server, by code; the store; the AI processes."""
+    """Every table of the server in play or in its lobby, by code; the store; the
+    AI processes.
+
+    Memory holds only what is alive: a finished table leaves it once its replay
+    is written (it stays in :attr:`done` while someone still watches it), an
+    abandoned lobby expires (:meth:`expire_lobbies`), and neither counts against
+    ``max_tables``.  Their logs stay in the store: a late ``resume`` of a
+    finished game loads it from there (:meth:`find`), and a restart loads only
+    the tables in play and in the lobby."""
 
     def __init__(self, store: Store, data_dir: str | os.PathLike[str], ai: AiRunner | None = None,
-                 *, max_tables: int = 10_000) -> None:
+                 *, max_tables: int = 10_000, lobby_expiry: float = LOBBY_EXPIRY) -> None:
         self.store = store
         self.data_dir = Path(data_dir)
         self.ai = ai or AiRunner()
         self.tables: dict[str, Table] = {}
+        #: finished tables that connections still watch (they leave with the last one)
+        self.done: dict[str, Table] = {}
         self.max_tables = max_tables
-        self.replays_written: list[Path] = []
+        self.lobby_expiry = lobby_expiry
+        #: the latest replay files written
+        self.replays_written: deque[Path] = deque(maxlen=64)
+        self.finished = 0  # games finished since start-up
+        self.expired = 0  # lobbies expired since start-up
         self._create_lock = asyncio.Lock()
         self.on_replay: Callable[[Path], None] | None = None
         #: (commit, fan-out) seconds of the latest commits, for the bench
         self.timings: deque[tuple[float, float]] = deque(maxlen=200_000)
 
     async def load(self) -> int:
+        """At start-up: the tables in play and in the lobby (a finished game's replay
+        that a crash left unwritten is written now)."""
         for rec in await self.store.load():
             t = Table(self, rec)
             self.tables[rec.code] = t
             t.resume_after_restart()
-            if rec.status == "over" and not (self.replays_dir / f"{rec.code}-{rec.id}.jsonl").exists():
-                t._spawn(self.write_replay(t, f"{rec.code}-{rec.id}.jsonl"))
+        for code, tid in await self.store.finished():
+            if not (self.replays_dir / f"{code}-{tid}.jsonl").exists():
+                over = await self.store.load_code(code)
+                if over is not None:
+                    await self.write_replay(Table(self, over), f"{code}-{tid}.jsonl")
         return len(self.tables)
 
     @property
     def replays_dir(self) -> Path:
         return self.data_dir / "replays"
 
-    def get(self, code: str) -> Table:
-        t = self.tables.get(code.upper())
+    async def find(self, code: str) -> Table:
+        """The table with this code: in memory, or a finished one from the store."""
+        code = code.upper()
+        t = self.tables.get(code) or self.done.get(code)
+        if t is not None:
+            return t
+        rec = await self.store.load_code(code)
+        if rec is not None and rec.status == "over":
+            return self.keep_finished(rec)
+        if rec is not None and rec.status == "expired":
+            raise ProtocolError("unknown_table", f"table {code} expired: nobody came to it")
+        raise ProtocolError("unknown_table", f"no table has the code {code}")
+
+    def keep_finished(self, rec: TableRecord) -> Table:
+        """A finished game from the store, kept while someone watches it (its
+        replay written if a crash left it unwritten)."""
+        t = self.done.get(rec.code)
         if t is None:
-            raise ProtocolError("unknown_table", f"no table has the code {code}")
+            t = self.done[rec.code] = Table(self, rec)
+            name = f"{rec.code}-{rec.id}.jsonl"
+            if not (self.replays_dir / name).exists():
+                t._spawn(self.write_replay(t, name))
         return t
 
     async def create(self, variant: str, deals: int, seats: list[str], settings: dict[str, Any]
@@ -645,6 +724,56 @@ class Hub:
             self.tables[code] = t
         return t, host_token
 
+    async def finish(self, table: Table, name: str) -> None:
+        """A game ended: its replay written, the table out of the count (kept in
+        :attr:`done` while connections watch it)."""
+        try:
+            await self.write_replay(table, name)
+        finally:
+            self.finished += 1
+            self.retire(table)
+
+    def retire(self, table: Table) -> None:
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+        table.close()
+        if table.conns and table.rec.status == "over":
+            self.done[table.code] = table
+
+    def forget(self, table: Table) -> None:
+        """A finished table nobody watches any more leaves memory."""
+        if self.done.get(table.code) is table:
+            del self.done[table.code]
+
+    async def expire_lobbies(self, attended: Container[str] = frozenset()) -> int:
+        """Lobbies nobody was at for :attr:`lobby_expiry` seconds (no connection at
+        the table, its host's connection gone: ``attended`` are the codes whose
+        host is connected) are marked expired in the store and leave memory;
+        finished tables nobody watches leave too.  Returns how many expired."""
+        now = time.monotonic()
+        n = 0
+        for t in list(self.tables.values()):
+            if t.rec.status != "lobby":
+                continue
+            if t.conns or t.code in attended:
+                t.idle_since = now
+            elif now - t.idle_since >= self.lobby_expiry:
+                n += await self._expire(t)
+        for t in [t for t in self.done.values() if not t.conns]:
+            self.forget(t)
+        return n
+
+    async def _expire(self, t: Table) -> int:
+        async with t.lock:
+            if t.rec.status != "lobby" or t.conns or self.tables.get(t.code) is not t:
+                return 0
+            await self.store.update_table(t.rec.id, status="expired")
+            t.rec.status = "expired"
+        self.retire(t)
+        self.expired += 1
+        log.info("table %s: the lobby expired (nobody at it for %g s)", t.code, self.lobby_expiry)
+        return 1
+
     async def write_replay(self, table: Table, name: str) -> None:
         """The finished game in the public replay format (temporary file, fsync, rename)."""
         rec = table.rec
@@ -659,7 +788,7 @@ class Hub:
             self.on_replay(path)
 
     def close(self) -> None:
-        for t in self.tables.values():
+        for t in [*self.tables.values(), *self.done.values()]:
             t.close()
         self.ai.shutdown()
 
