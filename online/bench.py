@@ -42,6 +42,9 @@ from .client import SeatClient
 from .serve_options import DB_CONNECTIONS
 
 CONNECT_AT_ONCE = 64
+#: every client of a bench comes from one address: the limits per address lifted
+ONE_ADDRESS = ["--per-address-connections", "100000", "--per-address-lobbies", "100000",
+               "--per-address-rate", "100000", "--wrong-codes", "100000"]
 
 
 def raise_open_files(want: int) -> int:
@@ -70,7 +73,8 @@ def start_server(data: Path, *, pin: bool = False, synchronous: str = "FULL",
     returns it and its URL.  It writes its figures to ``data/stats.json`` when
     stopped (SIGTERM)."""
     cmd = [sys.executable, "-m", "online.server", "--data", str(data), "--port", str(port),
-           "--rate", str(rate), "--synchronous", synchronous, "--ai-workers", str(ai_workers)]
+           "--rate", str(rate), "--synchronous", synchronous, "--ai-workers", str(ai_workers),
+           *ONE_ADDRESS]
     if db:
         cmd += ["--db", db, "--lease-seconds", str(lease), "--db-connections", str(db_connections)]
     if ai_ms is not None:
@@ -299,7 +303,7 @@ def _stop(procs: list[subprocess.Popen[str]]) -> None:
             proc.wait(10)
 
 
-def run_bench(tables: int, variant: str = "piedicavallo", think: tuple[float, float] = (0.25, 0.75),
+def run_bench(tables: int, variant: str, think: tuple[float, float] = (0.25, 0.75),
               out: str | None = None, pin: bool = False, synchronous: str = "FULL",
               timeout: float = 900.0, *, db: str | None = None, nodes: int = 1,
               ai_seats: int = 0, ai_level: str = "medium", ai_workers: int = 1,

@@ -1,5 +1,5 @@
-"""The PostgreSQL store: the one durable event log that several server nodes share
-(issue 31), on psycopg 3 (async).
+"""The PostgreSQL store: the one durable event log that several server nodes share,
+on psycopg 3 (async).
 
 The same :class:`online.store.Store` as the SQLite store, with the same rows:
 ``events`` is one append-only table keyed by (table id, seq), so two writers can
@@ -53,7 +53,7 @@ SCHEMA_VERSION = 1
 #: many moves can be committing at once; PostgreSQL flushes the WAL of commits
 #: that arrive together once (group commit).  ``tarocchi bench server --db ...
 #: --db-connections C`` at 200 tables: 4 gave p95 636 ms, 16 gave 476 ms on a
-#: loaded machine; see the README's figures.
+#: loaded machine; see docs/SERVER.md's figures.
 CONNECTIONS = 8
 
 #: version -> the SQL that brings the schema from version - 1 to it
@@ -271,10 +271,11 @@ class PgStore:
                                    (status, table_id))
 
     async def load(self) -> list[TableRecord]:
-        """Every table (a single server's start-up; a node of several loads the tables
-        it leases one by one, :meth:`load_table`)."""
+        """Every table in play or in its lobby (a single server's start-up; a node of
+        several loads the tables it leases one by one, :meth:`load_table`)."""
         async with self._conn() as conn:
-            cur = await conn.execute("SELECT id FROM tables ORDER BY id")
+            cur = await conn.execute(
+                "SELECT id FROM tables WHERE status IN ('lobby', 'playing') ORDER BY id")
             ids = [int(r[0]) for r in await cur.fetchall()]
         out = []
         for tid in ids:
@@ -282,6 +283,15 @@ class PgStore:
             if rec is not None:
                 out.append(rec)
         return out
+
+    async def load_code(self, code: str) -> TableRecord | None:
+        lease = await self.lookup(code)
+        return None if lease is None else await self.load_table(lease.table_id)
+
+    async def finished(self) -> list[tuple[str, int]]:
+        async with self._conn() as conn:
+            cur = await conn.execute("SELECT code, id FROM tables WHERE status = 'over' ORDER BY id")
+            return [(str(c), int(i)) for c, i in await cur.fetchall()]
 
     async def load_table(self, table_id: int) -> TableRecord | None:
         """One table with its events, tokens and command ids (one snapshot)."""
@@ -311,6 +321,11 @@ class PgStore:
             for seat, cid, seq in await cur.fetchall():
                 rec.commands[(seat, cid)] = seq
         return rec
+
+    async def ping(self) -> None:
+        """``SELECT 1`` on a connection of the pool (a new one if the last broke)."""
+        async with self._conn() as conn:
+            await conn.execute("SELECT 1")
 
     async def close(self) -> None:
         while not self._free.empty():

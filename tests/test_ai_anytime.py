@@ -47,6 +47,7 @@ from engine.replay import format_replay
 from engine.ruleset import ruleset
 from engine.simulate import play_game
 from engine.state import DISCARD, PLAY
+from engine.variants import PIEDICAVALLO
 from engine.view import SeatView
 
 pool.set_parallel(False)
@@ -339,7 +340,7 @@ def test_tuning_variants_of_hard_and_the_oracle() -> None:
     p = make_level("hard:rounds=3,inference=1.5", None, parallel=False)
     assert p.rounds == 3 and p.overrides == {"inference": 1.5} and p.name.startswith("hard:")
     # the oracle's deals are the true one
-    g = Game(5, 1)
+    g = Game(5, 1, rules=PIEDICAVALLO)
     easy = make_level("easy", None)
     while True:
         legal = g.legal()

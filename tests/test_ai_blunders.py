@@ -16,7 +16,7 @@ docstring gives each precise definition):
   trump while a lower legal trump worth no more points would have taken it.
 
 Here: the definitions on hand-made tricks, then a few seeded self-play deals of
-each level and both games (the full counts for the README come from
+each level and both games (the full counts in docs/AI.md come from
 ``python -m tests.support.blunder_rates``).
 """
 

@@ -391,7 +391,7 @@ def test_scarto_verdicts_of_the_record_are_the_tables_on_30_deals(home):
     from engine.players import make_player
     from engine.replay import read_replay, write_replay
     from engine.ruleset import ruleset
-    from engine.scoring import breakdown
+    from engine.scoring import state_breakdown
     from engine.simulate import play_game
     from engine.state import DealScored, trick_winners
     from game.table import score_sheet
@@ -415,7 +415,7 @@ def test_scarto_verdicts_of_the_record_are_the_tables_on_30_deals(home):
             if not isinstance(e, DealScored):
                 continue
             before, st = rp.states[i], rp.states[i + 1]
-            sheet = score_sheet.build(rules, breakdown(before), e.points, st.scores, st.n_deals,
+            sheet = score_sheet.build(rules, state_breakdown(before), e.points, st.scores, st.n_deals,
                                       before.dealer, you, tricks=before.tricks,
                                       winners=trick_winners(before))
             table.append((str(path.resolve()), len(st.scores), _table_verdict(sheet.outcome, sheet.viewer_side)))

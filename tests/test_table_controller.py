@@ -15,7 +15,7 @@ from engine.cards import TRUMP_SUIT, mask_cards
 from engine.players import make_player
 from engine.replay import read_replay
 from engine.ruleset import ruleset
-from engine.scoring import breakdown
+from engine.scoring import state_breakdown
 from engine.state import DISCARD, PLAY, Dealt, first_dealer
 from game.common import i18n, paths
 from game.common.position import Position, seen_by
@@ -121,7 +121,7 @@ def test_a_whole_deal_through_the_controller(variant: str, home) -> None:
     # the sheet: the engine's breakdown and result
     sheet = ctl.sheet
     assert sheet is not None and sheet.points == st.scores[0]
-    parts = breakdown(ctl.game.states[ctl.game.cursor - 1])
+    parts = state_breakdown(ctl.game.states[ctl.game.cursor - 1])
     assert tuple(p.total for p in parts) == sheet.points
     assert sheet.outcome == rules.deal_outcome(sheet.points)
     assert sheet.rows[-1].values == tuple(p.deal_score if rules.par else p.total for p in parts)

@@ -188,10 +188,11 @@ def test_bad_file_shows_the_engines_message(window, tmp_path: Path) -> None:
 
 def test_watch_live_ai_game_is_saved(window, tmp_path: Path) -> None:
     from engine.replay import read_replay
+    from engine.variants import PIEDICAVALLO
     from game.theatre.theatre import LiveGame, ViewerView
 
     path = tmp_path / "watch.jsonl"
-    live = LiveGame(["random"] * 4, 1, 99, path)
+    live = LiveGame(["random"] * 4, 1, 99, path, rules=PIEDICAVALLO)
     view = ViewerView(window, live=live, speed=8.0)
     window.show_view(view)
     deadline = time.monotonic() + 120

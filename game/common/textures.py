@@ -12,7 +12,7 @@ instead of a traceback.
 
 Decoding some 80 PNGs takes most of a second, so :func:`start_loading` does it
 on a worker thread while the menu is already on screen; :func:`get` waits for it
-and builds the ``arcade.Texture`` objects once (HEADLESS.md trap 10: arcade 3
+and builds the ``arcade.Texture`` objects once (docs/HEADLESS.md trap 10: arcade 3
 does not cache ``load_texture``).
 """
 

@@ -16,8 +16,8 @@ case itself:
   plain words ("you must follow Cups"); its rule id goes to a tooltip at most
   (:meth:`Words.refusal_rule`): no English sentence of the engine is parsed.
 
-Templates are tables of small functions, one per message key (DESIGN.md:
-tables over branches).
+Templates are tables of small functions, one per message key, rather than
+branches: a new message is a new entry, read on its own.
 """
 
 from __future__ import annotations
@@ -428,6 +428,8 @@ _TEMPLATES: dict[str, _Template] = {
     "seat_back": lambda w, m: _("{name} is back").format(name=w.name(m.get("seat"))),
     "connection_lost": lambda w, m: _("Connection lost: reconnecting…"),
     "connection_back": lambda w, m: _("Connected again"),
+    "opened_elsewhere": lambda w, m: _("Opened elsewhere: this seat is now played from another "
+                                       "window"),
     "save_failed": lambda w, m: _("Not saved, so not played: {text}. Enter: try again; or leave "
                                   "(saved up to the last move)").format(text=m.get("text")),
     "takeover": lambda w, m: _("{name} is now played by the AI").format(name=w.name(m.get("seat"))),

@@ -262,7 +262,10 @@ class LobbyView(BaseView):
             self.b_start.label = _("Waiting for the host…")
             self.b_start.enabled = False
         self.b_leave.label = _("Leave")
-        self.status.text = _("Connection lost: reconnecting…") if lb.error else ""
+        if lb.error == "opened_elsewhere":
+            self.status.text = _("Opened elsewhere: this seat is now played from another window")
+        else:
+            self.status.text = _("Connection lost: reconnecting…") if lb.error else ""
 
     def on_update(self, delta_time: float) -> None:
         started = self.lobby.poll()
