@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,26 @@ def test_random_play_and_hard_play_of_the_same_deals_stand_clearly_apart() -> No
     print({k: (round(v.mean_loss, 3), round(v.accuracy, 1)) for k, v in got.items()})
     assert rand.mean_loss > 0 and rand.mean_loss >= 3 * hard.mean_loss
     assert rand.accuracy <= hard.accuracy - 20
+
+
+def test_review_command_names_cards_and_sums_several_files(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.review
+
+    monkeypatch.setattr(engine.review, "REVIEW", QUICK)
+    files = []
+    for seed in (9, 10):
+        g = play_game(seed, [make_player("random") for _ in range(4)])
+        f = tmp_path / f"deal-{seed}.jsonl"
+        write_replay(f, g.header, g.events)
+        files.append(str(f))
+    assert main(["review", files[0], "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert re.search(r"trick  1: (\w+ of \w+|trump \d+|the Matto) ", text), text  # by name
+    assert "real choice" in text and "1 decisions" not in text
+    assert main(["review", files[0], "--quiet", "--codes"]) == 0
+    assert re.search(r"trick  1: ([SBCD](\d+|[KQNJ])|T\d+|M) ", capsys.readouterr().out)
+    assert main(["review", *files, "--quiet", "--json"]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [x.get("file") for x in lines[:2]] == files and lines[2]["files"] == 2
+    assert lines[2]["graded"] == lines[0]["graded"] + lines[1]["graded"]
