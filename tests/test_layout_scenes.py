@@ -208,8 +208,7 @@ REVIEWS: dict = {}  # path -> the review, worked out once for the three language
 
 
 def _review(window, shoot: Shooter, path: Path, g: str) -> None:
-    from engine.ai.players import MEDIUM
-    from engine.review import default_seat
+    from engine.review import Grader, default_seat
     from game.table import ai_service
     from game.theatre import review_view
     from game.theatre.review_model import pick_deal
@@ -217,7 +216,7 @@ def _review(window, shoot: Shooter, path: Path, g: str) -> None:
     rp = read_replay(path)
     service = ai_service.AIService(use_process=False)
     old = review_view.BUDGET
-    review_view.BUDGET = MEDIUM
+    review_view.BUDGET = Grader(rounds=4, discard_rounds=2)
     try:
         view = review_view.ReviewView(window, rp, path, seat=default_seat(rp), deal=pick_deal(rp, None),
                                       service=service)
