@@ -378,7 +378,7 @@ def test_killing_a_rebuild_leaves_the_old_record(home):
     assert not list(home.glob("record.sqlite3.rebuild-*"))  # dropped by the next rebuild
 
 
-# --- the record says what the table says (issue 36) --------------------------------------------
+# --- the record says what the table says --------------------------------------------
 
 
 def _table_verdict(outcome, side: int) -> str:

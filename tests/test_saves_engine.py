@@ -1,4 +1,4 @@
-"""Issue 13, engine side: bounded reading (regular files only, size, line and name
+"""Saves, the engine's side: bounded reading (regular files only, size, line and name
 caps), crash-safe writing (temporary file, fsync, rename), the autosave
 continued on resume instead of rewritten, and ``check``'s output for any file
 name under a strict locale."""
