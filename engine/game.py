@@ -22,7 +22,6 @@ from .state import (
     legal_commands,
     new_game,
 )
-from .variants import PIEDICAVALLO
 from .view import SeatView, seat_view
 
 
@@ -39,9 +38,9 @@ class Game:
         n_deals: int = 1,
         players: list[str] | None = None,
         *,
+        rules: Ruleset,
         autosave: str | os.PathLike[str] | None = None,
         extra: dict[str, object] | None = None,
-        rules: Ruleset = PIEDICAVALLO,
     ) -> None:
         players = list(players or ["random"] * rules.n_seats)
         if len(players) != rules.n_seats:

@@ -288,7 +288,7 @@ class SeatClient:
             raise ClientError(f"{reply.get('code')}: {reply.get('text')}", reply)
         return reply
 
-    async def create(self, variant: str = "piedicavallo", deals: int | None = None,
+    async def create(self, variant: str, deals: int | None = None,
                      seats: list[str] | None = None, settings: dict[str, Any] | None = None
                      ) -> tuple[str, str]:
         """A new table (this client is its host); returns (code, host token)."""
@@ -487,7 +487,7 @@ class ThreadedClient:
             raise ClientError("not connected: call connect(url, name) first")
         return self.client
 
-    def create(self, variant: str = "piedicavallo", deals: int | None = None,
+    def create(self, variant: str, deals: int | None = None,
                seats: list[str] | None = None, settings: dict[str, Any] | None = None
                ) -> tuple[str, str]:
         c = self._c()

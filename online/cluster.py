@@ -1,4 +1,5 @@
-"""Several server nodes, one service (issue 31): ``tarocchi serve --db postgresql://...``.
+"""Several server nodes, one service: ``tarocchi serve --db postgresql://...``
+(docs/SERVER.md).
 
 Every node is an ordinary server (online/server.py, online/tables.py) whose store
 is the shared PostgreSQL log (online/pg_store.py).  A table is run by one node at

@@ -16,6 +16,28 @@ DB_CONNECTIONS = 8  # online.pg_store.CONNECTIONS, without importing psycopg
 _LIMITS = LimitSettings()
 
 
+#: the operator's page at the end of ``tarocchi serve --help`` (docs/SERVER.md says more)
+OPERATOR_PAGE = """\
+running it for others (docs/SERVER.md has the whole page):
+  service   contrib/tarocchi.service is a systemd unit: a user of its own, the data
+            in /var/lib/tarocchi, restarted if it fails; SIGTERM stops it cleanly
+            (every client told, the store closed).
+  data      --data DIR (default: the user data folder's server/): tarocchi.sqlite3
+            (every table's log, seat tokens as hashes) and replays/ (finished games).
+            With --db postgresql://... the logs are in PostgreSQL, replays/ still here.
+  backup    tarocchi serve-backup OUT --data DIR copies the SQLite store while the
+            server runs; copy replays/ as files.  PostgreSQL: pg_dump -Fc DBNAME.
+  upgrade   stop it (SIGTERM), pip install --upgrade tarocchi, start it: tables go on
+            from their logs; a PostgreSQL schema is migrated at start-up, and an
+            older server refuses a newer schema.
+  TLS       --tls-cert FILE --tls-key FILE, or a proxy in front of it:
+            contrib/nginx-tarocchi.conf (with --trusted-proxy, so limits see the
+            client's address, not the proxy's).
+  watch     GET /healthz (200, or 503 when the store does not answer) and GET /metrics
+            (Prometheus) on the same port; --log-format json for a log collector.
+"""
+
+
 def _lease_seconds(text: str) -> float:
     try:
         value = float(text)
@@ -128,5 +150,6 @@ def add_operator_arguments(p: argparse.ArgumentParser) -> None:
                    help="the log on stderr: text lines (default) or one JSON object a line")
 
 
-__all__ = ["AI_MS", "DB_CONNECTIONS", "LOBBY_EXPIRY", "RATE_PER_S", "add_limit_arguments",
-           "add_operator_arguments", "add_serve_arguments", "limit_settings"]
+__all__ = ["AI_MS", "DB_CONNECTIONS", "LOBBY_EXPIRY", "OPERATOR_PAGE", "RATE_PER_S",
+           "add_limit_arguments", "add_operator_arguments", "add_serve_arguments",
+           "limit_settings"]

@@ -59,6 +59,7 @@ from .sqlite_store import SqliteStore
 from .store import SeqConflict, is_postgres_url
 from .tables import AiRunner, Hub, Table
 from .tls import HANDSHAKE_SECONDS, server_context
+from .web_routes import add_web_routes
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -192,6 +193,7 @@ class TarocchiServer:
         self.peers: set[Peer] = set()
         #: plain HTTP on the same port (online/http.py): health, metrics, the web seat
         self.http = Routes()
+        self.web = add_web_routes(self.http)
 
     @property
     def scheme(self) -> str:

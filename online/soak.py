@@ -213,7 +213,7 @@ def run_soak(games: int, lobbies: int, *, at_once: int = 16, variant: str = "sca
     proc = None
     try:
         proc, url = start_server(data, synchronous=synchronous, rate=20.0,
-                                 options=["--lobby-expiry", str(expiry)], log=data / "server.log")
+                                 options=["--lobby-expiry", str(expiry)])
         hosts = [f"127.0.1.{1 + i}" for i in range(addresses)] if addresses else ["127.0.0.1"]
         soak = Soak(url, proc.pid, variant, hosts)
         soak.sample()

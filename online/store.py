@@ -1,6 +1,6 @@
 """The server's durable store: the interface the tables write through.
 
-Small and async on purpose (a PostgreSQL store will implement it too, issue 31):
+Small and async on purpose (the SQLite and the PostgreSQL stores implement it):
 each call returns once its change is durable, and never blocks the event loop
 (the SQLite store commits on its own writer thread).  Events are stored whole
 (the replay format's JSON, every hand), one row per event keyed by (table, seq);

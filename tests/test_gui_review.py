@@ -17,20 +17,23 @@ import arcade
 import pytest
 
 from engine.ai import pool
-from engine.ai.players import MEDIUM
 from engine.players import make_player
 from engine.replay import read_replay, write_replay
+from engine.review import Grader
 from engine.simulate import play_game
 from engine.variants import SCARTO
 from game.common import i18n, record
 from game.common.words import cards_from_codes
 from game.screens.message import MessageView
 from game.table import ai_service
-from game.theatre import review_panel, review_style, review_view
+from game.theatre import review_chart, review_panel, review_style, review_view
 from game.theatre.review_view import open_review
 from tests.test_ai_service import _alive, _wait_gone
 from tests.test_gui_helpers import damaged_vs_whole
 from tests.test_gui_record import overlaps
+
+#: a light review: a few rounds a decision
+QUICK = Grader(rounds=4, discard_rounds=2)
 
 GOLDEN = Path(__file__).parent / "golden"
 SINGLE = GOLDEN / "single-seed-42.jsonl"
@@ -41,7 +44,7 @@ WAIT = 240.0  # a guard against a hang, not a measure of speed
 @pytest.fixture()
 def quick(monkeypatch):
     """A small search budget, an empty cache of reviews, English."""
-    monkeypatch.setattr(review_view, "BUDGET", MEDIUM)
+    monkeypatch.setattr(review_view, "BUDGET", QUICK)
     review_view._cache.clear()
     i18n.set_language("en")
     yield
@@ -105,10 +108,10 @@ def _check_framed(window, view, d, k: int) -> None:
     assert {view.rules.pack.codes[c] for c in played} == set(d.played.split())
     assert {view.rules.pack.codes[c] for c in best} == set(d.best.split())
     assert view.raised_cards() == played | best
-    assert len(view._marks) == len(played | best)
+    assert len(view.marks.shown) == len(played | best)
     if d.best != d.played:
         img = pixels(window)
-        for frame, colour, _tag in view._marks:
+        for frame, colour, _tag in view.marks.shown:
             (x1, y1), (x2, y2) = frame[1], frame[2]  # the left side of the card
             x, y = round((x1 + x2) / 2), round(720 - (y1 + y2) / 2)
             got = {img.getpixel((x + dx, y + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
@@ -137,8 +140,8 @@ def _check_moves_between_decisions(view, m) -> None:
     assert view.panel.t_count.text == f"{len(m) - 1}/{len(m)}"
     # a click on the chart goes to the nearest decision
     pts = m.curve()
-    x, _y = view._xy(pts[2].trick, pts[2].played)
-    view.on_click(x, review_view.CHART_BOX[1] + 60, 1)
+    x, _y = view.chart.xy(pts[2].trick, pts[2].played)
+    view.on_click(x, review_chart.CHART_BOX[1] + 60, 1)
     assert view.pos == m.positions[2]
     # H: every hand, then yours alone
     view.on_key_press(arcade.key.H, 0)
@@ -187,7 +190,7 @@ def test_the_curve_and_the_summary_are_drawn(window, quick, thread_service):
     view.on_draw()
     img = pixels(window)
     m = view.model
-    left, bottom, w, h = review_view.CHART_BOX
+    left, bottom, w, h = review_chart.CHART_BOX
     chart = set(img.crop((left, 720 - bottom - h, left + w, 720 - bottom)).getdata())
     for p in m.curve():  # each point in its label's colour
         assert review_style.LABEL_COLOURS[p.label][:3] in chart
@@ -253,9 +256,9 @@ def test_scarto_review_starts_at_the_dealers_discard_of_three(window, quick, thr
     assert view.panel.t_where.text == "Your discard"
     played, best = view.framed_cards()
     assert len(played) == 3 and len(best) == 3
-    assert len(view._marks) == len(played | best)
+    assert len(view.marks.shown) == len(played | best)
     # the tags of neighbouring cards do not lie on each other
-    tags = [(t.x - t.content_width / 2, t.y - 8, t.x + t.content_width / 2, t.y + 8) for _f, _c, t in view._marks]
+    tags = [(t.x - t.content_width / 2, t.y - 8, t.x + t.content_width / 2, t.y + 8) for _f, _c, t in view.marks.shown]
     for i, a in enumerate(tags):
         for b in tags[i + 1:]:
             assert not overlaps(a, b, 0.5), (a, b)
@@ -447,7 +450,7 @@ def test_review_mode_redrawn_in_pieces_equals_the_whole_picture(window, home, qu
                lambda: view.on_mouse_motion(5, 5, 0, 0),
                lambda: view.on_key_press(arcade.key.H, 0), lambda: view.on_key_press(arcade.key.N, 0),
                lambda: view.on_key_press(arcade.key.H, 0),
-               lambda: view.on_click(review_view.CHART_BOX[0] + 200, review_view.CHART_BOX[1] + 50, 1),
+               lambda: view.on_click(review_chart.CHART_BOX[0] + 200, review_chart.CHART_BOX[1] + 50, 1),
                lambda: view.on_key_press(arcade.key.RIGHT, 0), view.toggle_play]
     for j, act in enumerate(actions):
         act()

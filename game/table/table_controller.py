@@ -223,7 +223,7 @@ class TableController:
         self.pending = None  # (future, cursor, generation, started_at)
         self.hint_future = None
         self.hints: dict[int, float] = {}
-        self.hint_reason: Reason | None = None  # why the hint's best move (issue 32)
+        self.hint_reason: Reason | None = None  # why the hint's best move
         self.refused_instead: tuple[int, ...] = ()  # the cards a refusal says to play instead
         self.generation = 0
         self.shown = 0  # events already shown (index into the session's events)
@@ -514,7 +514,7 @@ class TableController:
 
     def _refuse(self, refusal: Refusal, card: int = -1) -> None:
         """Say why not, and for a card that breaks R7/S5 what may be played
-        instead: the engine's legal cards, named and lit up (issue 32)."""
+        instead: the engine's legal cards, named and lit up."""
         instead: tuple[int, ...] = ()
         view = self.view()
         if view.phase == PLAY and refusal.reason in ("must_follow", "must_trump") \

@@ -20,11 +20,15 @@ stored in your record (``game.common.record.set_accuracy``) on a thread of its o
 Keys, besides the theatre's: N or Page Down the next decision, P or Page Up the
 previous one; H shows every hand or only yours; D (Shift+D) the next (previous)
 deal of a file that holds several.
+
+This module holds the view: the review's run, the stepping, the buttons and the
+keys.  Its parts are beside it: the panel (``review_panel``), the chart
+(``review_chart``), the framed cards (``review_marks``), their colours
+(``review_style``); the model they draw is ``review_model``'s.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 import threading
@@ -33,27 +37,22 @@ from pathlib import Path
 from typing import Any
 
 import arcade
-import pyglet
-from arcade import shape_list as sh
 
 from engine.replay import Replay, ReplayError, read_replay
 from engine.review import Review
 from game.common import damage
-from game.common.constants import CARD_H, CARD_W, FONT, GOLD, HEIGHT, INK, PANEL, WIDTH
+from game.common.constants import HEIGHT, INK, WIDTH
 from game.common.i18n import _
 from game.common.navigation import show
 from game.common.ui import Button
 from game.table import ai_service
+from game.theatre.review_chart import ReviewChart
+from game.theatre.review_marks import CardMarks
 from game.theatre.review_model import ReviewModel, deals_in, pick_deal, review_deal
 from game.theatre.review_panel import BUTTON_Y, PANEL_BOX, ReviewPanel, fit
-from game.theatre.review_style import AI_COLOUR, DIM_INK, LABEL_COLOURS, TRACK
+from game.theatre.review_style import DIM_INK, LABEL_COLOURS
 from game.theatre.theatre import ViewerView
 
-GRID = (245, 240, 225, 40)
-EVEN_LINE = (245, 240, 225, 90)
-
-CHART_BOX = (856, 318, 248, 262)
-PLOT_PAD = (30, 10, 40, 48)  # the plot inside the chart: left, right, bottom, top
 DEAL_BUTTON = (68, 30, 112, 34)  # centre x, centre y, width, height: left of the seek bar
 POLL = 0.1  # seconds between two looks at the review's progress
 BUDGET: Any = None  # the review's search budget (None: the hard level's; tests set a small one)
@@ -89,10 +88,7 @@ class ReviewView(ViewerView):
         self.accuracy_saved: threading.Thread | None = None
         self._poll_wait = 0.0
         self._review_key: tuple = ()
-        self._chart_key: tuple = ()
-        self._marks: list[tuple] = []  # (corners, colour) of the framed cards
-        self._marks_rect = None
-        self._build_review_texts()
+        self._build_parts()
         super().__init__(window, replay, title=_("Review: {name}").format(name=self.path.name), face_up=False,
                          back=back)
         self.face_up = {seat}
@@ -243,13 +239,11 @@ class ReviewView(ViewerView):
 
     # --- texts -----------------------------------------------------------------------
 
-    def _build_review_texts(self) -> None:
+    def _build_parts(self) -> None:
+        """The review's parts: built before the theatre's, which draws a few positions at once."""
         self.panel = ReviewPanel(self.model, self.replay.rules.pack)
-        self.t_tags = [arcade.Text("", 0, 0, (12, 20, 14), 9, anchor_x="center", anchor_y="center",
-                                   font_name=FONT, bold=True) for _ in range(8)]
-        self.chart_batch = pyglet.graphics.Batch()
-        self.chart_texts: list[arcade.Text] = []
-        self.chart_shapes = sh.ShapeElementList()
+        self.marks = CardMarks()
+        self.chart = ReviewChart(self.model, self.replay.rules)
 
     def _build_buttons(self) -> None:
         super()._build_buttons()
@@ -295,250 +289,16 @@ class ReviewView(ViewerView):
         (px, py), z = self.table_camera.position, self.table_camera.zoom
         return (x - px) * z + WIDTH / 2, (y - py) * z + HEIGHT / 2
 
-    @staticmethod
-    def _box(place) -> tuple[float, float, float, float]:
-        w, h = CARD_W * place.scale / 2, CARD_H * place.scale / 2
-        return place.x - w, place.y - h, place.x + w, place.y + h
-
-    def _frame(self, s) -> list[tuple[float, float]]:
-        """The outline of a card's visible part, as a line strip on the logical screen.
-
-        A card of a fanned hand lies under its right neighbour: its frame runs
-        along the bottom to the neighbour, up the left side, along the top and
-        down the right side to the neighbour's top (a lifted card shows that
-        much); a card nobody covers gets the whole outline."""
-        p = s.place
-        if p.angle % 360 != 0:  # a turned card: its whole outline
-            w, h = CARD_W * p.scale / 2, CARD_H * p.scale / 2
-            a = math.radians(p.angle)
-            c, si = math.cos(a), math.sin(a)
-            pts = [(p.x + dx * c + dy * si, p.y - dx * si + dy * c)
-                   for dx, dy in ((-w, -h), (w, -h), (w, h), (-w, h), (-w, -h))]
-            return [self._to_screen_pt(x, y) for x, y in pts]
-        left, bottom, right, top = self._box(p)
-        cover = None
-        for o in self.table.sprites:
-            q = o.place
-            if o is s or q.hidden or q.z <= p.z or q.angle % 360 != 0:
-                continue
-            ol, ob, or_, ot = self._box(q)
-            if left < ol < right and ob < top and bottom < ot and (cover is None or ol < cover[0]):
-                cover = (ol, ob, or_, ot)
-        if cover is None:
-            pts = [(left, bottom), (right, bottom), (right, top), (left, top), (left, bottom)]
-        else:
-            ol, ob, _or, ot = cover
-            pts = [(ol, bottom), (left, bottom), (left, top), (right, top)]
-            if ot < top:
-                pts.append((right, max(ot, bottom)))
-        return [self._to_screen_pt(x, y) for x, y in pts]
-
     def _set_marks(self) -> None:
-        self._marks = []
-        self._marks_rect = None
+        """Frame your card and the AI's, once the table lies still."""
         played, best = self.framed_cards()
-        if not (played or best) or self.table.busy:
-            return
-        by_key = {s.key: s for s in self.table.sprites}
-        tags = iter(self.t_tags)
-        xs, ys = [], []
-        placed: list[tuple[float, float, float]] = []
-        for card in sorted(played | best, key=lambda c: (c not in played, c)):
-            s = by_key.get(("card", card))
-            if s is None or s.place.hidden or not s.face_up:
-                continue
-            frame = self._frame(s)
-            colour = self._played_colour() if card in played else AI_COLOUR
-            if card in played and card in best:
-                word = _("You · AI")
-            elif card in played:
-                word = _("You")
-            else:
-                word = _("AI")
-            tag = next(tags, None)
-            if tag is None:
-                break
-            left = min(x for x, _y in frame)
-            top = max(y for _x, y in frame)
-            tag.text = word
-            half = tag.content_width / 2 + 4
-            tx, ty = left + half, top + 12  # clear of the card under the tag (and of a raised neighbour)
-            # tags of neighbouring cards (a discard, a close hand) are stacked, not overlaid
-            while any(abs(tx - ox) < half + oh + 2 and abs(ty - oy) < 16 for ox, oy, oh in placed):
-                ty += 17
-            placed.append((tx, ty, half))
-            tag.x, tag.y = tx, ty
-            self._marks.append((tuple(frame), colour, tag))
-            xs += [x for x, _y in frame] + [tx - half, tx + half]
-            ys += [y for _x, y in frame] + [ty + 9]
-        for tag in tags:
-            tag.text = ""
-        if xs:
-            self._marks_rect = (min(xs) - 4, min(ys) - 4, max(xs) + 4, max(ys) + 4)
+        if self.table.busy:
+            played = best = frozenset()
+        self.marks.set(played, best, self._played_colour(), self.table.sprites, self._to_screen_pt)
 
     def _played_colour(self):
         d = self.model.decision(self.model.exactly_at(self.pos))
         return LABEL_COLOURS[d.label] if d is not None else INK
-
-    def _draw_marks(self) -> None:
-        for frame, colour, tag in self._marks:
-            arcade.draw_line_strip(frame, colour, 3)
-            w = tag.content_width + 8
-            arcade.draw_lbwh_rectangle_filled(tag.x - w / 2, tag.y - 8, w, 16, colour)
-            tag.draw()
-
-    # --- the chart -------------------------------------------------------------------
-
-    def _plot_box(self) -> tuple[float, float, float, float]:
-        left, bottom, w, h = CHART_BOX
-        pl, pr, pb, pt = PLOT_PAD
-        return left + pl, bottom + pb, w - pl - pr, h - pb - pt
-
-    def _xy(self, trick: float, points: float) -> tuple[float, float]:
-        x0, y0, w, h = self._plot_box()
-        t0, t1 = self.model.x_range()
-        lo, hi = self.model.y_range()
-        return x0 + w * (trick - t0) / max(t1 - t0, 1), y0 + h * (points - lo) / (hi - lo)
-
-    def _build_chart(self) -> None:
-        """The chart's fixed part (one shape list, one text batch), rebuilt when the review comes in."""
-        left, bottom, w, h = CHART_BOX
-        shapes = sh.ShapeElementList()
-        shapes.append(sh.create_rectangle_filled(left + w / 2, bottom + h / 2, w, h, PANEL))
-        self.chart_batch = batch = pyglet.graphics.Batch()
-        texts: list[arcade.Text] = []
-
-        def text(s, x, y, colour=DIM_INK, size=9, anchor_x="center", bold=False):
-            texts.append(arcade.Text(s, x, y, colour, size, anchor_x=anchor_x, anchor_y="center",
-                                     font_name=FONT, bold=bold, batch=batch))
-            return texts[-1]
-
-        self._chart_heading(shapes, text)
-        self._chart_axes(shapes, text)
-        self._chart_curve(shapes, text, texts, batch)
-        self.chart_shapes = shapes
-        self.chart_texts = texts
-
-    def _chart_heading(self, shapes, text) -> None:
-        """The title and the legend: your card (a dot), the AI's (a ring), the result (a diamond)."""
-        left, bottom, w, h = CHART_BOX
-        teams = self.rules.n_sides < self.rules.n_seats
-        title = text(_("Your side's expected points") if teams else _("Your expected points"),
-                     left + 10, bottom + h - 14, GOLD, 11, "left", True)
-        while title.content_width > w - 20 and title.font_size > 8:
-            title.font_size -= 1
-        lx, ly = left + 14, bottom + h - 32
-        legend = (("dot", _("your card")), ("ring", _("the AI's")), ("diamond", _("result")))
-        size = 9
-        while size > 7 and sum(arcade.Text(word, 0, 0, DIM_INK, size, font_name=FONT).content_width + 22
-                               for _k, word in legend) > w - 16:
-            size -= 1
-        for kind, word in legend:
-            if kind == "dot":
-                shapes.append(sh.create_ellipse_filled(lx, ly, 4, 4, INK))
-            elif kind == "ring":
-                shapes.append(sh.create_ellipse_outline(lx, ly, 4, 4, AI_COLOUR, 2))
-            else:
-                shapes.append(sh.create_polygon([(lx, ly - 5), (lx + 5, ly), (lx, ly + 5), (lx - 5, ly)], GOLD))
-            t = text(word, lx + 8, ly, DIM_INK, size, "left")
-            lx += 8 + t.content_width + 14
-
-    def _chart_axes(self, shapes, text) -> None:
-        """The plot's track, the points' grid and the even line, the tricks' ticks."""
-        m = self.model
-        x0, y0, pw, ph = self._plot_box()
-        lo, hi = m.y_range()
-        t0, t1 = m.x_range()
-        shapes.append(sh.create_rectangle_filled(x0 + pw / 2, y0 + ph / 2, pw, ph, TRACK))
-        step = 10 if hi - lo <= 40 else 20
-        v = math.ceil(lo / step) * step
-        while v <= hi + 1e-9:
-            _x, y = self._xy(t0, v)
-            shapes.append(sh.create_line(x0, y, x0 + pw, y, GRID, 1))
-            text(f"{v:g}", x0 - 5, y, DIM_INK, 9, "right")
-            v += step
-        if lo < m.even < hi:
-            _x, y = self._xy(t0, m.even)
-            for xa in range(int(x0), int(x0 + pw), 8):
-                shapes.append(sh.create_line(xa, y, min(xa + 4, x0 + pw), y, EVEN_LINE, 1))
-        ticks = sorted({*range(5, t1 + 1, 5), t1} | ({1} if t0 else set()))
-        clear = -1e9  # the trick labels start right of the discard's
-        if t0 == 0:
-            x, _y = self._xy(0, lo)
-            shapes.append(sh.create_line(x, y0, x, y0 - 4, DIM_INK, 1))
-            clear = text(_("discard"), x - 3, y0 - 12, DIM_INK, 8, "left").right + 3
-        for t in ticks:
-            x, _y = self._xy(t, lo)
-            shapes.append(sh.create_line(x, y0, x, y0 - 4, DIM_INK, 1))
-            label = text(str(t), x, y0 - 12, DIM_INK, 9)
-            if label.left < clear:
-                label.text = ""
-        text(_("tricks"), x0 + pw, y0 - 26, DIM_INK, 8, "right")
-
-    def _chart_curve(self, shapes, text, texts, batch) -> None:
-        """The curve of your choices, a ring where the AI's was worth more, the
-        result; or a line saying why there is no curve yet."""
-        m = self.model
-        x0, y0, pw, ph = self._plot_box()
-        t1 = m.x_range()[1]
-        pts = m.curve()
-        if not pts:
-            msg = self.error and _("The review failed") or (
-                _("No decision to review") if not len(m) else _("The curve comes with the review"))
-            texts.append(arcade.Text(msg, x0 + pw / 2, y0 + ph / 2, DIM_INK, 10, anchor_x="center",
-                                     anchor_y="center", font_name=FONT, batch=batch, multiline=True,
-                                     width=int(pw - 16), align="center"))
-            return
-        line = [self._xy(p.trick, p.played) for p in pts]
-        if m.result is not None:
-            line.append(self._xy(t1, m.result))
-        shapes.append(sh.create_line_strip(line, (245, 240, 225, 170), 2))
-        for p in pts:
-            x, yp = self._xy(p.trick, p.played)
-            if p.best - p.played > 0.05:
-                _x, yb = self._xy(p.trick, p.best)
-                colour = LABEL_COLOURS[p.label]
-                shapes.append(sh.create_line(x, yp, x, yb, (*colour[:3], 150), 2))
-                shapes.append(sh.create_ellipse_outline(x, yb, 4, 4, AI_COLOUR, 2))
-            shapes.append(sh.create_ellipse_filled(x, yp, 4, 4, LABEL_COLOURS[p.label]))
-        if m.result is not None:
-            x, y = self._xy(t1, m.result)
-            shapes.append(sh.create_polygon([(x, y - 6), (x + 6, y), (x, y + 6), (x - 6, y)], GOLD))
-            text(str(m.result), x + 6, y + 13, GOLD, 9, "right", True)
-
-    def _chart_now(self) -> tuple:
-        m = self.model
-        k = self.current_step()
-        return (m.ready, bool(self.error), k if m.ready else None)
-
-    def _draw_chart(self) -> None:
-        key = (self.model.ready, bool(self.error))
-        if key != self._chart_key:
-            self._chart_key = key
-            self._build_chart()
-        self.chart_shapes.draw()
-        self.chart_batch.draw()
-        m = self.model
-        k = self.current_step()
-        if m.ready and k is not None:
-            p = m.curve()[k]
-            x, y = self._xy(p.trick, p.played)
-            x0, y0, pw, ph = self._plot_box()
-            arcade.draw_line(x, y0, x, y0 + ph, (*GOLD[:3], 150), 1)
-            arcade.draw_circle_outline(x, y, 7, GOLD, 2)
-
-    def _chart_rect(self) -> tuple[float, float, float, float]:
-        left, bottom, w, h = CHART_BOX
-        return left - 2, bottom - 2, left + w + 2, bottom + h + 2
-
-    def _chart_step_at(self, x: float, y: float) -> int | None:
-        left, bottom, w, h = CHART_BOX
-        if not (left <= x <= left + w and bottom <= y <= bottom + h) or not self.model.ready:
-            return None
-        pts = self.model.curve()
-        if not pts:
-            return None
-        return min(range(len(pts)), key=lambda k: abs(self._xy(pts[k].trick, 0)[0] - x))
 
     # --- the decisions on the seek bar ----------------------------------------------------
 
@@ -563,23 +323,23 @@ class ReviewView(ViewerView):
         texts = tuple((t.text, t.color, t.font_size) for t in self.panel.texts)
         panel_key = (texts, self.model.ready, self.progress, self.error)
         items = [damage.rect_item("review-panel", panel_key, self.panel.rect()),
-                 damage.rect_item("review-chart", self._chart_now(), self._chart_rect()),
-                 damage.rect_item("review-marks", tuple((tuple(c), col, t.text, t.x, t.y)
-                                                        for c, col, t in self._marks), self._marks_rect)]
+                 damage.rect_item("review-chart", self.chart.damage_key(self.current_step(), self.error),
+                                  self.chart.rect()),
+                 damage.rect_item("review-marks", self.marks.damage_key(), self.marks.rect)]
         return items
 
     def draw_side(self) -> None:
         if self.reaches("review-marks"):
-            self._draw_marks()
+            self.marks.draw()
         if self.reaches("review-panel"):
             self.panel.draw(error=self.error, progress=self.progress)
         if self.reaches("review-chart"):
-            self._draw_chart()
+            self.chart.draw(self.current_step(), self.error)
 
     # --- input -----------------------------------------------------------------------
 
     def on_click(self, x: float, y: float, button: int) -> None:
-        k = self._chart_step_at(x, y)
+        k = self.chart.step_at(x, y)
         if k is not None:
             self.goto_step(k)
             return
