@@ -23,7 +23,7 @@ def add_replay_command(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     p = sub.add_parser("replay", help="watch a saved game again",
                        description="Open the replay viewer on FILE; with --at and --screenshot, "
                        "render the table after the first N events to a PNG and exit.")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help="a replay file (.jsonl)")
     p.add_argument("--at", type=argtypes.index(argtypes.MAX_EVENTS), metavar="N",
                    help="start at (or render) the position after N events")
     p.add_argument("--screenshot", type=argtypes.out_file, metavar="OUT.png",

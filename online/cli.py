@@ -64,7 +64,7 @@ def add_bot_arguments(p: argparse.ArgumentParser) -> None:
                    help="e.g. ws://127.0.0.1:8765")
     p.add_argument("--code", required=True, type=_code, help="the table's code")
     p.add_argument("--seat", type=argtypes.index(3), default=None, metavar="N",
-                   help="the seat (default: the first free one)")
+                   help=f"the seat (default: the first free one); {argtypes.SEATS_HELP}")
     p.add_argument("--level", default="random", choices=level_names(),
                    help="an AI level, or random legal moves (the default)")
     p.add_argument("--name", default="", type=_name, help="the name shown at the table")
@@ -90,7 +90,8 @@ def add_bench_arguments(b: argparse.ArgumentParser) -> None:
 
     b.add_argument("--tables", type=argtypes.count(MAX_BENCH_TABLES), required=True, metavar="N",
                    help=f"tables played at once (1-{MAX_BENCH_TABLES})")
-    b.add_argument("--variant", choices=variant_names(), default="piedicavallo")
+    b.add_argument("--variant", choices=variant_names(), default="piedicavallo",
+                   help="the game every table plays (default piedicavallo)")
     b.add_argument("--out", default=None, metavar="DIR", type=argtypes.out_dir,
                    help="write each finished table's replay here")
     b.add_argument("--think-ms", default="250-750", metavar="LO-HI", type=_think,
@@ -118,7 +119,8 @@ def add_bench_arguments(b: argparse.ArgumentParser) -> None:
     b.add_argument("--ai-ms", type=argtypes.whole(50, 10_000, "milliseconds"), default=None,
                    metavar="MS", help="with --ai-seats: the hard AI's time a decision "
                    "(tarocchi serve --ai-ms; default 1000)")
-    b.add_argument("--timeout", type=argtypes.seconds, default=900.0, metavar="S")
+    b.add_argument("--timeout", type=argtypes.seconds, default=900.0, metavar="S",
+                   help="give up after S seconds (default 900)")
     b.add_argument("--json", action="store_true", help="one JSON line (the default output)")
 
 

@@ -50,6 +50,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from engine.counted import counted
+
 DB_NAME = "record.sqlite3"
 FORMAT = "tarocchi-replay"
 FORMAT_VERSION = 1
@@ -840,28 +842,30 @@ def _ai_line(s: dict[str, Any]) -> str:
     ai = s.get("ai_only") or {}
     if not ai.get("deals"):
         return ""
-    return (f"(not yours: {ai['deals']} deals and {ai['games']} games the AI played alone, "
-            "in autoplay)")
+    return (f"(not yours: {counted(ai['deals'], 'deal')} and {counted(ai['games'], 'game')} "
+            "the AI played alone, in autoplay)")
 
 
 def format_summary(s: dict[str, Any]) -> str:
     if not s["deals"]:
         return "\n".join(x for x in ("Your record is empty: no finished deal yet.", _ai_line(s)) if x)
     lines = [
-        f"{s['deals']} deals: {s['wins']} won, {s['draws']} drawn, {s['losses']} lost "
+        f"{counted(s['deals'], 'deal')}: {s['wins']} won, {s['draws']} drawn, {s['losses']} lost "
         f"(win rate {_pct(s['win_rate'])})",
-        f"{s['games']} games: {s['games_won']} won, {s['games_drawn']} drawn, {s['games_lost']} lost "
+        f"{counted(s['games'], 'game')}: {s['games_won']} won, {s['games_drawn']} drawn, {s['games_lost']} lost "
         f"(win rate {_pct(s['game_win_rate'])})",
         "by opponent level:",
     ]
     for level, e in s["by_level"].items():
-        lines.append(f"  {level:<14} {e['deals']:>5} deals, win rate {_pct(e['win_rate']):>4}   "
-                     f"{e['games']:>4} games, win rate {_pct(e['game_win_rate']):>4}")
+        deals, games = counted(e["deals"], "deal"), counted(e["games"], "game")
+        lines.append(f"  {level:<14} {deals:>11}, win rate {_pct(e['win_rate']):>4}   "
+                     f"{games:>10}, win rate {_pct(e['game_win_rate']):>4}")
     for v, e in s["by_variant"].items():
-        lines.append(f"{v}: {e['deals']} deals, {e['mean_points']} points a deal on average "
+        lines.append(f"{v}: {counted(e['deals'], 'deal')}, {e['mean_points']} points a deal on average "
                      f"({e['mean_score']:+} against a fair share)")
     if s["reviewed"]:
-        lines.append(f"accuracy: {s['mean_accuracy']}% on average over {s['reviewed']} reviewed deals")
+        lines.append(f"accuracy: {s['mean_accuracy']}% on average over "
+                     f"{counted(s['reviewed'], 'reviewed deal')}")
     if _ai_line(s):
         lines.append(_ai_line(s))
     return "\n".join(lines)
@@ -886,8 +890,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
     try:
         if args.rebuild:
             c = rebuild()
-            print(f"rebuilt from {c['files']} files ({c['skipped']} skipped, {c['watched']} watched "
-                  f"games left out): {c['deals']} deals, {c['games']} games", file=sys.stderr)
+            print(f"rebuilt from {counted(c['files'], 'file')} ({c['skipped']} skipped, "
+                  f"{counted(c['watched'], 'watched game')} left out): "
+                  f"{counted(c['deals'], 'deal')}, {counted(c['games'], 'game')}", file=sys.stderr)
         con = connect()
         try:
             s = summary(con)

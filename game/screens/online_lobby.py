@@ -85,6 +85,14 @@ def server_url(address: str) -> str:
     return address
 
 
+def table_link(url: str, code: str) -> str:
+    """The table's page for a browser, on the same server: ``ws://host:port`` gives
+    ``http://host:port/t/CODE`` (``wss://``: ``https://``)."""
+    scheme, _sep, rest = url.partition("://")
+    host = rest.split("/", 1)[0]
+    return f"{'https' if scheme == 'wss' else 'http'}://{host}/t/{code}"
+
+
 @dataclass
 class Lobby:
     """A table being filled (or under way), as this client sees it."""
@@ -104,6 +112,11 @@ class Lobby:
     @property
     def rules(self) -> Ruleset:
         return ruleset(self.variant)
+
+    @property
+    def link(self) -> str:
+        """The link friends open in a browser to sit at this table."""
+        return table_link(self.url, self.code)
 
     def seats(self) -> list[dict[str, Any]]:
         return list(self.info.get("seats", []))
@@ -237,4 +250,5 @@ def join(address: str, code: str) -> Lobby:
     raise OnlineError(f"cannot join table {code}: {last}")
 
 
-__all__ = ["Lobby", "OnlineError", "host", "join", "local_server", "server_url", "DEFAULT_PORT"]
+__all__ = ["Lobby", "OnlineError", "host", "join", "local_server", "server_url", "table_link",
+           "DEFAULT_PORT"]
