@@ -392,7 +392,7 @@ def simulate_one(
     out: str,
     budget_ms: int | None,
     parallel: bool,
-    variant: str = "piedicavallo",
+    variant: str,
     budget_rounds: int | None = None,
 ) -> tuple[int, ...]:
     """Play game i of a run, write its replay file, return the sides' totals."""

@@ -8,7 +8,7 @@ import sys
 
 def prepare_environment() -> None:
     """Before arcade is imported: EGL when asked or when there is no display, and
-    silence where there is no sound device (HEADLESS.md traps 1 and 2)."""
+    silence where there is no sound device (docs/HEADLESS.md traps 1 and 2)."""
     if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") \
             and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("ARCADE_HEADLESS", "1")

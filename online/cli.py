@@ -9,7 +9,7 @@ from typing import Any
 
 from engine import argtypes
 
-from .serve_options import DB_CONNECTIONS, add_serve_arguments
+from .serve_options import DB_CONNECTIONS, OPERATOR_PAGE, add_serve_arguments
 
 #: tables a bench may start at once (four connections each; past this the open
 #: files and two cores, not the server, are what is measured)
@@ -68,6 +68,9 @@ def add_bot_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--level", default="random", choices=level_names(),
                    help="an AI level, or random legal moves (the default)")
     p.add_argument("--name", default="", type=_name, help="the name shown at the table")
+    p.add_argument("--cafile", default=None, metavar="FILE",
+                   help="with wss://: trust this PEM certificate too (a server's self-signed "
+                   "one); the system's trust store is always used, the host name always checked")
 
 
 def _db_url(text: str) -> str:
@@ -83,10 +86,11 @@ def _db_url(text: str) -> str:
 
 def add_bench_arguments(b: argparse.ArgumentParser) -> None:
     from engine.players import level_names
+    from engine.ruleset import variant_names
 
     b.add_argument("--tables", type=argtypes.count(MAX_BENCH_TABLES), required=True, metavar="N",
                    help=f"tables played at once (1-{MAX_BENCH_TABLES})")
-    b.add_argument("--variant", choices=["piedicavallo", "scarto"], default="piedicavallo",
+    b.add_argument("--variant", choices=variant_names(), default="piedicavallo",
                    help="the game every table plays (default piedicavallo)")
     b.add_argument("--out", default=None, metavar="DIR", type=argtypes.out_dir,
                    help="write each finished table's replay here")
@@ -138,11 +142,27 @@ def _bench(args: argparse.Namespace) -> int:
     return cmd_bench_server(args)
 
 
+def _serve_backup(args: argparse.Namespace) -> int:
+    from .backup import cmd_serve_backup
+
+    return cmd_serve_backup(args)
+
+
 def add_online_commands(sub: argparse._SubParsersAction[Any]) -> None:
     p = sub.add_parser("serve", help="run a server for online play (websockets)",
-                       description="Hold online tables: prints its URL, then serves until stopped.")
+                       description="Hold online tables: prints its URL, then serves until stopped.",
+                       epilog=OPERATOR_PAGE, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_serve_arguments(p)
     p.set_defaults(func=_serve)
+
+    p = sub.add_parser("serve-backup", help="copy a server's SQLite store while it runs",
+                       description="Copy the server's store (SQLite's online backup: a "
+                       "consistent snapshot, the server goes on) to OUT, checked, then renamed "
+                       "into place; prints one JSON line.  PostgreSQL: use pg_dump.")
+    p.add_argument("out", metavar="OUT", help="the backup's file (replaced if it exists)")
+    p.add_argument("--data", default=None, metavar="DIR",
+                   help="the server's data folder (default: as tarocchi serve's)")
+    p.set_defaults(func=_serve_backup)
 
     p = sub.add_parser("bot", help="a headless player that joins an online table",
                        description="Join a seat of an online table and play it to the end.")

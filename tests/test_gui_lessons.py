@@ -1,4 +1,4 @@
-"""Learn to play on screen (issue 32): the menu's entry, the lessons screen, a
+"""Learn to play on screen: the menu's entry, the lessons screen, a
 lesson at the real table with its coach panel clear of everything else, its
 progress remembered, and ``tarocchi autoplay --lesson`` (headless)."""
 

@@ -1,4 +1,4 @@
-"""Screens navigate by name (issue 37): a view asks its window for a screen and the
+"""Screens navigate by name: a view asks its window for a screen and the
 router (game/router.py) opens it; the menu's buttons go where they say."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hints that say why (issue 32): every reason :func:`engine.ai.reasons.reason`
+"""Hints that say why: every reason :func:`engine.ai.reasons.reason`
 gives is true of the seat's view, checked by code of its own written from
 RULES.md (R3, R4, R7, R8, R9; S2, S3, S5), over 2,000 decisions of simulated
 deals of both games; and no reason changes when the cards the seat cannot see

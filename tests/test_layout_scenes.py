@@ -1,4 +1,4 @@
-"""A layout test that one language cannot fool (issue 36, part 5): every scene of
+"""A layout test that one language cannot fool: every scene of
 both games and the screens round them, in English, French and Italian, at
 1280x720 and at the smallest window (640x360), drawn by the real views; the
 boxes are read from the draw calls themselves (``tests/support/layout_probe.py``): no

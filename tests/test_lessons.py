@@ -1,4 +1,4 @@
-"""Learn to play (issue 32): each game's course driven start to end through the
+"""Learn to play: each game's course driven start to end through the
 lesson controller (no window), every prepared move accepted by the engine, the
 rules each move met read from what happened and equal to what the lesson says,
 every rule of RULES.md's play and discard sections met in each course; a wrong

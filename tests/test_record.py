@@ -378,7 +378,7 @@ def test_killing_a_rebuild_leaves_the_old_record(home):
     assert not list(home.glob("record.sqlite3.rebuild-*"))  # dropped by the next rebuild
 
 
-# --- the record says what the table says (issue 36) --------------------------------------------
+# --- the record says what the table says --------------------------------------------
 
 
 def _table_verdict(outcome, side: int) -> str:
@@ -393,7 +393,7 @@ def test_scarto_verdicts_of_the_record_are_the_tables_on_30_deals(home):
     from engine.players import make_player
     from engine.replay import read_replay, write_replay
     from engine.ruleset import ruleset
-    from engine.scoring import breakdown
+    from engine.scoring import state_breakdown
     from engine.simulate import play_game
     from engine.state import DealScored, trick_winners
     from game.table import score_sheet
@@ -417,7 +417,7 @@ def test_scarto_verdicts_of_the_record_are_the_tables_on_30_deals(home):
             if not isinstance(e, DealScored):
                 continue
             before, st = rp.states[i], rp.states[i + 1]
-            sheet = score_sheet.build(rules, breakdown(before), e.points, st.scores, st.n_deals,
+            sheet = score_sheet.build(rules, state_breakdown(before), e.points, st.scores, st.n_deals,
                                       before.dealer, you, tricks=before.tricks,
                                       winners=trick_winners(before))
             table.append((str(path.resolve()), len(st.scores), _table_verdict(sheet.outcome, sheet.viewer_side)))

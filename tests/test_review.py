@@ -75,7 +75,7 @@ def test_scarto_review_grades_the_dealers_discard_among_its_candidates() -> None
 
 
 def test_review_command_prints_json_last(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    g = play_game(9, [make_player("random") for _ in range(4)])
+    g = play_game(9, [make_player("random") for _ in range(4)], rules=PIEDICAVALLO)
     f = tmp_path / "deal.jsonl"
     write_replay(f, g.header, g.events)
     assert main(["review", str(f), "--seat", "1", "--json", "--quiet"]) == 0
@@ -147,7 +147,7 @@ def test_review_command_names_cards_and_sums_several_files(tmp_path: Path, capsy
     monkeypatch.setattr(engine.review, "REVIEW", QUICK)
     files = []
     for seed in (9, 10):
-        g = play_game(seed, [make_player("random") for _ in range(4)])
+        g = play_game(seed, [make_player("random") for _ in range(4)], rules=PIEDICAVALLO)
         f = tmp_path / f"deal-{seed}.jsonl"
         write_replay(f, g.header, g.events)
         files.append(str(f))

@@ -300,7 +300,7 @@ def play_pair(
     seed: int,
     i: int,
     budget_ms: int | None,
-    variant: str = "piedicavallo",
+    variant: str,
     rounds: int | None = None,
     replays: str | None = None,
 ) -> tuple[list[tuple[int, ...]], dict[str, list[float]], list[Any]]:
@@ -350,7 +350,8 @@ def run_tournament(
     budget_ms: int | None = None,
     workers: int = 2,
     progress: bool = False,
-    variant: str = "piedicavallo",
+    *,
+    variant: str,
     rounds: int | None = None,
     replays: str | None = None,
 ) -> dict[str, Any]:
@@ -486,11 +487,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def bench_positions(
-    n: int, seed: int, rules: Ruleset | None = None
+    n: int, seed: int, rules: Ruleset
 ) -> list[tuple[SeatView, Sequence[Command], int]]:
     """Real positions from seeded games between easy players: the discard, the
     first trick, the middle and the endgame, in turn."""
-    rules = rules or ruleset("piedicavallo")
     kinds = ["discard", "first", "middle", "end"]
     out: list[tuple[SeatView, Sequence[Command], int]] = []
     g = 0

@@ -1,4 +1,4 @@
-"""Why a move is good, in one reason drawn from the position (issue 32).
+"""Why a move is good, in one reason drawn from the position.
 
 :func:`reason` takes a seat's :class:`~engine.view.SeatView` and a suggested
 command (the hint's best, or any legal one) and returns one :class:`Reason`: a

@@ -90,7 +90,7 @@ _local = threading.local()  # a note made on a thread of its own keeps the folde
 
 
 def data_home() -> Path:
-    home = getattr(_local, "home", None)
+    home: Path | None = getattr(_local, "home", None)
     if home is not None:
         return home
     from game.common import paths
@@ -336,7 +336,7 @@ def _read_lines(p: Path) -> tuple[str, list[str]]:
     return text, lines
 
 
-def _read_header(p: Path, lines: list[str]) -> tuple[dict, Variant]:
+def _read_header(p: Path, lines: list[str]) -> tuple[dict[str, Any], Variant]:
     """The header of a replay this program reads, and its variant; a watched game
     is :class:`NotRecorded`, anything else wrong a :class:`RecordError`."""
     try:

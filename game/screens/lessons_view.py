@@ -34,7 +34,7 @@ class LessonsView(BaseView):
             progress = {"done": [], "at": {}}
         self.heads = []
         buttons = []
-        for col, game in enumerate(("piedicavallo", "scarto")):
+        for col, game in enumerate(lessons.COURSES):
             self.heads.append(arcade.Text(_(GAME_NAMES[game]), COL_X[col], TOP + 50, GOLD, 20,
                                           anchor_x="center", anchor_y="center", font_name=FONT, bold=True))
             for i, lid in enumerate(lessons.COURSES[game]):

@@ -224,6 +224,10 @@ class LobbyView(BaseView):
         self.server = arcade.Text(_("Server: {address}").format(address=lobby.url), WIDTH / 2,
                                   HEIGHT - 156, INK, 12, anchor_x="center", anchor_y="center",
                                   font_name=FONT)
+        # friends without the game open the table's link in a browser (online/web)
+        self.link = arcade.Text(_("Link for a browser: {link}").format(link=lobby.link), WIDTH / 2,
+                                HEIGHT - 184, GOLD, 13, anchor_x="center", anchor_y="center",
+                                font_name=FONT)
         self.status = arcade.Text("", WIDTH / 2, 64, INK, 14, anchor_x="center", anchor_y="center",
                                   font_name=FONT)
         top = HEIGHT - 220
@@ -231,7 +235,8 @@ class LobbyView(BaseView):
         n = rules.n_seats
         self.b_start = _row(n + 0.4, top, self.start, 360)
         self.b_leave = _row(n + 1.4, top, self.leave, 260)
-        self.buttons = [*self.seat_rows, self.b_start, self.b_leave]
+        self.b_copy = _row(n + 2.4, top, self.copy_link, 360)
+        self.buttons = [*self.seat_rows, self.b_start, self.b_leave, self.b_copy]
         self._said: tuple = ()
         self._labels()
 
@@ -262,7 +267,11 @@ class LobbyView(BaseView):
             self.b_start.label = _("Waiting for the host…")
             self.b_start.enabled = False
         self.b_leave.label = _("Leave")
-        self.status.text = _("Connection lost: reconnecting…") if lb.error else ""
+        self.b_copy.label = _("Copy the link")
+        if lb.error == "opened_elsewhere":
+            self.status.text = _("Opened elsewhere: this seat is now played from another window")
+        else:
+            self.status.text = _("Connection lost: reconnecting…") if lb.error else ""
 
     def on_update(self, delta_time: float) -> None:
         started = self.lobby.poll()
@@ -296,6 +305,17 @@ class LobbyView(BaseView):
             self.status.text = str(exc)
             self.status.color = RED
 
+    def copy_link(self) -> None:
+        """The table's link to the clipboard (the window's own: pyglet's)."""
+        try:
+            self.window.set_clipboard_text(self.lobby.link)
+        except Exception:  # noqa: BLE001 - no clipboard here (a bare X server, a headless run)
+            self.status.text = _("No clipboard here: the link is above, to type")
+            self.status.color = RED
+            return
+        self.status.text = _("Copied")
+        self.status.color = INK
+
     def leave(self) -> None:
         self.lobby.leave()
         show(self.window, "menu")
@@ -304,6 +324,7 @@ class LobbyView(BaseView):
         self.title.draw()
         self.help.draw()
         self.server.draw()
+        self.link.draw()
         if self.status.text:
             self.status.draw()
 

@@ -78,6 +78,14 @@ def server_url(address: str) -> str:
     return address
 
 
+def table_link(url: str, code: str) -> str:
+    """The table's page for a browser, on the same server: ``ws://host:port`` gives
+    ``http://host:port/t/CODE`` (``wss://``: ``https://``)."""
+    scheme, _sep, rest = url.partition("://")
+    host = rest.split("/", 1)[0]
+    return f"{'https' if scheme == 'wss' else 'http'}://{host}/t/{code}"
+
+
 @dataclass
 class Lobby:
     """A table being filled (or under way), as this client sees it."""
@@ -97,6 +105,11 @@ class Lobby:
     @property
     def rules(self):
         return ruleset(self.variant)
+
+    @property
+    def link(self) -> str:
+        """The link friends open in a browser to sit at this table."""
+        return table_link(self.url, self.code)
 
     def seats(self) -> list[dict[str, Any]]:
         return list(self.info.get("seats", []))
@@ -159,16 +172,42 @@ class Lobby:
         self.client.close()
 
 
+def certificates_dir():
+    """Where a player puts the certificate files of servers they trust beyond the
+    system's authorities (a club's self-signed one): ``certificates/`` in the data folder."""
+    return paths.home() / "certificates"
+
+
+def _tls_context(url: str):
+    """For a wss:// address: the system's trust store and the player's certificate files."""
+    if not url.startswith("wss://"):
+        return None
+    from online.tls import client_context, trusted_files
+
+    return client_context(trusted_files(certificates_dir()))
+
+
 def _connect(address: str):
     from online.client import ThreadedClient
 
     url = server_url(address)
-    client = ThreadedClient()
+    try:
+        client = ThreadedClient(tls=_tls_context(url))
+    except OSError as exc:  # a certificate file of certificates/ that is not one
+        raise OnlineError(str(exc)) from None
     try:
         client.connect(url, player_name(), timeout=5.0)
     except Exception as exc:  # noqa: BLE001 - unreachable, refused, not a Tarocchi server
         client.close()
-        raise OnlineError(f"cannot reach the server at {url}: {exc}") from None
+        text = f"cannot reach the server at {url}: {exc}"
+        if getattr(exc, "code", "") == "tls_untrusted":
+            from game.common.i18n import _
+
+            text += "\n" + _("The server's certificate is not signed by an authority this "
+                             "computer trusts. If it is your club's own certificate, copy its "
+                             "file (.pem or .crt) into {folder} and try again.").format(
+                folder=certificates_dir())
+        raise OnlineError(text) from None
     return client, url
 
 
@@ -204,4 +243,5 @@ def join(address: str, code: str) -> Lobby:
     raise OnlineError(f"cannot join table {code}: {last}")
 
 
-__all__ = ["Lobby", "OnlineError", "host", "join", "local_server", "server_url", "DEFAULT_PORT"]
+__all__ = ["Lobby", "OnlineError", "host", "join", "local_server", "server_url", "table_link",
+           "DEFAULT_PORT"]

@@ -533,7 +533,7 @@ def _game_s(rules: Ruleset) -> Section:
 
 
 def _glossary(rules: Ruleset) -> Section:
-    """The Italian words a player meets on the cards and around the table (issue 32)."""
+    """The Italian words a player meets on the cards and around the table."""
     suits = tuple(Face(code, verbatim(it), say(en)) for code, it, en in (
         ("SK", "Spade", N_("Swords")), ("BK", "Bastoni", N_("Batons")), ("CK", "Coppe", N_("Cups")),
         ("DK", "Denari", N_("Coins"))))

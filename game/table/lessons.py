@@ -1,4 +1,4 @@
-"""Learn to play: short lessons at the real table (issue 32; no arcade).
+"""Learn to play: short lessons at the real table (no arcade).
 
 A lesson is data (:class:`Lesson`): a game, a seed chosen so that the situation
 it teaches arises, and its steps: the card (or the discard) the player makes at
@@ -130,8 +130,8 @@ LESSONS: tuple[Lesson, ...] = (
 )
 
 BY_ID = {lesson.id: lesson for lesson in LESSONS}
-#: each game's course, in order
-COURSES = {g: tuple(x.id for x in LESSONS if x.game == g) for g in ("piedicavallo", "scarto")}
+#: each game's course, in order (the games in the order of their first lesson)
+COURSES = {g: tuple(x.id for x in LESSONS if x.game == g) for g in dict.fromkeys(x.game for x in LESSONS)}
 
 
 def lesson_ids() -> list[str]:

@@ -223,7 +223,7 @@ class TableController:
         self.pending = None  # (future, cursor, generation, started_at)
         self.hint_future = None
         self.hints: dict[int, float] = {}
-        self.hint_reason: Reason | None = None  # why the hint's best move (issue 32)
+        self.hint_reason: Reason | None = None  # why the hint's best move
         self.refused_instead: tuple[int, ...] = ()  # the cards a refusal says to play instead
         self.generation = 0
         self.shown = 0  # events already shown (index into the session's events)
@@ -247,6 +247,9 @@ class TableController:
         #: a move could not be saved (disk full...): the table stops, the position
         #: kept, until the player tries again (Enter) or leaves (saved up to there)
         self.save_error: str | None = None
+        #: online: this seat was opened in another window (with its token): this
+        #: table stops where it is, saying so, and does not reconnect
+        self.elsewhere = False
 
     @property
     def game(self) -> Game | None:
@@ -301,7 +304,7 @@ class TableController:
             self._hear(notice)
         if self.finished and self.replay_path is None and self.session.online:
             self.replay_path = self._archive()  # once the server said the game is over
-        if self.out.busy or self.waiting or self.save_error:
+        if self.out.busy or self.waiting or self.save_error or self.elsewhere:
             return
         if self._queued:
             step, scene, status = self._queued.pop(0)
@@ -344,6 +347,10 @@ class TableController:
                 if self.status is not None and self.status.key == "connection_lost":
                     self._set_status(None)
                 self.prompt_for = -1  # ask again where the game now stands
+            elif notice.text == "opened_elsewhere":  # another window took the seat: no reconnect
+                self.elsewhere = True
+                self._clear_prompt()
+                self._set_status(msg("opened_elsewhere"), "error")
             else:
                 self._set_status(msg("connection_lost"), "error")
         elif notice.kind in ("takeover", "timeout") and notice.seat >= 0:
@@ -485,7 +492,7 @@ class TableController:
     def can_act(self) -> bool:
         cursor = self.session.cursor
         return (not self.out.busy and not self.waiting and not self._queued and not self.save_error
-                and self.shown == cursor and self.view().turn in self.human_seats
+                and not self.elsewhere and self.shown == cursor and self.view().turn in self.human_seats
                 and self.prompt_for == cursor)
 
     def click_card(self, card: int) -> bool:
@@ -507,7 +514,7 @@ class TableController:
 
     def _refuse(self, refusal: Refusal, card: int = -1) -> None:
         """Say why not, and for a card that breaks R7/S5 what may be played
-        instead: the engine's legal cards, named and lit up (issue 32)."""
+        instead: the engine's legal cards, named and lit up."""
         instead: tuple[int, ...] = ()
         view = self.view()
         if view.phase == PLAY and refusal.reason in ("must_follow", "must_trump") \
