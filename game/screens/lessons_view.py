@@ -65,6 +65,14 @@ class LessonsView(BaseView):
         show(self.window, "menu")
 
 
+def _resume_at(lesson_id: str) -> int:
+    """The move a lesson was left at (0: from the start)."""
+    try:
+        return int(lessons.load_progress()["at"].get(lesson_id, 0))
+    except paths.DataFolderError:
+        return 0
+
+
 def start_lesson(window: arcade.Window, lesson_id: str, at: int = 0) -> None:
     """A lesson at the table; Esc or the menu button leads back to the lessons.
     A guided lesson resumes at the move it was left at; a free deal starts over."""
@@ -87,7 +95,8 @@ def start_lesson(window: arcade.Window, lesson_id: str, at: int = 0) -> None:
 
     def controller(view: Presenter) -> lessons.LessonController:
         return lessons.LessonController(lesson, view, settings=window.settings, on_exit=back,
-                                        on_progress=remember, session=session)
+                                        on_progress=remember, session=session,
+                                        on_next=lambda lid: start_lesson(window, lid, _resume_at(lid)))
 
     show(window, "table", game=session, players=lessons.ai_players(lesson), settings=window.settings,
          sound=getattr(window, "sound", None), on_exit=back, controller=controller)

@@ -600,7 +600,7 @@ def _tips(rules: Ruleset) -> Section:
                       fan=True, spread=0.6),
             )),
             Para(say(N_("Count the trumps: 21 in all, and the dealer says how many were discarded. When "
-                        "none is left out, your highest card of a suit is master. Void a short suit in "
+                        "none is still to be played, your highest card of a suit is master. Void a short suit in "
                         "the discard to trump it."))),
             Para(say(N_("Keep the Matto for a trick you cannot win: it saves a better card and still "
                         "counts 5 for your side. Save trump 1 from a higher trump.")), colour="gold"),
