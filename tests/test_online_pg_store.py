@@ -1,5 +1,5 @@
 """The server's store, the same tests on both implementations: SQLite (the
-default) and PostgreSQL (issue 31, a throw-away cluster: tests/support/pg_cluster.py).
+default) and PostgreSQL (a throw-away cluster: tests/support/pg_cluster.py).
 Events go into one append-only log keyed by (table, seq): a second event n is
 refused (SeqConflict) and nothing of that append is written, also when two
 writers race for it; the loser reloads and goes on after the winner.  Then the

@@ -187,7 +187,7 @@ def test_scarto_refusals_are_in_words_with_the_rule_apart(home) -> None:
     r = ctl.status.get("refusal")
     assert (r.rule, r.reason, r.cards) == ("S4", "never_discard", (kings[0],))
     text = words.say(ctl.status)
-    # in words, the rule id only for the tooltip (issue 14)
+    # in words, the rule id only for the tooltip
     assert "may not be laid aside" in text and "King of" in text and "S4" not in text
     assert words.refusal_rule(r) == "Rule S4 (see Rules)"
     # the dimmed cards are exactly those no legal discard holds
@@ -311,7 +311,7 @@ def test_the_discard_by_keyboard_alone(variant: str, home) -> None:
 
 
 def test_a_full_disk_stops_the_table_and_keeps_the_position(home, monkeypatch) -> None:
-    """Issue 36: a move that cannot be saved is not made; the table says so in one
+    """A move that cannot be saved is not made; the table says so in one
     line, waits, and plays on once the player tries again (Enter or a click);
     the same for an AI's move; the autosave stays a valid game throughout."""
     import errno
@@ -365,7 +365,7 @@ def test_a_full_disk_stops_the_table_and_keeps_the_position(home, monkeypatch) -
     assert ctl.game.cursor > stuck and not ctl.save_error
 
 
-# --- a table a newcomer can read (issue 36, part 5) -----------------------------------
+# --- a table a newcomer can read -----------------------------------
 
 
 def _paced(variant: str, settings) -> tuple[TableController, Recorder]:

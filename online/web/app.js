@@ -293,6 +293,10 @@ const HANDLERS = {
   game_over(app, m) {
     app.over = m;
   },
+  presence(app, m) {
+    const seat = app.lobby?.seats?.[m.seat];
+    if (seat) seat.connected = m.connected;
+  },
   error(app, m) {
     if (m.id) {
       const body = app.pending[m.id];
