@@ -18,6 +18,9 @@ if not os.environ.get("DISPLAY"):
 # Always a temporary data folder, even if TAROCCHI_HOME is set: the suite never
 # touches the user's autosave, replays or settings.
 os.environ["TAROCCHI_HOME"] = tempfile.mkdtemp(prefix="tarocchi-test-home-")
+# The game's own server (Play online) takes a free port, never 8765: the suite must
+# not take the port a player's game, or another program, may be using.
+os.environ["TAROCCHI_SERVER_PORT"] = "0"
 
 try:
     import pyglet

@@ -247,8 +247,8 @@ class TableController:
         #: a move could not be saved (disk full...): the table stops, the position
         #: kept, until the player tries again (Enter) or leaves (saved up to there)
         self.save_error: str | None = None
-        #: online: this seat was opened in another window (with its token): this
-        #: table stops where it is, saying so, and does not reconnect
+        #: online: this seat was opened in another window (with its token), or the
+        #: server is gone: this table stops where it is, saying so, and does not reconnect
         self.elsewhere = False
 
     @property
@@ -351,6 +351,10 @@ class TableController:
                 self.elsewhere = True
                 self._clear_prompt()
                 self._set_status(msg("opened_elsewhere"), "error")
+            elif notice.text in ("unreachable", "other_program"):  # the client gave up: the server is gone
+                self.elsewhere = True
+                self._clear_prompt()
+                self._set_status(msg("server_gone", why=notice.text), "error")
             else:
                 self._set_status(msg("connection_lost"), "error")
         elif notice.kind in ("takeover", "timeout") and notice.seat >= 0:
@@ -797,7 +801,11 @@ class TableController:
     def end_choices(self) -> tuple[str, ...]:
         """What the end of a deal offers, the first the default (Enter): the next
         deal, or once the game is over another game; the pages of the deal's
-        review (its score, its tricks, your pile and discard); the menu."""
+        review (its score, its tricks, your pile and discard); the menu.  An
+        online table whose seat was opened elsewhere, or whose server is gone:
+        the menu."""
+        if self.elsewhere:
+            return ("menu",)
         if self.waiting != "scoring" or self.sheet is None:
             return ()
         if not self.finished:

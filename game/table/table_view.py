@@ -475,7 +475,7 @@ class TableView(BaseView):
             extra.append(self.btn_continue)
         elif ctl.waiting == "scoring" and self.score_panel:
             extra.extend(self._end_row())
-        elif not ctl.waiting and ctl.end_choices:  # a lesson done: the next one
+        elif not ctl.waiting and ctl.end_choices:  # a lesson done, an online table stopped
             extra.extend(self._end_row())
         self._extra = extra
 
@@ -505,15 +505,16 @@ class TableView(BaseView):
         choices = self.ctl.end_choices
         panel = self.review_panel or self.score_panel
         buttons = [self._end_button(c) for c in choices]
-        if panel is None:
+        if panel is None and self.coach.text:
             left, bottom, right, _top = self._coach_bounds()
             rects = [((left + right) / 2, bottom - 32 - i * (40 + self.END_GAP), b.rect[2], 40)
                      for i, b in enumerate(buttons)]
-        else:
+        else:  # under the panel shown, or over the status line
+            y = panel.button_y if panel is not None else layout.STATUS_POS[1] + 46
             x = WIDTH / 2 - self._row_width(choices) / 2
             rects = []
             for b in buttons:
-                rects.append((x + b.rect[2] / 2, panel.button_y, b.rect[2], 40))
+                rects.append((x + b.rect[2] / 2, y, b.rect[2], 40))
                 x += b.rect[2] + self.END_GAP
         for b, rect in zip(buttons, rects, strict=True):
             if b.rect != rect:
