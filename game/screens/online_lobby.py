@@ -15,12 +15,19 @@ then every table gets a :class:`game.table.remote_session.RemoteSession`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from engine.ruleset import ruleset
+from engine.ruleset import Ruleset, ruleset
 from game.common import paths
 from game.common.settings import clean_name
 from game.screens.home_server import DEFAULT_PORT, OwnServer, ServerError, own_server
+
+if TYPE_CHECKING:  # loaded when a table is hosted or joined
+    import ssl
+
+    from game.table.remote_session import RemoteSession
+    from online.client import ThreadedClient
 
 FRIEND = "human"
 #: tries to reach the server again after the connection drops (the wait between
@@ -66,7 +73,7 @@ def table_link(url: str, code: str) -> str:
 class Lobby:
     """A table being filled (or under way), as this client sees it."""
 
-    client: Any
+    client: ThreadedClient
     joined: dict[str, Any]
     url: str
     is_host: bool
@@ -83,7 +90,7 @@ class Lobby:
     gone: bool = False
 
     @property
-    def rules(self):
+    def rules(self) -> Ruleset:
         return ruleset(self.variant)
 
     @property
@@ -145,7 +152,7 @@ class Lobby:
         except Exception as exc:  # noqa: BLE001
             raise OnlineError(str(exc)) from None
 
-    def session(self):
+    def session(self) -> RemoteSession:
         """The table's session once the game has started."""
         from game.table.remote_session import RemoteSession
 
@@ -161,13 +168,13 @@ class Lobby:
         self.client.close()
 
 
-def certificates_dir():
+def certificates_dir() -> Path:
     """Where a player puts the certificate files of servers they trust beyond the
     system's authorities (a club's self-signed one): ``certificates/`` in the data folder."""
     return paths.home() / "certificates"
 
 
-def _tls_context(url: str):
+def _tls_context(url: str) -> ssl.SSLContext | None:
     """For a wss:// address: the system's trust store and the player's certificate files."""
     if not url.startswith("wss://"):
         return None
@@ -176,7 +183,7 @@ def _tls_context(url: str):
     return client_context(trusted_files(certificates_dir()))
 
 
-def _connect(address: str, name: str, lan: bool | None = None):
+def _connect(address: str, name: str, lan: bool | None = None) -> tuple[ThreadedClient, str, OwnServer | None]:
     from online.client import ThreadedClient
 
     url, own = server_url(address, lan)

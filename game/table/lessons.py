@@ -29,9 +29,10 @@ the data folder, written atomically.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from engine.ai.fast import kernel
 from engine.ai.players import EasyPlayer, possible_hands
@@ -45,8 +46,10 @@ from engine.state import DISCARD, PLAY, CardPlayed, Command, Discard, Discarded,
 from engine.view import SeatView
 from game.common import paths
 from game.common.i18n import N_
-from game.common.words import msg
-from game.table.table_controller import TableController
+from game.common.settings import Settings
+from game.common.words import MoveKind, Msg, msg
+from game.table.ai_service import AIService
+from game.table.table_controller import InlineExecutor, Presenter, TableController
 from game.table.table_session import LocalSession
 
 # --- lessons as data -----------------------------------------------------------------------
@@ -59,7 +62,7 @@ class Step:
     ``matto``, ``discard``) and the rule ids it meets."""
 
     cards: tuple[str, ...]
-    kind: str
+    kind: MoveKind
     rules: tuple[str, ...]
 
 
@@ -78,7 +81,7 @@ class Lesson:
     end_rules: tuple[str, ...] = ()
 
 
-def _s(cards: str, kind: str, *rules: str) -> Step:
+def _s(cards: str, kind: MoveKind, *rules: str) -> Step:
     return Step(tuple(cards.split()), kind, rules)
 
 
@@ -149,7 +152,7 @@ def lesson_after(lesson_id: str) -> str | None:
 # --- what a move meets, read from what happened ------------------------------------------
 
 
-def kind_of(view: SeatView, command: Command) -> str:
+def kind_of(view: SeatView, command: Command) -> MoveKind:
     """What kind of move ``command`` is in ``view`` (the engine's led suit)."""
     if isinstance(command, Discard):
         return "discard"
@@ -302,9 +305,12 @@ def ai_players(lesson: Lesson) -> dict[int, Player]:
 class LessonController(TableController):
     """A lesson at the table (see the module)."""
 
-    def __init__(self, lesson: Lesson, out, *, executor=None, settings=None, on_scene=None,
-                 on_exit=None, on_step=None, on_progress=None, auto_continue: bool = False,
-                 start_at: int = 0, session: LessonSession | None = None, on_next=None) -> None:
+    def __init__(self, lesson: Lesson, out: Presenter, *, executor: InlineExecutor | AIService | None = None,
+                 settings: Settings | None = None, on_scene: Callable[[str], None] | None = None,
+                 on_exit: Callable[[], None] | None = None, on_step: Callable[[int], None] | None = None,
+                 on_progress: Callable[[str, int, bool], None] | None = None, auto_continue: bool = False,
+                 start_at: int = 0, session: LessonSession | None = None,
+                 on_next: Callable[[str], None] | None = None) -> None:
         self.lesson = lesson
         #: opens a lesson by its id (the "Next lesson" button), if the table can
         self.on_next = on_next
@@ -403,7 +409,7 @@ class LessonController(TableController):
             self.on_step(self.step_no)
 
     @property
-    def coach(self):
+    def coach(self) -> Msg | None:
         """The coach's panel (the view draws it beside the trick): the lesson, the
         move reached, what the lesson teaches and why the move lit."""
         if self.waiting == "scoring":
@@ -428,7 +434,8 @@ class LessonController(TableController):
         return (*nxt, "menu") if self.done and self.waiting != "scoring" else ()
 
     def choose(self, choice: str) -> None:
-        if choice == "next_lesson" and choice in self.end_choices:
+        if (choice == "next_lesson" and choice in self.end_choices
+                and self.on_next is not None and self.next_id is not None):
             self.close()
             self.on_next(self.next_id)
             return
@@ -442,9 +449,9 @@ class LessonController(TableController):
         return super().key_press()
 
     def _cards(self, cmd: Command) -> frozenset[int]:
-        return frozenset(cmd.cards) if isinstance(cmd, Discard) else frozenset({cmd.card})  # type: ignore[union-attr]
+        return frozenset(cmd.cards) if isinstance(cmd, Discard) else frozenset({cmd.card})
 
-    def _say_step(self, view: SeatView):
+    def _say_step(self, view: SeatView) -> Msg:
         assert self.expected is not None
         kind = kind_of(view, self.expected)
         led = self.rules.led_suit(view.trick)
@@ -472,7 +479,7 @@ class LessonController(TableController):
                 return False
         return super().click_card(card)
 
-    def _submit(self, cmd) -> None:
+    def _submit(self, cmd: Command) -> None:
         view = self.view()
         before = self.session.cursor
         super()._submit(cmd)
@@ -524,7 +531,7 @@ def progress_path() -> Path:
     return paths.home() / "lessons.json"
 
 
-def load_progress() -> dict:
+def load_progress() -> dict[str, Any]:
     """``{"done": [ids], "at": {id: steps made}}`` (empty when none or unreadable)."""
     try:
         data = json.loads(progress_path().read_text(encoding="utf-8"))
@@ -535,7 +542,7 @@ def load_progress() -> dict:
     return {"done": done, "at": {k: int(v) for k, v in at.items() if k in BY_ID and isinstance(v, int)}}
 
 
-def save_progress(lesson_id: str, steps: int, done: bool) -> dict:
+def save_progress(lesson_id: str, steps: int, done: bool) -> dict[str, Any]:
     data = load_progress()
     if done:
         if lesson_id not in data["done"]:
