@@ -15,7 +15,8 @@ from game.common.position import seen_by
 from game.common.settings import Settings
 from game.common.sound import SoundBoard
 from game.table import session
-from game.table.scene import OFFSCREEN, TableScene
+from game.table.scene.sprites import OFFSCREEN
+from game.table.scene.table_scene import TableScene
 from game.table.table_view import TableView
 from tests.test_gui_helpers import card_point, click, damaged_vs_whole, settle
 from tests.test_gui_table import make_table
@@ -278,7 +279,7 @@ def test_the_gathered_pack_draws_one_card_in_four_and_uncovers_as_it_is_dealt(wi
     under = [s for s in scene.sprites if s is not top and s.place[:2] == top.place[:2]]
     assert under and all(s.covered for s in under)
     # the top card leaves: the next one down is drawn again, at its own place
-    scene._tween_to(top, top.place._replace(x=top.place.x + 300), scene.clock, 0.2)
+    scene.tween_to(top, top.place._replace(x=top.place.x + 300), scene.clock, 0.2)
     scene.update(0.3)
     scene.prepare()
     nxt = max(under, key=lambda s: s.z)

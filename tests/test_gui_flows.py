@@ -86,7 +86,7 @@ def test_resume_from_the_menu_puts_the_game_on_the_table_at_once(window, home) -
     frames(view, 30)
     before = snapshot(view)
     state = view.game.state
-    labels = [t.text for t in view.table.pile_labels]
+    labels = [t.text for t in view.table.labels.pile_labels]
     # a kill: the view is never updated again; the menu offers to resume
     menu = MenuView(window)
     window.show_view(menu)
@@ -106,10 +106,10 @@ def test_resume_from_the_menu_puts_the_game_on_the_table_at_once(window, home) -
         assert n <= 12, "still animating after 0.2 s"
     resumed.on_draw()
     assert snapshot(resumed) == before
-    assert [t.text for t in resumed.table.pile_labels] == labels
+    assert [t.text for t in resumed.table.labels.pile_labels] == labels
     assert resumed.banner.text == ""
     assert resumed.standing.text.startswith("Deal 2 of 4 · Match: Us ")
-    lit = [i for i, t in enumerate(resumed.table.labels) if tuple(t.color[:3]) != tuple(resumed.table.labels[
+    lit = [i for i, t in enumerate(resumed.table.labels.name_texts) if tuple(t.color[:3]) != tuple(resumed.table.labels.name_texts[
         (state.turn + 1) % 4].color[:3])]
     assert lit == [state.turn]  # one seat's turn lit, not two
     assert resumed._can_act()
@@ -227,7 +227,7 @@ def test_the_match_line_is_drawn_and_follows_the_deals(window, home) -> None:
     view.on_draw()
     assert view.standing.text == "Deal 1 of 3"
     # the line stands clear of the pile lines above it
-    assert all(view.standing.top < t.bottom for t in view.table.pile_labels if t.text)
+    assert all(view.standing.top < t.bottom for t in view.table.labels.pile_labels if t.text)
     same_picture(window, view, "the match line")
     view.close()
 
@@ -299,12 +299,12 @@ def test_a_click_on_the_visible_strip_of_each_card_selects_it(window, home, vari
         click(view, x, y)
         frames(view, 10, draw_every=0)  # the pick rises (0.12 s)
         refused = ctl.status.get("card") if ctl.status and ctl.status.key == "refused" else None
-        assert c in ctl.selected or refused == c, c  # picked, or this very card refused
-        if c in ctl.selected:
+        assert c in ctl.discard.selected or refused == c, c  # picked, or this very card refused
+        if c in ctl.discard.selected:
             pts = visible_points(view, c)  # raised now: its own visible part again
             click(view, *pts[len(pts) // 2])  # and again: put back
             frames(view, 10, draw_every=0)
-            assert c not in ctl.selected
+            assert c not in ctl.discard.selected
     view.close()
 
 

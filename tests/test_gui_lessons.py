@@ -58,7 +58,7 @@ def test_a_lesson_at_the_table_shows_the_coach_and_is_remembered(window, home):
     t_end = time.monotonic() + 120
     while time.monotonic() < t_end:
         view.on_update(1 / 60)
-        if ctl.pending is not None and not ctl.pending[0].done():
+        if ctl.ai.pending is not None and not ctl.ai.pending[0].done():
             time.sleep(0.002)  # the AI seat answers from the AI process
         if ctl.waiting == "trick":  # a new player's table: each trick stays until a click
             ctl.continue_()
@@ -114,7 +114,7 @@ def test_a_newcomer_follows_the_first_course_by_the_lit_cards_alone(window, home
         t_end = time.monotonic() + 120
         while not ctl.done and time.monotonic() < t_end:
             view.on_update(1 / 60)
-            if ctl.pending is not None and not ctl.pending[0].done():
+            if ctl.ai.pending is not None and not ctl.ai.pending[0].done():
                 time.sleep(0.002)
             if ctl.waiting == "trick" and not view.table.busy:
                 click(view, 640, 560)  # the trick was seen: a click on the felt goes on
@@ -125,7 +125,7 @@ def test_a_newcomer_follows_the_first_course_by_the_lit_cards_alone(window, home
             bright = [c for c in ctl.hand_order() if c not in view.table._dimmed]
             if ctl.view().phase == DISCARD:
                 for c in bright:
-                    if c not in ctl.selected:
+                    if c not in ctl.discard.selected:
                         click(view, *card_point(view, c))
                         for _i in range(20):
                             view.on_update(1 / 60)

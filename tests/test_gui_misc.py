@@ -174,7 +174,8 @@ def test_new_game_setup_by_mouse(window, home):
 
 
 def test_hint_shows_expected_points_for_each_legal_card(window, home):
-    from game.table.table_view import TableView, find_hint
+    from game.table.hints import find_hint
+    from game.table.table_view import TableView
 
     if find_hint() is None:
         return  # no AI package yet: the button is disabled (tested below)

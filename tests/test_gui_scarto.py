@@ -70,7 +70,7 @@ def test_a_scarto_deal_by_clicks_with_the_exchange(window, home) -> None:
     ctl = view.ctl
     hand = ctl.hand_order()
     assert len(hand) == 28  # the dealer sees 25 cards and the stock
-    labels = [t.text for t in view.table.labels]
+    labels = [t.text for t in view.table.labels.name_texts]
     assert labels == ["You", "East", "West"]
     # every card of the 28 takes a click on its visible strip
     for c in hand:
@@ -301,7 +301,7 @@ def test_the_exchange_is_worded_in_each_language(window, home, lang: str) -> Non
         assert view.game.state.phase == DISCARD
         want = {"fr": "talon", "it": "monte"}[lang]
         assert want in view.status.text
-        assert view.table.labels[0].text == {"fr": "Vous", "it": "Tu"}[lang]
+        assert view.table.labels.name_texts[0].text == {"fr": "Vous", "it": "Tu"}[lang]
         view.close()
     finally:
         i18n.set_language("en")

@@ -241,16 +241,19 @@ def _strips_vs_whole(view):
     from PIL import ImageChops
 
     table = view.table
-    table._strip_key = ()
+    hands = table.hands
+    hands.forget_strips()
     with_strips = _frame_pixels(view)
-    used = sum(1 for s in table.sprites if id(s.texture) in table._strip_ids)
+    used = sum(1 for s in table.sprites if id(s.texture) in hands.strip_ids)
     real = table.tex.strips
     try:
-        table.tex.strips, table._strip_key = {}, ()
+        table.tex.strips = {}
+        hands.forget_strips()
         whole = _frame_pixels(view)
-        assert not any(id(s.texture) in table._strip_ids for s in table.sprites)
+        assert not any(id(s.texture) in hands.strip_ids for s in table.sprites)
     finally:
-        table.tex.strips, table._strip_key = real, ()
+        table.tex.strips = real
+        hands.forget_strips()
     diff = ImageChops.difference(with_strips, whole).convert("L")
     return sum(1 for v in diff.getdata() if v), used
 
@@ -269,7 +272,7 @@ def test_resting_hand_strips_draw_the_same_picture(window, home):
     assert changed == 0 and used >= 5
     view.key_cursor = -1
     _frame_pixels(view)
-    assert any(id(s.texture) in view.table._strip_ids for s in view.table.sprites)
+    assert any(id(s.texture) in view.table.hands.strip_ids for s in view.table.sprites)
     # South deals: 17 cards in hand while discarding
     for seed in range(1, 60):
         view = make_table(window, seed=seed)

@@ -106,10 +106,10 @@ def _shoot_deal_and_discard(view, g: str, shoot: Shooter) -> None:
     click(view, *card_point(view, first))
     _until(view, lambda: not view.table.busy)
     view.ask_hint()  # the hint figures over the hand, one card of the discard raised
-    _until(view, lambda: view.ctl.hint_future is None and not view.table.busy)
-    assert view.hint_texts and view.ctl.selected == [first]
+    _until(view, lambda: view.ctl.hints.future is None and not view.table.busy)
+    assert view.hint_texts and view.ctl.discard.selected == [first]
     shoot(f"{g}-discard", view)
-    view.ctl.selected = []
+    view.ctl.discard.selected = []
     play_human_turn(view)
     _until(view, lambda: view._can_act() or view.ctl.waiting)
 
@@ -118,7 +118,7 @@ def _shoot_trick(view, rules, g: str, shoot: Shooter) -> None:
     """A finished trick won by another seat: every card stays in view, with the piles' titles."""
     pos = view.ctl.position(view.ctl.shown)
     assert len(pos.trick) == rules.n_seats  # every card of the trick stays in view
-    assert [t.text for t in view.table.pile_titles] == [
+    assert [t.text for t in view.table.labels.pile_titles] == [
         view.words.pile_title(side, pos.tricks_won[side]) for side in range(rules.n_sides)]
     shoot(f"{g}-trick", view)
 
@@ -147,7 +147,7 @@ def _shoot_tricks_and_plays(view, rules, g: str, shoot: Shooter) -> None:
     seen_trick = seen_play = False
     while not view.ctl.waiting == "scoring":
         if view.ctl.waiting == "trick":
-            if not seen_trick and view.ctl.trick_winner != 0:
+            if not seen_trick and view.ctl.feed.trick_winner != 0:
                 _shoot_trick(view, rules, g, shoot)
                 seen_trick = True
             view.continue_()

@@ -130,9 +130,9 @@ def test_a_friend_who_drops_is_shown_reconnecting_then_back(server, home) -> Non
 
         run(lambda: host_ctl.session.cursor >= 1 and friend_ctl.session.cursor >= 1)
         asyncio.run_coroutine_threadsafe(friend.client.drop(), friend._loop).result(5)
-        run(lambda: 1 in host_ctl.away)  # the friend sits East of the host (seat 1)
+        run(lambda: 1 in host_ctl.notices.away)  # the friend sits East of the host (seat 1)
         assert host_ctl.banner is not None and host_ctl.banner.key == "reconnecting"
-        run(lambda: 1 not in host_ctl.away)  # the client came back by itself
+        run(lambda: 1 not in host_ctl.notices.away)  # the client came back by itself
         assert host_ctl.banner.key == "seat_back"
         run(lambda: friend_ctl.session.cursor == host_ctl.session.cursor)
         assert friend_ctl.session.view_at(friend_ctl.session.cursor).hand == friend.view.hand

@@ -111,7 +111,7 @@ def test_a_whole_online_game_from_any_seat(variant: str, seat: int, home) -> Non
         for pos in (step.before, step.after):
             assert all(pos.hands[s] is None for s in range(1, rules.n_seats))
     # the sheet speaks of the turned sides: the viewer's side is side of seat 0
-    assert ctl.sheet is not None and ctl.sheet.points == turn.by_side(g.state.scores[-1])
+    assert ctl.end.sheet is not None and ctl.end.sheet.points == turn.by_side(g.state.scores[-1])
     # the game rebuilt from the public seed equals the server's, and is filed
     full = sess.full_game()
     assert full is not None and full.log == g.log

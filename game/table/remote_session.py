@@ -135,9 +135,9 @@ class RemoteSession:
     The table sees the game turned so that this seat is seat 0 (:class:`Turn`);
     ``seat`` is the seat at the server's table."""
 
-    local_ai = False
-    can_rewind = False
+    can_rewind = False  # online games have no undo
     online = True
+    ai_seats = None  # the AI seats play at the server's table: their moves come as events
     autosave_path: Path | None = None
     deal_number: int | None = None
 
@@ -232,6 +232,18 @@ class RemoteSession:
 
     def submit(self, command: Command) -> None:
         self.client.send_command(self.turn.command(command))  # the answer comes through poll
+
+    def undo_target(self) -> int | None:
+        return None
+
+    def redo_target(self) -> int | None:
+        return None
+
+    def undo(self) -> bool:
+        return False
+
+    def redo(self) -> bool:
+        return False
 
     # --- the end of the game ---------------------------------------------------------
 

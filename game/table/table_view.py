@@ -31,9 +31,13 @@ from game.common.i18n import N_, _, ngettext
 from game.common.ui import TIP_H, BaseView, Button, Pill, button_bounds, fit_font, panel_picture
 from game.common.words import Msg, Words, card_label, card_list, msg
 from game.table import session
-from game.table.scene import SUBTITLE_INK, TableScene, set_colour
+from game.table.hints import find_hint
+from game.table.scene.labels import SUBTITLE_INK
+from game.table.scene.sprites import set_colour
+from game.table.scene.table_scene import TableScene
 from game.table.score_sheet import ScoreSheet
-from game.table.table_controller import Step, TableController, find_hint
+from game.table.table_api import Step
+from game.table.table_controller import TableController
 from game.table.table_session import LocalSession
 
 #: the coach's panel of a lesson: left, top, width of its text (right of the trick)
@@ -122,7 +126,7 @@ class TableView(BaseView):
 
     def _place_standing(self) -> None:
         """Where the game stands: by the running pile lines."""
-        score_pos = self.table.geo.score_pos
+        score_pos = self.table.seating.score_pos
         self.standing.x = score_pos[0][0]
         top = max(y for _x, y in score_pos)
         # over the two lines of a four-seat table (under them it met West's hand);
@@ -154,7 +158,7 @@ class TableView(BaseView):
 
     @property
     def pending(self):
-        return self.ctl.pending
+        return self.ctl.ai.pending
 
     @property
     def replay_path(self):
@@ -162,19 +166,19 @@ class TableView(BaseView):
 
     @property
     def hints(self) -> dict[int, float]:
-        return self.ctl.hints
+        return self.ctl.hints.values
 
     @property
     def hint_future(self):
-        return self.ctl.hint_future
+        return self.ctl.hints.future
 
     @property
     def key_cursor(self) -> int:
-        return self.ctl.key_cursor
+        return self.ctl.keys.index
 
     @key_cursor.setter
     def key_cursor(self, v: int) -> None:
-        self.ctl.key_cursor = v
+        self.ctl.keys.index = v
 
     @property
     def practice(self) -> bool:
@@ -256,9 +260,9 @@ class TableView(BaseView):
                                tooltip=_("Undo (Ctrl+Z)"), enabled=ctl.practice)
         self.btn_redo = Button("", rects[2], self.redo, icon=tex["redo"],
                                tooltip=_("Redo (Ctrl+Y)"), enabled=ctl.practice)
-        hint_ok = ctl.hints_available
+        hint_ok = ctl.hints.available
         tip = _("Hint (H): expected points of each card") if hint_ok else (
-            _("Hints are for practice games") if ctl.hint_fn else _("Hints need the AI (coming soon)"))
+            _("Hints are for practice games") if ctl.hints.fn else _("Hints need the AI (coming soon)"))
         self.btn_hint = Button("", rects[3], self.ask_hint, icon=tex["hint"], tooltip=tip,
                                enabled=hint_ok)
         self.btn_speed = Button("", rects[4], self.cycle_speed, icon=tex["speed"],
@@ -294,7 +298,7 @@ class TableView(BaseView):
     def _sync_toolbar(self) -> None:
         """Undo and redo look enabled only when there is something to undo or redo."""
         ctl = self.ctl
-        for b, ok in ((self.btn_undo, ctl.can_undo), (self.btn_redo, ctl.can_redo)):
+        for b, ok in ((self.btn_undo, ctl.rewind.can_undo), (self.btn_redo, ctl.rewind.can_redo)):
             if b.enabled != ok:
                 b.enabled = ok
 
@@ -316,15 +320,15 @@ class TableView(BaseView):
         self._sync_panel()
 
     def _sync_panel(self) -> None:
-        sheet = self.ctl.sheet
+        sheet = self.ctl.end.sheet
         if sheet is None:
             self.score_panel = None
             self.review_panel = None
         elif self.score_panel is None or self.score_panel.sheet is not sheet:
             self.score_panel = ScorePanel(sheet, self.words, self.ctl.speed,
-                                          min_width=self._row_width(self.ctl.end_choices) + 40)
+                                          min_width=self._row_width(self.ctl.end.choices) + 40)
             self.review_panel = None
-        page = self.ctl.page
+        page = self.ctl.end.page
         if sheet is not None and page != "score":
             if self.review_panel is None or self.review_panel.page != page:
                 self.review_panel = ReviewPanel(sheet, self.words, page, self.table)
@@ -337,13 +341,13 @@ class TableView(BaseView):
         return self.ctl.click_card(card)
 
     def confirm_discard(self) -> None:
-        self.ctl.confirm_discard()
+        self.ctl.discard.confirm()
 
     def undo(self) -> None:
-        self.ctl.undo()  # nothing to undo: it says so
+        self.ctl.rewind.undo()  # nothing to undo: it says so
 
     def redo(self) -> None:
-        self.ctl.redo()  # nothing to redo: it says so
+        self.ctl.rewind.redo()  # nothing to redo: it says so
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
         lx, ly = self.logical(x, y)
@@ -362,7 +366,7 @@ class TableView(BaseView):
         self.ctl.resync()
 
     def ask_hint(self) -> None:
-        self.ctl.ask_hint()
+        self.ctl.hints.ask()
 
     def cycle_speed(self) -> None:
         self.ctl.cycle_speed()
@@ -402,7 +406,7 @@ class TableView(BaseView):
         """A button at the end of a deal (``TableController.end_choices``)."""
         if self.score_panel and not self.score_panel.done:
             self.score_panel.finish()
-        self.ctl.choose(choice)
+        self.ctl.end.choose(choice)
         self._sync_panel()
 
     def leave(self) -> None:
@@ -424,7 +428,7 @@ class TableView(BaseView):
     def _sync_texts(self) -> None:
         ctl = self.ctl
         for name, text, m in (("status", self.status, ctl.status), ("banner", self.banner, ctl.banner),
-                              ("standing", self.standing, ctl.standing)):
+                              ("standing", self.standing, ctl.end.standing)):
             if self._said[name] != m:
                 self._said[name] = m
                 text.text = self.words.say(m)
@@ -435,9 +439,9 @@ class TableView(BaseView):
         if coach != self._coach_said:
             self._coach_said = coach
             self.coach.text = self.words.say(coach) if coach is not None else ""
-        winner = ctl.trick_winner if ctl.waiting == "trick" else -1
+        winner = ctl.feed.trick_winner if ctl.waiting == "trick" else -1
         if winner != self._winner_shown:
-            self.table.winner_text.text = self.words.say(msg("trick", seat=winner)) if winner >= 0 else ""
+            self.table.labels.say_winner(winner)
             self._winner_shown = winner
 
     def backdrop_key(self):
@@ -463,7 +467,7 @@ class TableView(BaseView):
         ctl = self.ctl
         self._sync_toolbar()
         extra = []
-        if ctl.confirm_ready:
+        if ctl.discard.ready:
             extra.append(self.btn_confirm)
         if ctl.waiting == "trick":
             if self.btn_continue.label != _("Continue"):
@@ -499,7 +503,7 @@ class TableView(BaseView):
 
     def _end_row(self) -> list[Button]:
         """The end of a deal's buttons in a row under the panel shown, the default first."""
-        choices = self.ctl.end_choices
+        choices = self.ctl.end.choices
         panel = self.review_panel or self.score_panel
         assert panel is not None
         buttons = [self._end_button(c) for c in choices]
@@ -538,7 +542,7 @@ class TableView(BaseView):
     def _card_tooltip(self) -> tuple[str, float, float] | None:
         """A card under the mouse is named, with its points: "Knight of Coins (C), 3
         points" (just over the card; over South's hand, between it and the status)."""
-        if self.ctl.sheet is not None:
+        if self.ctl.end.sheet is not None:
             return None
         s = self.table.face_at(*self._mouse)
         if s is None:
@@ -577,7 +581,7 @@ class TableView(BaseView):
         w = round(self.banner.content_width + 40)
         h = layout.SLOT_H + 4
         x, y = layout.TOP_SLOT
-        if self.table.winner_text.text:
+        if self.table.labels.winner_text.text:
             y += layout.SLOT_H + 4
         if self.banner.y != y:
             self.banner.y = y
@@ -652,12 +656,11 @@ class TableView(BaseView):
     def _key_cursor_box(self) -> tuple[float, float, float, float] | None:
         """The keyboard cursor's outline (left, bottom, width, height), if it shows."""
         ctl = self.ctl
-        if ctl.key_cursor < 0 or ctl.prompt_for != ctl.session.cursor:
+        if ctl.prompt_for != ctl.session.cursor:
             return None
-        cards = ctl.hand_order()
-        if not 0 <= ctl.key_cursor < len(cards):
+        c = ctl.keys.card(ctl.hand_order())
+        if c is None:
             return None
-        c = cards[ctl.key_cursor]
         for s in self.table.sprites:
             if s.key == ("card", c):
                 w, h = layout.card_size(s.place.scale)
@@ -705,21 +708,21 @@ class TableView(BaseView):
             # the arrows walk the hand, never the toolbar (Tab does): an arrow pressed
             # while another seat plays must not leave a button focused for Enter
             if symbol in (k.LEFT, k.RIGHT):
-                self.ctl.key_step(1 if symbol == k.RIGHT else -1)
+                self.ctl.keys.step(1 if symbol == k.RIGHT else -1)
             return True
         if symbol in (k.ENTER, k.RETURN, k.SPACE, k.NUM_ENTER):
             if self.ctl.waiting == "scoring" and self.score_panel and not self.score_panel.done:
                 self.score_panel.finish()
                 return True
-            if self.ctl.waiting == "scoring" and self.ctl.end_choices and not self.auto_continue:
-                first = self.ctl.end_choices[0]
+            if self.ctl.waiting == "scoring" and self.ctl.end.choices and not self.auto_continue:
+                first = self.ctl.end.choices[0]
                 if first in ("next", "again"):
                     self.choose(first)
                 return True
             if self.ctl.waiting:
                 self.continue_()
                 return True
-            if self.ctl.key_press():
+            if self.ctl.keys.press():
                 return True
         return super().on_key_press(symbol, modifiers)
 
@@ -1137,4 +1140,4 @@ def start_table(window, game, practice: bool = False, resumed: bool = False):
     return view
 
 
-__all__ = ["TableView", "ScorePanel", "find_hint", "start_table"]
+__all__ = ["TableView", "ScorePanel", "start_table"]

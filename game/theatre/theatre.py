@@ -35,7 +35,7 @@ from game.common.position import seen_by, seen_event
 from game.common.ui import BaseView, Button, draw_panel
 from game.common.words import Words, game_name
 from game.table.live_game import LiveGame
-from game.table.scene import TableScene
+from game.table.scene.table_scene import TableScene
 from game.theatre.theatre_model import SPEEDS, Timeline
 
 SEAT_KEYS = (arcade.key.KEY_1, arcade.key.KEY_2, arcade.key.KEY_3, arcade.key.KEY_4)
