@@ -857,9 +857,19 @@ def main(argv: list[str] | None = None) -> int:
                                  description="Draw the card faces and table pieces.")
     ap.add_argument("out", nargs="?", default=str(ART_DIR),
                     help=f"the folder to write into (default {ART_DIR})")
-    out = Path(ap.parse_args(sys.argv[1:] if argv is None else argv).out)
+    ap.add_argument("--web", default=None,
+                    help="the folder for the browser seat's sprite sheets (default: online/web "
+                         "beside the art folder when drawing into it, else OUT_DIR/web)")
+    args = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    out = Path(args.out)
     files = generate(out)
     print(f"wrote {len(files)} images under {out}")
+    from art.web import WEB_OUT, write_sprites
+
+    web = Path(args.web) if args.web else (WEB_OUT if out.resolve() == ART_DIR else out / "web")
+    web.mkdir(parents=True, exist_ok=True)
+    sheets = write_sprites(out, web)
+    print(f"wrote {len(sheets)} sprite sheets under {web}")
     return 0
 
 

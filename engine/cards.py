@@ -16,7 +16,8 @@ one Python int.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+import importlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 Card = int
 
@@ -50,9 +51,6 @@ class CardError(ValueError):
     """A text that is not a card code of the replay format."""
 
 
-_PACKS: dict[str, Pack] = {}
-
-
 class Pack:
     """The cards of one game: codes, suits, trick strength and points, as tuples
     indexed by card int, and the masks the rules are written with.
@@ -74,7 +72,6 @@ class Pack:
         self._lay_out(trumps, suits, points)
         self._masks()
         self._trick_tables()
-        _PACKS[name] = self
 
     def _lay_out(
         self, trumps: Sequence[str], suits: Mapping[str, Sequence[str]], points: Mapping[str, int]
@@ -200,32 +197,13 @@ class Pack:
         return f"<Pack {self.name}: {self.n_cards} cards>"
 
 
-def _no_loader() -> None:
-    pass
-
-
-#: Loads the games, which build their packs on import: lent by
-#: :mod:`engine.ruleset` (above the games, which this module never imports).
-_load_games: Callable[[], None] = _no_loader
-
-
-def set_games_loader(load: Callable[[], None]) -> None:
-    """Let :func:`pack_named` load the games when a pack is not built yet."""
-    global _load_games
-    _load_games = load
-
-
 def pack_named(name: str) -> Pack:
-    if name not in _PACKS:
-        _load_games()  # the variants build their packs on import
-    try:
-        return _PACKS[name]
-    except KeyError:
-        built = ", ".join(map(repr, _PACKS)) or "none yet"
-        raise KeyError(
-            f"no pack named {name!r} (built: {built}); the games build theirs when "
-            "engine.ruleset loads them"
-        ) from None
+    """The pack of the game ``name``.  The games, which build their packs, are
+    listed above this module (:mod:`engine.variants`), which never imports them
+    at load time; the list is imported by name when first needed."""
+    games = importlib.import_module("engine.variants")
+    pack: Pack = games.ruleset(name).pack
+    return pack
 
 
 class CardSet:
@@ -242,8 +220,9 @@ class CardSet:
         self.pack = pack
 
     @classmethod
-    def parse(cls, text: str, variant: str = "piedicavallo") -> CardSet:
-        """``CardSet.parse("SK T21 M")``; the inverse of ``str``."""
+    def parse(cls, text: str, variant: str) -> CardSet:
+        """``CardSet.parse("SK T21 M", "piedicavallo")``: the cards of a game's
+        pack; the inverse of ``repr``."""
         pack = pack_named(variant)
         return cls((pack.parse(t) for t in text.split()), pack)
 

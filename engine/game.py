@@ -15,15 +15,13 @@ from .ruleset import Ruleset
 from .state import (
     Command,
     Event,
+    Ruling,
     State,
-    apply,
-    decide,
-    due_event,
     is_decision,
+    judge,
     legal_commands,
     new_game,
 )
-from .variants import PIEDICAVALLO
 from .view import SeatView, seat_view
 
 
@@ -40,9 +38,9 @@ class Game:
         n_deals: int = 1,
         players: list[str] | None = None,
         *,
+        rules: Ruleset,
         autosave: str | os.PathLike[str] | None = None,
         extra: dict[str, object] | None = None,
-        rules: Ruleset = PIEDICAVALLO,
     ) -> None:
         players = list(players or ["random"] * rules.n_seats)
         if len(players) != rules.n_seats:
@@ -74,10 +72,12 @@ class Game:
         return g
 
     def _complete_or_close(self) -> None:
-        """:meth:`_complete` at the start; if the log cannot be written then, it is
-        closed (cut back to its last whole line) and the ``OSError`` raised."""
+        """At the start, the events due without a decision (the first deal; a
+        trick's or a deal's result, or the next deal, where a log was cut, say by
+        a crash); if the log cannot be written then, it is closed (cut back to its
+        last whole line) and the ``OSError`` raised."""
         try:
-            self._complete()
+            self._record(judge(self.state, None))
         except OSError:
             if self._log:
                 try:
@@ -121,14 +121,15 @@ class Game:
     # --- acting -----------------------------------------------------------------
 
     def submit(self, command: Command) -> list[Event]:
-        """Decide and apply ``command``; returns the events (plus any new deal).
+        """Record what ``command`` causes (:func:`~engine.state.judge`): its events
+        and those then due (a trick, a deal's score, the next deal); returns them.
 
         Failure-atomic: if the autosave cannot be written (``OSError``: disk full,
         folder gone, read-only), the game is left exactly as before the command
         (events, states, cursor, redo tail), the log is cut back to the events it
         held before, ending at a whole line, and :class:`SaveFailed` is raised;
         the same command can be submitted again once the disk has room."""
-        events = decide(self.state, command)  # raises IllegalMove, changing nothing
+        ruling = judge(self.state, command)  # raises IllegalMove, changing nothing
         mark = self._mark()
         try:
             if self.cursor < len(self.events):  # a new line of play drops the redo tail
@@ -136,13 +137,11 @@ class Game:
                 del self.states[self.cursor + 1 :]
                 if self._log:
                     self._log.truncate(self.cursor)
-            for e in events:
-                self._push(e)
-            out = events + self._complete()
+            self._record(ruling)
         except OSError as exc:
             raise self._failed(mark, exc) from exc
         self.save_error = None
-        return out
+        return list(ruling.events)
 
     def _mark(self) -> tuple[int, list[Event], list[State], int]:
         """What :meth:`_restore` needs to undo a command: the cursor, the redo tail
@@ -172,26 +171,15 @@ class Game:
         self.save_error = SaveFailed(path, exc)
         return self.save_error
 
-    def _push(self, e: Event) -> None:
-        self.states.append(apply(self.states[-1], e))
-        self.events.append(e)
-        self.cursor += 1
-        if self._log:
-            self._log.append(e)
-
-    def _complete(self) -> list[Event]:
-        """Append the events that are due without a decision: a trick's or a deal's
-        derived result (a log cut between a card and its trick, say after a crash)
-        and the next deal of a match."""
-        if self.cursor != len(self.events):
-            return []
-        out: list[Event] = []
-        while True:
-            e = due_event(self.state)
-            if e is None:
-                return out
-            self._push(e)
-            out.append(e)
+    def _record(self, ruling: Ruling) -> None:
+        """Append the judged events and their states at the cursor (the end of the
+        log), each written to the autosave as it comes."""
+        for e, st in zip(ruling.events, ruling.states, strict=True):
+            self.states.append(st)
+            self.events.append(e)
+            self.cursor += 1
+            if self._log:
+                self._log.append(e)
 
     # --- undo and redo ------------------------------------------------------------
 

@@ -4,14 +4,14 @@ A player never receives the full state.  Its choice is a pure function of the
 view, the legal list and the event index (its randomness is seeded by game seed,
 event index and seat), so a simulated game replays exactly.
 
-This module is below the AI package: the AI imports the interface and registers
-its levels in :data:`LEVELS`; :mod:`engine.players`, above both, makes a player
-of any level by name (so no import circle ties the AI to the names it serves).
+This module is below the AI package, which imports the interface;
+:mod:`engine.players`, above both, lists the levels and makes a player of any
+level by name (so no import circle ties the AI to the names it serves).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
 from .rng import Rng, mix64
@@ -39,7 +39,4 @@ class RandomPlayer:
         return legal[Rng(decision_seed(view, event_index)).below(len(legal))]
 
 
-#: Level name -> factory.  The AI package registers its levels here on import.
-LEVELS: dict[str, Callable[[], Player]] = {"random": RandomPlayer}
-
-__all__ = ["LEVELS", "Player", "RandomPlayer", "decision_seed"]
+__all__ = ["Player", "RandomPlayer", "decision_seed"]

@@ -1,40 +1,58 @@
 """Players by level name: ``make_player("hard")``, ``level_names()``.
 
-The interface itself (:class:`Player`, :func:`decision_seed`, the random
-baseline, the :data:`LEVELS` registry) lives in :mod:`engine.player_api`, below
-the AI package, and is re-exported here; this module sits above the AI, which
-it imports so that the AI's levels are registered before a name is looked up.
+:data:`LEVELS` lists every level this program plays, by name, with the module
+and class that play it; :func:`make_player` imports that module when a player of
+the level is first made.  The interface itself (:class:`Player`,
+:func:`decision_seed`, the random baseline) lives in :mod:`engine.player_api`,
+below the AI package, and is re-exported here.  This module is above the AI,
+which never imports it: the AI's levels are looked up by module name, so knowing
+the names costs no import of the AI.
 """
 
 from __future__ import annotations
 
-from .player_api import LEVELS, Player, RandomPlayer, decision_seed
+import importlib
+from collections.abc import Callable
 
+from .player_api import Player, RandomPlayer, decision_seed
 
-def _load_ai_levels() -> None:
-    """Import the AI package so that it registers its levels in :data:`LEVELS`."""
-    from . import ai  # noqa: F401  (importing the package registers the levels)
+#: Every level, by name: the module and the class of its player (called with no
+#: argument for a player with the level's own settings).
+LEVELS: dict[str, tuple[str, str]] = {
+    "random": ("engine.player_api", "RandomPlayer"),
+    "easy": ("engine.ai.players", "EasyPlayer"),
+    "medium": ("engine.ai.players", "MediumPlayer"),
+    "hard": ("engine.ai.players", "HardPlayer"),
+}
 
 
 def level_names() -> list[str]:
-    _load_ai_levels()
     return list(LEVELS)
+
+
+def player_class(level: str) -> Callable[[], Player]:
+    """The class that plays ``level``; a ``ValueError`` naming the levels for
+    any other name."""
+    try:
+        module, name = LEVELS[level]
+    except KeyError:
+        raise ValueError(
+            f"unknown player level {level!r}; choose from {', '.join(LEVELS)}"
+        ) from None
+    cls: Callable[[], Player] = getattr(importlib.import_module(module), name)
+    return cls
 
 
 def make_player(level: str, budget_ms: int | None = None) -> Player:
     """A player of ``level``; ``budget_ms``, if given, is the deadline a decision of
     the levels that search against the clock (hard; a server's setting), which
     the other levels do not have."""
-    _load_ai_levels()
-    try:
-        player = LEVELS[level]()
-    except KeyError:
-        raise ValueError(
-            f"unknown player level {level!r}; choose from {', '.join(LEVELS)}"
-        ) from None
+    player = player_class(level)()
     if budget_ms is not None and hasattr(player, "budget_ms"):
         player.budget_ms = budget_ms
     return player
 
 
-__all__ = ["LEVELS", "Player", "RandomPlayer", "decision_seed", "level_names", "make_player"]
+__all__ = [
+    "LEVELS", "Player", "RandomPlayer", "decision_seed", "level_names", "make_player", "player_class",
+]

@@ -1,4 +1,4 @@
-"""Replay files (``spec/replay-format.md``, version 1): events to and from JSON
+"""Replay files (``docs/REPLAY-FORMAT.md``, version 1): events to and from JSON
 Lines, a validating reader that refuses a bad file whole with the line, the event
 and the rule broken, and the append-only autosave log.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -31,11 +31,9 @@ from .state import (
     decide,
     new_game,
 )
-from .variants import PIEDICAVALLO
 
 FORMAT = "tarocchi-replay"
 VERSION = 1
-VARIANT = "piedicavallo"  # the default variant
 
 
 class ReplayError(ValueError):
@@ -50,7 +48,7 @@ class ReplayError(ValueError):
 # --- events <-> JSON -------------------------------------------------------------
 
 
-def event_to_json(e: Event, rules: Ruleset = PIEDICAVALLO) -> dict[str, Any]:
+def event_to_json(e: Event, rules: Ruleset) -> dict[str, Any]:
     codes = rules.pack.codes
     if isinstance(e, CardPlayed):
         return {"type": "play", "seat": e.seat, "card": codes[e.card]}
@@ -97,7 +95,7 @@ def _hand(v: Any, key: str, rules: Ruleset, what: str) -> int:
     return m
 
 
-def event_from_json(obj: Any, rules: Ruleset = PIEDICAVALLO) -> Event:
+def event_from_json(obj: Any, rules: Ruleset) -> Event:
     """Parse one event object; raises ValueError (or CardError) saying what is wrong."""
     if not isinstance(obj, dict):
         raise ValueError("an event must be a JSON object")
@@ -167,11 +165,11 @@ def _describe(obj: Any) -> str:
 
 @dataclass
 class Header:
-    seed: int = 0
-    players: list[str] = field(default_factory=lambda: ["random"] * 4)
-    deals: int | None = None  # a length the ruleset allows, when known
-    extra: dict[str, Any] = field(default_factory=dict)
-    variant: str = VARIANT
+    seed: int
+    players: list[str]
+    deals: int | None  # a length the ruleset allows, when known
+    extra: dict[str, Any]
+    variant: str
 
     @property
     def rules(self) -> Ruleset:

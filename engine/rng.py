@@ -1,7 +1,7 @@
 """Owned randomness: a SplitMix64 generator and our own Fisher-Yates shuffle.
 
 Python's ``random`` may change between versions; this code does not, so a seed
-deals the same cards everywhere (DESIGN.md, "Randomness is owned").
+deals the same cards everywhere and a replay file can be dealt again from its seed.
 """
 
 from __future__ import annotations

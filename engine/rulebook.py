@@ -5,7 +5,7 @@ owns the pack, the seats and the sides, the deal schedule, the exchange (the
 dealer's discard) and its rule, the trick's strength, the scoring, the length of
 a game and its result.  Events, states, views, replay files, the command line
 and the AI are written against it; each game is a module of
-:mod:`engine.variants` that makes one instance and registers it here.
+:mod:`engine.variants` that makes one instance; that package lists them all.
 
 This module is below the games; :mod:`engine.ruleset`, above them, finds a
 game by name and re-exports what is here, so callers import from there.
@@ -22,6 +22,7 @@ dealer's three discarded cards (S6).
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple, overload
@@ -202,7 +203,7 @@ class Ruleset:
         return f"<Ruleset {self.name}>"
 
     def __reduce__(self) -> tuple[Callable[[str], Ruleset], tuple[str]]:
-        return _FINDER[0], (self.name,)  # one instance per process, also after pickling
+        return _found_by_name, (self.name,)  # one instance per process, also after pickling
 
     # --- seats -------------------------------------------------------------------
 
@@ -508,26 +509,10 @@ def _make_legal_mask(p: Pack) -> Callable[[int, int], int]:
     return legal_mask
 
 
-#: Name -> ruleset: each game of :mod:`engine.variants` registers itself here on
-#: import; :func:`engine.ruleset.ruleset`, above the games, looks them up.
-REGISTRY: dict[str, Ruleset] = {}
-
-
-def register(rules: Ruleset) -> Ruleset:
-    REGISTRY[rules.name] = rules
+def _found_by_name(name: str) -> Ruleset:
+    """A ruleset found again after pickling, by its name: one instance a process.
+    The list of the games (:mod:`engine.variants`) is above this module, which
+    never imports it at load time; it is imported by name when first needed."""
+    games = importlib.import_module("engine.variants")
+    rules: Ruleset = games.ruleset(name)
     return rules
-
-
-def by_name(name: str) -> Ruleset:
-    """The registered ruleset ``name`` (KeyError if no game loaded has it)."""
-    return REGISTRY[name]
-
-
-#: How a pickled ruleset is found again in another process: by
-#: :func:`engine.ruleset.ruleset`, which loads the games there, once that module
-#: has lent it (it does on import); :func:`by_name` before.
-_FINDER: list[Callable[[str], Ruleset]] = [by_name]
-
-
-def set_finder(find: Callable[[str], Ruleset]) -> None:
-    _FINDER[0] = find

@@ -2,8 +2,9 @@
 
 The ruleset's :meth:`~engine.ruleset.Ruleset.score` is the authority on the
 totals; :func:`breakdown` splits them into the parts a player wants to see, from
-the same additive terms, and checks that the parts add up to the ruleset's
-figures.  Piedicavallo: the card points of the tricks, the side's own Matto,
+the same additive terms and the same public fields (a finished deal's tricks,
+piles, dealer and discard, which a full state and a seat's view both hold), and
+checks that the parts add up to the ruleset's figures.  Piedicavallo: the card points of the tricks, the side's own Matto,
 the dealer's discard and R11's sweep.  Scarto: the pile counted in threes, each
 trick a group worth its points less 2, the Matto's trick a group of two worth
 its points plus 1 less 2, the Matto alone at 4, the dealer's discard a group of
@@ -12,10 +13,12 @@ its own, and the deal score (count less 26).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import Card
-from .state import State, trick_winners
+from .ruleset import Ruleset
+from .state import State, trick_winners_of
 from .view import SeatView
 
 #: kinds of :class:`Group`
@@ -48,15 +51,15 @@ class SideScore:
     groups: tuple[Group, ...]
 
 
-def _groups(state: State) -> list[list[Group]]:
+def _groups(rules: Ruleset, tricks: Sequence[tuple[int, tuple[Card, ...]]], piles: Sequence[int],
+            dealer: int, discard: int) -> list[list[Group]]:
     """Each side's groups of cards in a finished deal: its tricks (with their
     ruleset adjustment), its Matto, the dealer's side's discard."""
-    rules = state.rules
     p = rules.pack
     mp = p.mask_points
-    winners = trick_winners(state)
+    winners = trick_winners_of(rules, tricks)
     groups: list[list[Group]] = [[] for _ in range(rules.n_sides)]
-    for i, ((_leader, cards), w) in enumerate(zip(state.tricks, winners, strict=True)):
+    for i, ((_leader, cards), w) in enumerate(zip(tricks, winners, strict=True)):
         taken = tuple(c for c in cards if c != p.matto)
         pts = sum(p.points[c] for c in taken)
         has_matto = len(taken) < len(cards)
@@ -64,50 +67,51 @@ def _groups(state: State) -> list[list[Group]]:
         kind = MATTO_TRICK if has_matto else TRICK
         groups[rules.side[w]].append(Group(kind, taken, pts, pts + adj, i))
     for s in range(rules.n_sides):
-        if state.piles[s] & p.matto_mask:
+        if piles[s] & p.matto_mask:
             groups[s].append(Group(MATTO, (p.matto,), p.points[p.matto], p.points[p.matto]))
-    dside = rules.side[state.dealer]
-    if state.discard:
-        cards = tuple(sorted(c for c in range(p.n_cards) if state.discard >> c & 1))
-        d = mp(state.discard)
+    dside = rules.side[dealer]
+    if discard:
+        cards = tuple(sorted(c for c in range(p.n_cards) if discard >> c & 1))
+        d = mp(discard)
         groups[dside].append(Group(DISCARD, cards, d, d + rules.discard_adjust))
     return groups
 
 
-def breakdown(state: State) -> tuple[SideScore, ...]:
-    """The parts of each side's points in a deal whose 15 (25) tricks are taken.
-
-    Reads only what is public once the deal is over (the tricks, the discard,
-    which the scoring scene turns face up)."""
-    rules = state.rules
-    groups = _groups(state)
+def breakdown(rules: Ruleset, tricks: Sequence[tuple[int, tuple[Card, ...]]],
+              piles: Sequence[int], tricks_won: Sequence[int], dealer: int,
+              discard: int) -> tuple[SideScore, ...]:
+    """The parts of each side's points in a deal whose 15 (25) tricks are taken,
+    from what is public once it is over: the tricks ((leader, cards) in play
+    order), each side's pile and tricks, the dealer and the discard (which the
+    scoring scene turns face up)."""
+    groups = _groups(rules, tricks, piles, dealer, discard)
     parts = []
     for s in range(rules.n_sides):
         g = groups[s]
-        tricks = sum(x.points for x in g if x.kind in (TRICK, MATTO_TRICK))
+        taken = sum(x.points for x in g if x.kind in (TRICK, MATTO_TRICK))
         matto = sum(x.points for x in g if x.kind == MATTO)
-        discard = sum(x.points for x in g if x.kind == DISCARD)
+        dpoints = sum(x.points for x in g if x.kind == DISCARD)
         adjust = sum(x.value - x.points for x in g)
-        parts.append([tricks, matto, discard, adjust])
+        parts.append([taken, matto, dpoints, adjust])
     sweep = [0] * rules.n_sides
     if rules.surrender:
         for t in (0, 1):
-            if state.tricks_won[t] == 0:
+            if tricks_won[t] == 0:
                 moved = sum(parts[t])
                 sweep[t] -= moved
                 sweep[1 - t] += moved
-    engine_points = rules.score(state.piles, state.tricks_won, state.dealer, state.discard)
+    engine_points = rules.score(piles, tricks_won, dealer, discard)
     out = []
-    for s, (tricks, matto, discard, adjust) in enumerate(parts):
-        total = tricks + matto + discard + adjust + sweep[s]
+    for s, (taken, matto, dpoints, adjust) in enumerate(parts):
+        total = taken + matto + dpoints + adjust + sweep[s]
         out.append(
             SideScore(
                 side=s,
                 seats=tuple(x for x in range(rules.n_seats) if rules.side[x] == s),
-                tricks_won=state.tricks_won[s],
-                tricks=tricks,
+                tricks_won=tricks_won[s],
+                tricks=taken,
                 matto=matto,
-                discard=discard,
+                discard=dpoints,
                 adjust=adjust,
                 sweep=sweep[s],
                 total=total,
@@ -121,6 +125,12 @@ def breakdown(state: State) -> tuple[SideScore, ...]:
     return tuple(out)
 
 
+def state_breakdown(state: State) -> tuple[SideScore, ...]:
+    """:func:`breakdown` of the deal just played in ``state``."""
+    return breakdown(state.rules, state.tricks, state.piles, state.tricks_won, state.dealer,
+                     state.discard)
+
+
 def view_breakdown(view: SeatView) -> tuple[SideScore, ...]:
     """:func:`breakdown` from one seat's view at the end of a deal (every trick
     taken): a client that holds only its seat's view builds the same sheet.  The
@@ -129,19 +139,5 @@ def view_breakdown(view: SeatView) -> tuple[SideScore, ...]:
     rules = view.rules
     if view.trick_no != rules.n_tricks:
         raise ValueError("a deal's breakdown is known once its last trick is taken")
-    state = State(
-        seed=0,
-        n_deals=view.n_deals,
-        phase=view.phase,
-        deal_no=view.deal_no,
-        dealer=view.dealer,
-        discard=view.discard | view.unseen,
-        discard_trumps=view.discard_trumps,
-        leader=view.leader,
-        trick_no=view.trick_no,
-        piles=view.piles,
-        tricks_won=view.tricks_won,
-        tricks=view.history,
-        rules=rules,
-    )
-    return breakdown(state)
+    return breakdown(rules, view.history, view.piles, view.tricks_won, view.dealer,
+                     view.discard | view.unseen)

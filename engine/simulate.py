@@ -6,10 +6,9 @@ import os
 from collections.abc import Sequence
 
 from .game import Game
-from .players import Player
+from .player_api import Player
 from .ruleset import Ruleset
 from .state import IllegalMove, command_text
-from .variants import PIEDICAVALLO
 
 
 def play_game(
@@ -17,9 +16,9 @@ def play_game(
     players: Sequence[Player],
     n_deals: int = 1,
     *,
+    rules: Ruleset,
     autosave: str | os.PathLike[str] | None = None,
     extra: dict[str, object] | None = None,
-    rules: Ruleset = PIEDICAVALLO,
 ) -> Game:
     """Play a single deal or a whole game with one player per seat; returns the game."""
     game = Game(seed, n_deals, [p.name for p in players], autosave=autosave, extra=extra,

@@ -16,7 +16,6 @@ from .cards import SUIT_NAMES, Card, mask_cards
 from .errors import IllegalMove, Refusal
 from .rng import Rng, mix64
 from .ruleset import Ruleset
-from .variants import PIEDICAVALLO
 
 __all__ = ["IllegalMove", "Refusal"]
 
@@ -139,28 +138,28 @@ class State(NamedTuple):
     Immutable; every field but ``rules`` is an int or a tuple of ints, so states
     compare and hash by value.  Hands and piles are card masks; ``hands``,
     ``played`` are by seat, ``piles``, ``tricks_won`` and each deal's score by
-    side.  The defaults are those of the four-seat game.
+    side: :func:`new_game` sizes them for the game's seats and sides.
     """
 
     seed: int
     n_deals: int
+    rules: Ruleset
     phase: int = DEAL
     deal_no: int = 0  # deals started so far
     dealer: int = -1
-    hands: tuple[int, ...] = (0, 0, 0, 0)
+    hands: tuple[int, ...] = ()
     discard: int = 0
     discard_trumps: int = -1  # trumps in the discard, -1 before the discard
     turn: int = -1  # seat to act, -1 when no seat acts (dealing, over)
     leader: int = -1
     trick: tuple[Card, ...] = ()  # cards of the current trick, in play order
     trick_no: int = 0  # tricks completed in this deal
-    piles: tuple[int, ...] = (0, 0)  # captured cards, plus each side's own Matto
-    tricks_won: tuple[int, ...] = (0, 0)
-    played: tuple[int, ...] = (0, 0, 0, 0)  # cards each seat has played
+    piles: tuple[int, ...] = ()  # captured cards, plus each side's own Matto
+    tricks_won: tuple[int, ...] = ()
+    played: tuple[int, ...] = ()  # cards each seat has played
     scores: tuple[tuple[int, ...], ...] = ()  # points of each finished deal
     tricks: tuple[tuple[int, tuple[Card, ...]], ...] = ()  # (leader, cards) this deal
     stock: int = 0  # the stock the dealer took this deal (Scarto)
-    rules: Ruleset = PIEDICAVALLO
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -186,7 +185,7 @@ _TRICK = State._fields.index("trick")
 _TURN = State._fields.index("turn")
 
 
-def new_game(seed: int, n_deals: int = 1, rules: Ruleset = PIEDICAVALLO) -> State:
+def new_game(seed: int, n_deals: int, rules: Ruleset) -> State:
     """The empty table before the first deal."""
     if n_deals not in rules.game_lengths:
         lengths = " or ".join(map(str, rules.game_lengths))
@@ -203,7 +202,7 @@ def new_game(seed: int, n_deals: int = 1, rules: Ruleset = PIEDICAVALLO) -> Stat
     )
 
 
-def first_dealer(seed: int, rules: Ruleset = PIEDICAVALLO) -> int:
+def first_dealer(seed: int, rules: Ruleset) -> int:
     """The first dealer is drawn at random, from the game's seed (R13, S6)."""
     return rules.first_dealer(Rng(mix64(seed, 0xDEA1)))
 
@@ -512,6 +511,36 @@ def due_event(state: State) -> Event | None:
     return None
 
 
+class Ruling(NamedTuple):
+    """What a command causes: its events, those then due without a decision, and
+    the state after each of them (``states[i]`` after ``events[i]``); ``state``
+    is the position they lead to (the one judged when nothing happens)."""
+
+    events: tuple[Event, ...]
+    states: tuple[State, ...]
+    state: State
+
+
+def judge(state: State, command: Command | None) -> Ruling:
+    """What ``command`` causes in ``state``: the events :func:`decide` turns it
+    into (raising :class:`IllegalMove` that names the rule, and changing
+    nothing), then every event due after them without a decision (a trick
+    taken, a deal scored, the next deal), each applied in turn.  ``None`` asks
+    only for what is due: a game's first deal, or a log cut between a card and
+    its trick.  The one place that says what happens next: the local game and
+    the server's tables both record what it returns."""
+    events = list(decide(state, command)) if command is not None else []
+    states: list[State] = []
+    for e in events:
+        state = apply(state, e)
+        states.append(state)
+    while (due := due_event(state)) is not None:
+        state = apply(state, due)
+        events.append(due)
+        states.append(state)
+    return Ruling(tuple(events), tuple(states), state)
+
+
 def trick_winners(state: State) -> tuple[int, ...]:
     """The seat that took each trick of the current deal so far."""
     return trick_winners_of(state.rules, state.tricks)
@@ -532,5 +561,5 @@ __all__ += [
     "Discarded", "CardPlayed", "TrickTaken", "DealScored", "Event", "State", "new_game",
     "first_dealer", "next_deal", "legal_commands", "decide", "apply", "replay", "is_decision",
     "expected_trick", "deal_points", "due_event", "trick_winners", "trick_winners_of", "command_text",
-    "trick_taken_fields",
+    "trick_taken_fields", "judge", "Ruling",
 ]

@@ -1,11 +1,15 @@
-"""Catalog upkeep: ``python -m game.i18n_tools`` lists the msgids of game/ and
-adds the missing ones (empty) to each language's .po file, as xgettext and
-msgmerge would.  Tests use :func:`source_msgids` and :func:`source_plurals` to
-check that every text on screen has a French and an Italian translation."""
+"""Catalog upkeep: ``python -m game.i18n_tools`` lists the msgids of game/ and of
+the browser seat's page (online/web/*.js: ``t("...")``, ``N_("...")`` and
+``nt("...", "...", n)``) and adds the missing ones (empty) to each language's
+.po file, as xgettext and msgmerge would.  Tests use :func:`source_msgids` and
+:func:`source_plurals` to check that every text on screen has a French and an
+Italian translation."""
 
 from __future__ import annotations
 
 import ast
+import json
+import re
 import sys
 from pathlib import Path
 
@@ -13,6 +17,11 @@ from game.common.i18n import PLURAL_FORMS, _parse, po_path
 from game.common.paths import GAME_DIR
 
 LANGS = ("en", "fr", "it")
+#: the browser seat's page (its words come from the same catalogs)
+WEB_DIR = GAME_DIR.parent / "online" / "web"
+_JS_STRING = r'"((?:[^"\\\n]|\\.)*)"'
+_JS_TEXT = re.compile(r"(?<![\w.$])(?:t|N_)\(\s*" + _JS_STRING)
+_JS_COUNTED = re.compile(r"(?<![\w.$])nt\(\s*" + _JS_STRING + r"\s*,\s*" + _JS_STRING)
 
 
 def _literal(node: ast.expr) -> str | None:
@@ -41,14 +50,37 @@ def source_entries() -> dict[str, str | None]:
     return seen
 
 
+def web_entries(folder: Path = WEB_DIR) -> dict[str, str | None]:
+    """The msgids of the browser seat's modules (``folder``/*.js), as
+    :func:`source_entries` gives those of game/."""
+    seen: dict[str, str | None] = {}
+    for path in sorted(folder.glob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        for m in _JS_TEXT.finditer(text):
+            seen.setdefault(json.loads(f'"{m.group(1)}"'), None)
+        for m in _JS_COUNTED.finditer(text):
+            seen[json.loads(f'"{m.group(1)}"')] = json.loads(f'"{m.group(2)}"')
+    return seen
+
+
+def all_entries() -> dict[str, str | None]:
+    """The msgids of game/ and of the browser seat's page."""
+    out = source_entries()
+    for k, v in web_entries().items():
+        if v is not None or k not in out:
+            out[k] = v
+    return out
+
+
 def source_msgids() -> list[str]:
-    """Every msgid of game/ (singular texts and the singular of counted ones)."""
-    return list(source_entries())
+    """Every msgid of game/ and of the page (singular texts and the singular of
+    counted ones)."""
+    return list(all_entries())
 
 
 def source_plurals() -> dict[str, str]:
-    """The counted texts of game/: singular msgid -> plural msgid."""
-    return {k: v for k, v in source_entries().items() if v is not None}
+    """The counted texts of game/ and of the page: singular msgid -> plural msgid."""
+    return {k: v for k, v in all_entries().items() if v is not None}
 
 
 def po_quote(s: str) -> str:
@@ -66,7 +98,7 @@ def update(lang: str) -> int:
         text = text.replace(marker, marker + f'"Plural-Forms: {PLURAL_FORMS[lang]}\\n"\n', 1)
     singular, plurals = _parse(text)
     have = set(singular) | set(plurals) | set(_all_ids(text))
-    missing = [(m, pl) for m, pl in source_entries().items() if m not in have]
+    missing = [(m, pl) for m, pl in all_entries().items() if m not in have]
     if missing:
         text = text.rstrip("\n") + "\n"
         for m, pl in missing:
@@ -98,4 +130,5 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["source_msgids", "source_plurals", "source_entries", "update", "Path"]
+__all__ = ["source_msgids", "source_plurals", "source_entries", "web_entries", "all_entries",
+           "update", "Path"]

@@ -20,6 +20,7 @@ from engine.state import DISCARD, PLAY, Command
 from engine.view import SeatView
 
 from .client import ClientError, SeatClient
+from .tls import client_context
 
 Chooser = Callable[[SeatView, Sequence[Command], int], Command]
 
@@ -98,8 +99,10 @@ async def play(c: SeatClient, choose: Chooser, *, timeout: float = 600.0,
         c.on_message = previous
 
 
-async def run_bot(url: str, code: str, seat: int | None, level: str, name: str) -> int:
-    c = SeatClient(url, name or f"bot ({level})")
+async def run_bot(url: str, code: str, seat: int | None, level: str, name: str,
+                  cafile: str | None = None) -> int:
+    tls = client_context([cafile]) if cafile else None
+    c = SeatClient(url, name or f"bot ({level})", tls=tls)
     await c.connect()
     try:
         if seat is None:
@@ -127,7 +130,8 @@ async def run_bot(url: str, code: str, seat: int | None, level: str, name: str) 
 
 def cmd_bot(args: argparse.Namespace) -> int:
     try:
-        return asyncio.run(run_bot(args.server, args.code, args.seat, args.level, args.name))
+        return asyncio.run(run_bot(args.server, args.code, args.seat, args.level, args.name,
+                                   getattr(args, "cafile", None)))
     except (ClientError, OSError, TimeoutError) as exc:
         print(f"tarocchi bot: {exc}", file=sys.stderr)
         return 1

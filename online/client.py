@@ -26,7 +26,9 @@ gives a GUI a synchronous API:
   after that message) and, for ``event``, ``"engine_event"`` (the
   :class:`engine.state.Event` as this seat saw it).  Synthetic messages:
   ``{"type": "connection", "state": "lost" | "back"}`` and
-  ``{"type": "connection", "state": "closed", "reason": ...}`` when it gives up;
+  ``{"type": "connection", "state": "closed", "reason": ...}`` when it gives up
+  (reason ``"opened_elsewhere"``: the seat was opened by another connection with
+  its token, and this one was closed; it does not reconnect);
 * ``view`` (the latest SeatView, or None), ``last_seq``, ``seat``, ``code``,
   ``token``, ``host_token``, ``pending`` (ids not yet acknowledged); ``close()``.
 
@@ -43,12 +45,13 @@ import itertools
 import json
 import queue
 import secrets
+import ssl
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage
 
 from engine.ruleset import Ruleset, ruleset
 from engine.state import Command
@@ -62,6 +65,11 @@ from .protocol import (
     event_from_wire,
     view_from_json,
 )
+from .tls import client_context, handshake_error
+
+#: the close code of a connection whose seat another connection opened with the
+#: token (PROTOCOL.md): the client does not reconnect
+OPENED_ELSEWHERE = 4001
 
 #: redirects one request follows (a node answers ``redirect`` to the node that runs
 #: the table; a failover may move it once more meanwhile)
@@ -85,18 +93,22 @@ class SeatClient:
     def __init__(self, url: str | list[str], name: str = "", *, reconnect: bool = True,
                  max_backoff: float = 2.0, max_attempts: int = 200,
                  on_message: Callable[[dict[str, Any]], None] | None = None,
-                 record: bool = False) -> None:
+                 record: bool = False, tls: ssl.SSLContext | None = None,
+                 local_addr: tuple[str, int] | None = None) -> None:
         # several nodes of one service (online/cluster.py): reconnect through any of
         # them, and follow a ``redirect`` to the node that runs the table
         self.urls = [url] if isinstance(url, str) else list(url)
         if not self.urls:
             raise ValueError("no server URL")
         self.url = self.urls[0]
+        #: for wss:// addresses (online/tls.py): None is the system's trust store
+        self.tls = tls
         self._url_index = 0
         self.redirects = 0
         self._redirect_delay = 0.0  # grows while redirects lead nowhere (a dead owner)
         self._back = asyncio.Event()
         self.name = name
+        self.local_addr = local_addr  # the address to connect from (tests: 127.0.0.x)
         self.reconnect = reconnect
         self.max_backoff = max_backoff
         self.max_attempts = max_attempts
@@ -131,10 +143,7 @@ class SeatClient:
         self._reader = asyncio.get_running_loop().create_task(self._run())
 
     async def _open(self, timeout: float) -> None:
-        self.ws = await asyncio.wait_for(
-            connect(self.url, max_size=CLIENT_MAX_FRAME, compression=None, open_timeout=timeout,
-                    ping_interval=20, ping_timeout=20),
-            timeout)
+        self.ws = await self._handshake(timeout)
         await self.ws.send(encode({"type": "hello", "protocol": PROTOCOL_VERSION, "name": self.name[:32] or "player"}))
         reply = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
         if self.record:
@@ -142,6 +151,37 @@ class SeatClient:
         if reply.get("type") != "welcome":
             raise ClientError(f"the server refused hello: {reply.get('text')}", reply)
         self.connected.set()
+
+    async def _handshake(self, timeout: float) -> ClientConnection:
+        """The websocket opened (over TLS for wss://, the certificate checked); a TLS
+        failure, or a plain client at a TLS port, is a :class:`ClientError` saying so."""
+        url = self.url
+        extra: dict[str, Any] = {"local_addr": self.local_addr} if self.local_addr else {}
+        if url.startswith("wss://"):
+            if self.tls is None:
+                self.tls = client_context()
+            extra["ssl"] = self.tls
+        try:
+            return await asyncio.wait_for(
+                connect(url, max_size=CLIENT_MAX_FRAME, compression=None, open_timeout=timeout,
+                        ping_interval=20, ping_timeout=20, **extra),
+                timeout)
+        except ssl.SSLError as exc:
+            code = "tls_untrusted" if isinstance(exc, ssl.SSLCertVerificationError) else "tls"
+            raise ClientError(handshake_error(url, exc) or str(exc), {"code": code}) from None
+        except ConnectionResetError:
+            if not url.startswith("wss://"):
+                raise
+            raise ClientError(f"{url} hung up during the TLS handshake: is it a plain server? "
+                              "then use ws://") from None
+        except InvalidMessage as exc:  # the server hung up before any HTTP answer
+            hint = " (a TLS server? then use wss://)" if url.startswith("ws://") else ""
+            raise ClientError(f"{url} closed the connection during the handshake{hint}: "
+                              f"{exc}") from None
+        except TimeoutError:
+            hint = " (a TLS server? then use wss://)" if url.startswith("ws://") else ""
+            raise ClientError(f"{url} did not answer the handshake in {timeout:g} s"
+                              f"{hint}") from None
 
     async def _run(self) -> None:
         attempt = 0
@@ -157,6 +197,14 @@ class SeatClient:
             self.connected.clear()
             if self.closed:
                 break
+            if ws.close_code == OPENED_ELSEWHERE:
+                # the seat's token was used by another connection, which holds the seat
+                # now: reconnecting would take it back, and so on for ever
+                self.closed = True
+                self._fail_waiters("this seat was opened elsewhere")
+                self._deliver({"type": "connection", "state": "closed",
+                               "reason": "opened_elsewhere"})
+                return
             self._deliver({"type": "connection", "state": "lost"})
             if not self.reconnect:
                 self._fail_waiters("the connection was lost")
@@ -240,7 +288,7 @@ class SeatClient:
             raise ClientError(f"{reply.get('code')}: {reply.get('text')}", reply)
         return reply
 
-    async def create(self, variant: str = "piedicavallo", deals: int | None = None,
+    async def create(self, variant: str, deals: int | None = None,
                      seats: list[str] | None = None, settings: dict[str, Any] | None = None
                      ) -> tuple[str, str]:
         """A new table (this client is its host); returns (code, host token)."""
@@ -413,7 +461,9 @@ class ThreadedClient:
     """A :class:`SeatClient` on its own asyncio loop on a daemon thread, with a
     synchronous API for a GUI (see the module's docstring)."""
 
-    def __init__(self, *, reconnect: bool = True, max_backoff: float = 2.0) -> None:
+    def __init__(self, *, reconnect: bool = True, max_backoff: float = 2.0,
+                 tls: ssl.SSLContext | None = None) -> None:
+        self._tls = tls
         self._q: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="tarocchi-client",
@@ -428,7 +478,8 @@ class ThreadedClient:
 
     def connect(self, url: str, name: str = "", timeout: float = 10.0) -> None:
         self.client = SeatClient(url, name, reconnect=self._reconnect,
-                                 max_backoff=self._max_backoff, on_message=self._q.put)
+                                 max_backoff=self._max_backoff, on_message=self._q.put,
+                                 tls=self._tls)
         self._call(self.client.connect(timeout), timeout + 5)
 
     def _c(self) -> SeatClient:
@@ -436,7 +487,7 @@ class ThreadedClient:
             raise ClientError("not connected: call connect(url, name) first")
         return self.client
 
-    def create(self, variant: str = "piedicavallo", deals: int | None = None,
+    def create(self, variant: str, deals: int | None = None,
                seats: list[str] | None = None, settings: dict[str, Any] | None = None
                ) -> tuple[str, str]:
         c = self._c()

@@ -1,4 +1,5 @@
-"""Several server nodes, one service (issue 31): ``tarocchi serve --db postgresql://...``.
+"""Several server nodes, one service: ``tarocchi serve --db postgresql://...``
+(docs/SERVER.md).
 
 Every node is an ordinary server (online/server.py, online/tables.py) whose store
 is the shared PostgreSQL log (online/pg_store.py).  A table is run by one node at
@@ -42,8 +43,9 @@ import logging
 import random
 import socket
 import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 import psycopg
 
@@ -52,6 +54,7 @@ from .protocol import ProtocolError
 from .tables import AiRunner, Hub, Table
 
 log = logging.getLogger("tarocchi.online")
+K = TypeVar("K")
 
 #: the default lease: a dead node's tables are taken over within about this long
 LEASE_SECONDS = 5.0
@@ -60,6 +63,32 @@ LEASE_SECONDS = 5.0
 def redirect(lease: Lease) -> ProtocolError:
     return ProtocolError("redirect", f"table {lease.code} is run by another node: reconnect to "
                          f"{lease.url}", url=lease.url)
+
+
+class KeyedLocks(Generic[K]):
+    """One lock a key while someone holds or waits for it; none kept after (a lock
+    a code ever looked up would grow for months)."""
+
+    def __init__(self) -> None:
+        self._locks: dict[K, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: K) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (None, 0))
+        lock = lock or asyncio.Lock()
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users <= 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._locks)
 
 
 class Cluster:
@@ -71,8 +100,8 @@ class Cluster:
         self.store = store
         self.lease_seconds = store.lease_seconds
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._loading: dict[str, asyncio.Lock] = {}
-        self._taking: dict[int, asyncio.Lock] = {}
+        self._loading: KeyedLocks[str] = KeyedLocks()
+        self._taking: KeyedLocks[int] = KeyedLocks()
         self.takeovers = 0  # tables this node took over from a dead node (the scan)
         self.evictions = 0
 
@@ -101,6 +130,8 @@ class Cluster:
         """The table if this node runs it (taking its lease if nobody holds it);
         else ``ProtocolError("redirect")`` with the owner's URL."""
         code = code.upper()
+        if code in self.hub.done:  # a finished game someone still watches here
+            return self.hub.done[code]
         t = self.hub.tables.get(code)
         if t is not None:
             # a join or resume (not every move): check that the lease is still ours, so
@@ -110,14 +141,14 @@ class Cluster:
                 self.evict(t, "its lease was taken by another node")
                 raise redirect(lease)
             return t
-        lock = self._loading.setdefault(code, asyncio.Lock())
-        async with lock:
+        async with self._loading.hold(code):
             t = self.hub.tables.get(code)
             if t is not None:
                 return t
             lease = await self.store.lookup(code)
-            if lease is None:
-                raise ProtocolError("unknown_table", f"no table has the code {code}")
+            if lease is None or lease.status in ("over", "expired"):
+                # a finished game is read from the log, by any node, and leased by none
+                return await self.hub.find(code)
             if lease.node is not None and lease.node != self.node:
                 raise redirect(lease)
             return await self._take(lease.table_id)
@@ -125,7 +156,7 @@ class Cluster:
     async def _take(self, table_id: int) -> Table:
         # one at a time a table: the scan and a client's join may both want it, and
         # two Table objects of one table would be two writers in this node
-        async with self._taking.setdefault(table_id, asyncio.Lock()):
+        async with self._taking.hold(table_id):
             return await self._take_locked(table_id)
 
     async def _take_locked(self, table_id: int) -> Table:
@@ -138,12 +169,11 @@ class Cluster:
         rec = await self.store.load_table(table_id)
         if rec is None:
             raise ProtocolError("unknown_table", f"no table has the code {lease.code}")
+        if rec.status in ("over", "expired"):  # it ended meanwhile: read, not run
+            return await self.hub.find(rec.code)
         t = Table(self.hub, rec)
         self.hub.tables[rec.code] = t
         t.resume_after_restart()
-        name = f"{rec.code}-{rec.id}.jsonl"
-        if rec.status == "over" and not (self.hub.replays_dir / name).exists():
-            t._spawn(self.hub.write_replay(t, name))
         log.info("node %s runs table %s from seq %d", self.node, rec.code, len(rec.events))
         return t
 
@@ -212,6 +242,9 @@ class Node(Protocol):
     hub: Hub | None
     cluster: Cluster | None
 
+    @property
+    def scheme(self) -> str: ...
+
 
 async def start_node(srv: Node, host: str, port: int) -> socket.socket:
     """Open the PostgreSQL store and this node's :class:`Cluster` for ``srv``;
@@ -219,7 +252,7 @@ async def start_node(srv: Node, host: str, port: int) -> socket.socket:
     leases, is known before anyone connects)."""
     sock = socket.create_server((host, port))
     actual = int(sock.getsockname()[1])
-    url = srv.node_url or f"ws://{host}:{actual}"
+    url = srv.node_url or f"{srv.scheme}://{host}:{actual}"
     node = f"{socket.gethostname()}:{actual}:{uuid.uuid4().hex[:8]}"
     try:
         assert srv.db is not None

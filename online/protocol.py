@@ -53,6 +53,7 @@ CLIENT_TYPES = frozenset(
 )
 SERVER_TYPES = frozenset(
     {"welcome", "created", "lobby", "seated", "watching", "resumed", "event", "snapshot", "ack",
+     "options",
      "presence", "deal_end", "game_over", "timeout", "takeover", "error", "pong", "bye"}
 )
 
@@ -213,6 +214,8 @@ def _table_settings(settings: object) -> dict[str, Any]:
 def _join(obj: dict[str, Any], out: dict[str, Any]) -> None:
     _check_keys(obj, {"code", "seat", "name"})
     out["code"] = _code(obj)
+    if "seat" not in obj:
+        raise ProtocolError("bad_message", "'seat' is missing: a seat number, or null to watch")
     out["seat"] = _int(obj, "seat", 0, MAX_SEATS - 1, optional=True)
     out["name"] = _name(obj)
 

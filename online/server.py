@@ -24,8 +24,10 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import signal
+import ssl
 import sys
 import threading
 import time
@@ -35,12 +37,15 @@ from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from engine.files import user_data_folder
 from engine.view import SPECTATOR
 
-from .http import Routes
+from .http import Routes, is_upgrade, response
+from .limits import LOBBY_EXPIRY, Bucket, Limits, LimitSettings
+from .metrics import Metrics, instrument
 from .protocol import (
     HARD_MAX_FRAME,
     PROTOCOL_VERSION,
@@ -48,10 +53,13 @@ from .protocol import (
     decode_client,
     encode,
 )
-from .serve_options import AI_MS, DB_CONNECTIONS
+from .ring import Ring
+from .serve_options import AI_MS, DB_CONNECTIONS, limit_settings
 from .sqlite_store import SqliteStore
 from .store import SeqConflict, is_postgres_url
 from .tables import AiRunner, Hub, Table
+from .tls import HANDSHAKE_SECONDS, server_context
+from .web_routes import add_web_routes
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -64,29 +72,15 @@ RATE_PER_S = 20.0
 RATE_BURST = 40.0
 #: bytes waiting for a connection that does not read: past this it is closed
 MAX_BUFFER = 1 << 20
+#: the close code of a connection whose seat was opened by another (PROTOCOL.md)
+CLOSE_OPENED_ELSEWHERE = 4001
+#: the close code of a connection over its address's share (1013: try again later)
+CLOSE_TRY_LATER = 1013
 
 
 def default_data_dir() -> Path:
     """The user data folder's ``server/`` (``TAROCCHI_HOME`` overrides the data folder)."""
     return user_data_folder() / "server"
-
-
-class Bucket:
-    """A token bucket: ``take()`` is False when the connection sends too fast."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.level = burst
-        self.t = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.level = min(self.burst, self.level + (now - self.t) * self.rate)
-        self.t = now
-        if self.level < 1:
-            return False
-        self.level -= 1
-        return True
 
 
 class Peer:
@@ -96,8 +90,9 @@ class Peer:
     fan-out costs no task switch per connection.  A reader that does not read
     (more than MAX_BUFFER bytes waiting) is closed with 1008."""
 
-    def __init__(self, ws: ServerConnection, rate: float, burst: float) -> None:
+    def __init__(self, ws: ServerConnection, rate: float, burst: float, addr: str = "") -> None:
         self.ws = ws
+        self.addr = addr  # the client's address (online/limits.py)
         self.seat = SPECTATOR
         self.table: Table | None = None
         self.hello = False
@@ -136,6 +131,25 @@ class Peer:
             except Exception:  # a broken transport: the reader sees the connection close
                 pass
 
+    def displaced(self) -> None:
+        """Another connection resumed this seat with its token: say so, then close
+        (4001), so the client knows not to reconnect and fight for the seat."""
+        self.send(encode(ProtocolError(
+            "opened_elsewhere", "this seat was opened by another connection: this one is "
+            "closed").message()))
+        self.closing = True
+        self._loop.create_task(self._close_after_flush(CLOSE_OPENED_ELSEWHERE, "opened elsewhere"))
+
+    async def refuse(self, exc: ProtocolError, code: int, reason: str) -> None:
+        """The error, then the close."""
+        self.send(encode(exc.message()))
+        self.closing = True
+        await self._close_after_flush(code, reason)
+
+    async def _close_after_flush(self, code: int, reason: str) -> None:
+        await self.flush()
+        await _close(self.ws, code, reason)
+
     async def flush(self, timeout: float = 2.0) -> None:
         if self._flush_due:
             self._flush()
@@ -150,8 +164,21 @@ class TarocchiServer:
                  burst: float = RATE_BURST, ai_workers: int = 1, synchronous: str = "FULL",
                  db: str | None = None, node_url: str | None = None,
                  lease_seconds: float = 5.0, db_connections: int = DB_CONNECTIONS,
-                 ai_ms: int = AI_MS) -> None:
+                 ai_ms: int = AI_MS, tls_cert: str | None = None,
+                 tls_key: str | None = None, limits: LimitSettings | None = None,
+                 lobby_expiry: float = LOBBY_EXPIRY) -> None:
         self.data_dir = Path(data_dir)
+        #: ``--tls-cert``/``--tls-key`` (online/tls.py): the port speaks wss:// and https://
+        self.tls_cert, self.tls_key = tls_cert, tls_key
+        self.tls: ssl.SSLContext | None = None
+        #: the counters of /metrics (online/metrics.py); limits call metrics.limit_hit
+        self.metrics = Metrics()
+        #: limits per client address (online/limits.py): each hit counted in the metrics
+        self.limits = Limits(limits, is_lobby=self._is_lobby, on_hit=self.metrics.limit_hit)
+        self.lobby_expiry = lobby_expiry
+        #: each connection's client address, and whether it counts against it
+        self._addresses: dict[ServerConnection, tuple[str, bool]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
         self.ai_ms = ai_ms
         self.db_connections = db_connections
         # db: a postgresql:// URL makes this server one node of several (online/cluster.py)
@@ -166,8 +193,15 @@ class TarocchiServer:
         self.peers: set[Peer] = set()
         #: plain HTTP on the same port (online/http.py): health, metrics, the web seat
         self.http = Routes()
+        self.web = add_web_routes(self.http)
+
+    @property
+    def scheme(self) -> str:
+        """``wss`` when the port speaks TLS, else ``ws``."""
+        return "wss" if self.tls_cert else "ws"
 
     async def start(self, host: str = "127.0.0.1", port: int = 8765) -> int:
+        self.tls = server_context(self.tls_cert, self.tls_key)  # a bad file: one line, first
         self.data_dir.mkdir(parents=True, exist_ok=True)
         sock = None
         if self.db and not is_postgres_url(self.db):
@@ -185,12 +219,18 @@ class TarocchiServer:
             store = SqliteStore(self.data_dir / "tarocchi.sqlite3", synchronous=self.synchronous)
             self.hub = Hub(store, self.data_dir, AiRunner(self.ai_workers, budget_ms=self.ai_ms))
             await self.hub.load()
+        assert self.hub is not None
+        self.hub.lobby_expiry = self.lobby_expiry
+        instrument(self, self.metrics)
+        tls: dict[str, Any] = ({"ssl": self.tls, "ssl_handshake_timeout": HANDSHAKE_SECONDS}
+                               if self.tls else {})
         self.server = await serve(
             self.handler, None if sock else host, None if sock else port, sock=sock,
             max_size=HARD_MAX_FRAME, compression=None,
-            process_request=self.http.process_request,
-            ping_interval=20, ping_timeout=20, max_queue=64, close_timeout=2,
+            process_request=self.process_request,
+            ping_interval=20, ping_timeout=20, max_queue=64, close_timeout=2, **tls,
         )
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
         sock = next(iter(self.server.sockets))
         return int(sock.getsockname()[1])
 
@@ -200,6 +240,8 @@ class TarocchiServer:
         for p in list(self.peers):
             p.send(bye)
             p._flush()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()
@@ -209,64 +251,173 @@ class TarocchiServer:
             self.hub.close()
             await self.hub.store.close()
 
+    # --- limits per address -----------------------------------------------------------
+
+    async def process_request(self, connection: ServerConnection, request: Request
+                              ) -> Response | None:
+        """Every request, websocket or plain HTTP: counted against its client's
+        address (online/limits.py), then handed to the routes (online/http.py).  A
+        plain request over the address's share is answered 429; a websocket one
+        is let through to be told ``too_many_connections`` in the protocol."""
+        addr = self.limits.address(_address(connection), request.headers)
+        counted = self.limits.connect(addr)
+        self._addresses[connection] = (addr, counted)
+        connection.connection_lost_waiter.add_done_callback(
+            lambda _: self._connection_gone(connection))
+        if not counted and not is_upgrade(request):
+            return response(429, "too many connections from your address\n",
+                            headers={"Retry-After": "10"})
+        return await self.http.process_request(connection, request)
+
+    def _connection_gone(self, connection: ServerConnection) -> None:
+        addr, counted = self._addresses.pop(connection, ("", False))
+        if counted:
+            self.limits.disconnect(addr)
+
+    def _is_lobby(self, code: str) -> bool:
+        t = self.hub.tables.get(code) if self.hub is not None else None
+        return t is not None and t.rec.status == "lobby"
+
+    async def _sweep_loop(self) -> None:
+        """Abandoned lobbies expire, idle addresses are forgotten (a few times per
+        expiry period, at least once a minute)."""
+        every = max(0.05, min(60.0, self.lobby_expiry / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep()
+            except Exception:  # the store away: the next sweep tries again
+                log.exception("the sweep of lobbies failed")
+
+    async def sweep(self) -> None:
+        hub = self.hub
+        if hub is None:
+            return
+        hosted: set[str] = set()
+        for p in self.peers:
+            p.host_of &= hub.tables.keys()
+            hosted |= p.host_of
+        await hub.expire_lobbies(hosted)
+        self.limits.sweep()
+
+    def _late_hello(self, peer: Peer) -> None:
+        if not peer.hello and not peer.closing:
+            self.limits.hit("hello", peer.addr)
+            peer.ws.loop.create_task(self._refuse(peer, ProtocolError(
+                "hello_timeout", f"no hello within {self.limits.settings.hello_seconds:g} s: "
+                "the connection is closed"), 1008, "no hello"))
+
+    async def _refuse(self, peer: Peer, exc: ProtocolError, code: int, reason: str) -> None:
+        """A limit's error (counted among the refusals), then the close."""
+        self.metrics.refused(exc.code)
+        await peer.refuse(exc, code, reason)
+
+    def _over_rate(self, peer: Peer) -> ProtocolError | None:
+        """The connection's own bucket, then its address's."""
+        if not peer.bucket.take():
+            self.metrics.limit_hit("rate", peer.addr)
+            return ProtocolError("rate_limited", "too many messages: the connection is closed")
+        wait = self.limits.message(peer.addr)
+        if wait:
+            return ProtocolError(
+                "rate_limited", "too many messages from your address: the connection is closed",
+                retry_after=round(wait + 0.05, 1))
+        return None
+
     # --- one connection ------------------------------------------------------------
 
     async def handler(self, ws: ServerConnection) -> None:
-        peer = Peer(ws, self.rate, self.burst)
+        addr, counted = self._addresses.get(ws, (_address(ws), True))
+        peer = Peer(ws, self.rate, self.burst, addr)
+        if not counted:
+            await self._refuse(peer, ProtocolError(
+                "too_many_connections", f"your address has {self.limits.settings.connections} "
+                "connections open to this server: close one, or try again later"),
+                CLOSE_TRY_LATER, "too many connections")
+            return
         self.connections += 1
         self.peers.add(peer)
+        timer = ws.loop.call_later(self.limits.settings.hello_seconds, self._late_hello, peer)
         try:
             async for raw in ws:
-                if not peer.bucket.take():
-                    peer.send(encode(ProtocolError(
-                        "rate_limited", "too many messages: the connection is closed").message()))
-                    await peer.flush()
-                    await _close(ws, 1008, "rate limit")
+                if not await self._receive(peer, raw):
                     break
-                msg_id = None
-                try:
-                    msg = decode_client(raw)
-                    msg_id = msg.get("id")
-                    await self.dispatch(peer, msg)
-                except ProtocolError as exc:
-                    peer.send(encode(exc.message(msg_id)))
-                    if exc.code == "protocol_version":
-                        await peer.flush()
-                        await _close(ws, 1002, "protocol version")
-                        break
-                except SeqConflict:
-                    if self.cluster is None or peer.table is None:  # one server: never; a fault
-                        log.exception("a write of one server was refused as a conflict")
-                        peer.send(encode(ProtocolError(
-                            "server_error", "the server could not do this (SeqConflict); "
-                            "nothing was changed").message(msg_id)))
-                        continue
-                    # another node runs the table now: drop ours (closes this connection);
-                    # the client reconnects, is redirected, and sends its command again
-                    self.cluster.evict(peer.table, "a write was refused (its lease is gone)")
-                    break
-                except ConnectionClosed:
-                    raise
-                except Exception as exc:  # a fault of ours (the store, a bug): said, not hidden
-                    log.exception("message from a client failed")
-                    peer.send(encode(ProtocolError(
-                        "server_error", f"the server could not do this ({type(exc).__name__}); "
-                        "nothing was changed").message(msg_id)))
         except ConnectionClosed:
             pass
         finally:
+            timer.cancel()
             self.connections -= 1
             self.peers.discard(peer)
             if peer.table is not None:
                 peer.table.detach(peer)
             peer.closing = True
 
+    async def _receive(self, peer: Peer, raw: str | bytes) -> bool:
+        """One message: checked, dispatched, answered; False closes the connection."""
+        ws = peer.ws
+        refused = self._over_rate(peer)
+        if refused is not None:
+            await self._refuse(peer, refused, 1008, "rate limit")
+            return False
+        msg_id = None
+        try:
+            msg = decode_client(raw)
+            msg_id = msg.get("id")
+            await self.dispatch(peer, msg)
+        except ProtocolError as exc:
+            self.metrics.refused(exc.code)
+            peer.send(encode(exc.message(msg_id)))
+            if exc.code == "protocol_version":
+                await peer.flush()
+                await _close(ws, 1002, "protocol version")
+                return False
+        except SeqConflict:
+            if self.cluster is None or peer.table is None:  # one server: never; a fault
+                log.exception("a write of one server was refused as a conflict")
+                peer.send(encode(ProtocolError(
+                    "server_error", "the server could not do this (SeqConflict); "
+                    "nothing was changed").message(msg_id)))
+                return True
+            # another node runs the table now: drop ours (closes this connection);
+            # the client reconnects, is redirected, and sends its command again
+            self.cluster.evict(peer.table, "a write was refused (its lease is gone)")
+            return False
+        except ConnectionClosed:
+            raise
+        except Exception as exc:  # a fault of ours (the store, a bug): said, not hidden
+            log.exception("message from a client failed")
+            peer.send(encode(ProtocolError(
+                "server_error", f"the server could not do this ({type(exc).__name__}); "
+                "nothing was changed").message(msg_id)))
+        return True
+
     async def table_of(self, code: str) -> Table:
         """The table with this code; a node of several may answer ``redirect``."""
         if self.cluster is not None:
             return await self.cluster.table(code)
         assert self.hub is not None
-        return self.hub.get(code)
+        return await self.hub.find(code)
+
+    async def find(self, peer: Peer, msg: dict[str, Any]) -> Table:
+        """The table a message names by code, under the limit of wrong codes: past
+        its burst the address pauses, and during a pause only a message that holds
+        one of the table's tokens is let through (a scanner learns nothing: a code
+        that exists and one that does not get the same answer)."""
+        pause = self.limits.code_pause(peer.addr)
+        try:
+            table = await self.table_of(msg["code"])
+        except ProtocolError as exc:
+            if exc.code != "unknown_table":
+                raise
+            if not pause:
+                self.limits.wrong_code(peer.addr)
+                pause = self.limits.code_pause(peer.addr)
+                if not pause:
+                    raise
+            raise _paused(pause) from None
+        if pause and not table.holds(msg.get("token"), msg.get("host_token")):
+            raise _paused(pause)
+        return table
 
     def _hello(self, peer: Peer, msg: dict[str, Any]) -> None:
         """The greeting: refused unless the client speaks this server's protocol."""
@@ -288,7 +439,7 @@ class TarocchiServer:
             return
         if peer.table is not None:
             raise ProtocolError("already_joined", f"this connection is at table {peer.table.code}")
-        table = await self.table_of(msg["code"])
+        table = await self.find(peer, msg)
         if kind == "join":
             await table.join(peer, msg["seat"], msg["name"] or peer.name,
                              host=table.code in peer.host_of)
@@ -320,8 +471,14 @@ class TarocchiServer:
         if not peer.hello:
             raise ProtocolError("no_hello", "say hello first (with the protocol version)")
         if kind == "create":
+            if not self.limits.may_create(peer.addr):
+                raise ProtocolError(
+                    "too_many_lobbies", f"your address has {self.limits.settings.lobbies} tables "
+                    "waiting to start: start one, or wait for one to expire",
+                    limit=self.limits.settings.lobbies)
             table, host_token = await hub.create(msg["variant"], msg["deals"], msg["seats"],
                                                  msg["settings"])
+            self.limits.created(peer.addr, table.code)
             peer.host_of.add(table.code)
             peer.send(encode({"type": "created", "code": table.code, "host_token": host_token}))
             peer.send(encode(table.lobby()))
@@ -333,7 +490,7 @@ class TarocchiServer:
             await self._command(peer, msg)
             return
         # the host's lobby commands
-        table = await self.table_of(msg["code"])
+        table = await self.find(peer, msg)
         table.check_host(msg["host_token"])
         if kind == "set_seat":
             await table.set_seat(msg["seat"], msg["level"])
@@ -342,6 +499,18 @@ class TarocchiServer:
         elif kind == "takeover":
             await table.takeover(msg["seat"], msg["level"])
         peer.send(encode({**table.lobby(), "done": kind}))  # the answer: the lobby after it
+
+
+def _paused(seconds: float) -> ProtocolError:
+    return ProtocolError(
+        "rate_limited", f"too many wrong table codes from your address: try again in "
+        f"{math.ceil(seconds)} s", retry_after=round(seconds + 0.05, 1))
+
+
+def _address(ws: ServerConnection) -> str:
+    """The client's address as the socket sees it (a proxy's, behind one)."""
+    peer = ws.remote_address
+    return str(peer[0]) if peer else ""
 
 
 async def _close(ws: ServerConnection, code: int, reason: str) -> None:
@@ -415,8 +584,8 @@ def start_background(data_dir: str | os.PathLike[str], host: str = "127.0.0.1", 
     if "port" not in box:
         raise RuntimeError("the server did not start")
     p = box["port"]
-    return ServerHandle(f"ws://{host}:{p}", p, Path(data_dir), box["loop"], th, box["stop"],
-                        box["server"])
+    return ServerHandle(f"{box['server'].scheme}://{host}:{p}", p, Path(data_dir), box["loop"],
+                        th, box["stop"], box["server"])
 
 
 async def _serve_forever(data_dir: Path, host: str, port: int, **options: Any) -> None:
@@ -426,7 +595,7 @@ async def _serve_forever(data_dir: Path, host: str, port: int, **options: Any) -
     sys.setswitchinterval(0.0005)
     srv = TarocchiServer(data_dir, **options)
     actual = await srv.start(host, port)
-    print(f"ws://{host}:{actual}", flush=True)
+    print(f"{srv.scheme}://{host}:{actual}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -445,26 +614,27 @@ def write_stats(srv: TarocchiServer, path: Path) -> None:
     import json
 
     assert srv.hub is not None
-    t = list(srv.hub.timings)
 
     def pct(xs: list[float], q: float) -> float:
         xs = sorted(xs)
         return round(xs[min(len(xs) - 1, int(q * len(xs)))] * 1000, 2) if xs else 0.0
 
-    commit = [a for a, _ in t]
-    fan = [b for _, b in t]
+    commit = srv.hub.timings.column(0)
+    fan = srv.hub.timings.column(1)
     store = srv.hub.store
     out = {
-        "commits": len(t), "transactions": getattr(store, "commits", None),
+        "commits": len(commit), "transactions": getattr(store, "commits", None),
         "commit_p50_ms": pct(commit, 0.5), "commit_p95_ms": pct(commit, 0.95),
         "fanout_p50_ms": pct(fan, 0.5), "fanout_p95_ms": pct(fan, 0.95),
     }
-    ai = list(srv.hub.ai.timings)
+    ai = srv.hub.ai.timings.column()
     if ai:
         out.update({"ai_decisions": srv.hub.ai.decisions, "ai_ms_p50": pct(ai, 0.5),
                     "ai_ms_p95": pct(ai, 0.95)})
-    g = list(getattr(store, "timings", []))
-    w = list(getattr(store, "wakeups", []))
+    groups: Ring | None = getattr(store, "timings", None)  # the SQLite store's (PostgreSQL: none)
+    wakes: Ring | None = getattr(store, "wakeups", None)
+    g = groups.rows() if groups is not None else []
+    w = wakes.column() if wakes is not None else []
     if g:
         out.update({
             "queue_wait_p50_ms": pct([x[0] for x in g], 0.5),
@@ -478,7 +648,10 @@ def write_stats(srv: TarocchiServer, path: Path) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from .logs import setup
+
     data = Path(args.data) if args.data else default_data_dir()
+    setup(getattr(args, "log_format", "text"))
     try:
         asyncio.run(_serve_forever(data, args.host, args.port, rate=args.rate,
                                    burst=max(RATE_BURST, 2 * args.rate),
@@ -487,7 +660,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
                                    node_url=getattr(args, "node_url", None),
                                    lease_seconds=getattr(args, "lease_seconds", 5.0),
                                    db_connections=getattr(args, "db_connections", DB_CONNECTIONS),
-                                   ai_ms=getattr(args, "ai_ms", AI_MS)))
+                                   ai_ms=getattr(args, "ai_ms", AI_MS),
+                                   tls_cert=getattr(args, "tls_cert", None),
+                                   tls_key=getattr(args, "tls_key", None),
+                                   limits=limit_settings(args),
+                                   lobby_expiry=getattr(args, "lobby_expiry", LOBBY_EXPIRY)))
     except OSError as exc:
         print(f"tarocchi serve: {exc}", file=sys.stderr)
         return 1

@@ -18,11 +18,11 @@ import queue
 import sqlite3
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .ring import Ring
 from .store import SeqConflict, TableRecord
 
 GROUP_MAX = 512
@@ -117,8 +117,8 @@ class SqliteStore:
         self.commits = 0  # transactions committed (for the bench)
         #: per group: (seconds the first append waited in the queue, seconds of the
         #: transaction, changes in it); per wake-up of a loop: seconds to be run
-        self.timings: deque[tuple[float, float, int]] = deque(maxlen=100_000)
-        self.wakeups: deque[float] = deque(maxlen=100_000)
+        self.timings = Ring(100_000, 3)
+        self.wakeups = Ring(100_000)
 
     # --- the writer thread --------------------------------------------------------
 
@@ -151,7 +151,7 @@ class SqliteStore:
                     by_loop.setdefault(loop, []).append((fut, ok, value))
             t_done = time.perf_counter()
             waited = max((t_pick - p.t for p, _, _ in ops if isinstance(p, _Append)), default=0.0)
-            self.timings.append((waited, t_done - t_pick, len(ops)))
+            self.timings.append(waited, t_done - t_pick, len(ops))
             for loop, settled in by_loop.items():  # one wake-up of the loop a group
                 try:
                     loop.call_soon_threadsafe(_settle_all, settled, t_done, self.wakeups)
@@ -285,30 +285,30 @@ class SqliteStore:
         await self._run(_Append(rows, cmd, (status, table_id) if status is not None else None))
 
     async def load(self) -> list[TableRecord]:
-        def op(db: sqlite3.Connection) -> list[TableRecord]:
-            recs: dict[int, TableRecord] = {}
-            for row in db.execute(
-                "SELECT id, code, variant, deals, seed, seats, settings, host_hash, status"
-                " FROM tables ORDER BY id"
-            ):
-                recs[row[0]] = TableRecord(
-                    id=row[0], code=row[1], variant=row[2], deals=row[3], seed=int(row[4]),
-                    seats=json.loads(row[5]), settings=json.loads(row[6]), host_hash=row[7],
-                    status=row[8],
-                )
-            for tid, seq, ev in db.execute("SELECT table_id, seq, event FROM events ORDER BY table_id, seq"):
-                r = recs[tid]
-                if seq != len(r.events) + 1:
-                    raise RuntimeError(f"table {tid}: the log jumps to seq {seq}")
-                r.events.append(ev)
-            for tid, seat, h in db.execute("SELECT table_id, seat, hash FROM tokens"):
-                recs[tid].tokens[seat] = h
-            for tid, seat, cid, seq in db.execute("SELECT table_id, seat, cmd_id, seq FROM commands"):
-                recs[tid].commands[(seat, cid)] = seq
-            return list(recs.values())
-
-        result: list[TableRecord] = await self._run(op)
+        result: list[TableRecord] = await self._run(
+            lambda db: _records(db, "status IN ('lobby', 'playing')", ()))
         return result
+
+    async def load_code(self, code: str) -> TableRecord | None:
+        found: list[TableRecord] = await self._run(lambda db: _records(db, "code = ?", (code,)))
+        return found[0] if found else None
+
+    async def finished(self) -> list[tuple[str, int]]:
+        def op(db: sqlite3.Connection) -> list[tuple[str, int]]:
+            return [(c, int(i)) for c, i in
+                    db.execute("SELECT code, id FROM tables WHERE status = 'over' ORDER BY id")]
+
+        result: list[tuple[str, int]] = await self._run(op)
+        return result
+
+    async def ping(self) -> None:
+        """``SELECT 1`` on the writer thread: it answers once the commits queued
+        before it are done (a writer stuck on the disk does not)."""
+
+        def op(db: sqlite3.Connection) -> None:
+            db.execute("SELECT 1").fetchone()
+
+        await self._run(op)
 
     def _checkpoints(self, every: float = 1.0) -> None:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -340,6 +340,35 @@ class SqliteStore:
         return read_events(self.path, code)
 
 
+def _records(db: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> list[TableRecord]:
+    """The tables ``WHERE where`` with their events, tokens and command ids."""
+    recs: dict[int, TableRecord] = {}
+    for row in db.execute(
+        "SELECT id, code, variant, deals, seed, seats, settings, host_hash, status"
+        f" FROM tables WHERE {where} ORDER BY id", args
+    ):
+        recs[row[0]] = TableRecord(
+            id=row[0], code=row[1], variant=row[2], deals=row[3], seed=int(row[4]),
+            seats=json.loads(row[5]), settings=json.loads(row[6]), host_hash=row[7],
+            status=row[8],
+        )
+    ids = f"(SELECT id FROM tables WHERE {where})"
+    for tid, seq, ev in db.execute(
+            f"SELECT table_id, seq, event FROM events WHERE table_id IN {ids}"
+            " ORDER BY table_id, seq", args):
+        r = recs[tid]
+        if seq != len(r.events) + 1:
+            raise RuntimeError(f"table {tid}: the log jumps to seq {seq}")
+        r.events.append(ev)
+    for tid, seat, h in db.execute(
+            f"SELECT table_id, seat, hash FROM tokens WHERE table_id IN {ids}", args):
+        recs[tid].tokens[seat] = h
+    for tid, seat, cid, seq in db.execute(
+            f"SELECT table_id, seat, cmd_id, seq FROM commands WHERE table_id IN {ids}", args):
+        recs[tid].commands[(seat, cid)] = seq
+    return list(recs.values())
+
+
 def read_events(path: str | os.PathLike[str], code: str) -> list[str]:
     db = sqlite3.connect(path)
     try:
@@ -351,7 +380,7 @@ def read_events(path: str | os.PathLike[str], code: str) -> list[str]:
 
 
 def _settle_all(settled: list[tuple[asyncio.Future[Any], bool, Any]], t_done: float,
-                wakeups: deque[float]) -> None:
+                wakeups: Ring) -> None:
     wakeups.append(time.perf_counter() - t_done)
     for fut, ok, value in settled:
         if fut.done():

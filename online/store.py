@@ -1,6 +1,6 @@
 """The server's durable store: the interface the tables write through.
 
-Small and async on purpose (a PostgreSQL store will implement it too, issue 31):
+Small and async on purpose (the SQLite and the PostgreSQL stores implement it):
 each call returns once its change is durable, and never blocks the event loop
 (the SQLite store commits on its own writer thread).  Events are stored whole
 (the replay format's JSON, every hand), one row per event keyed by (table, seq);
@@ -35,7 +35,7 @@ class TableRecord:
     seats: list[dict[str, Any]]
     settings: dict[str, Any]
     host_hash: str
-    status: str = "lobby"  # lobby, playing, over
+    status: str = "lobby"  # lobby, playing, over; expired: a lobby nobody started
     id: int = 0
     events: list[str] = field(default_factory=list)
     tokens: dict[int, str] = field(default_factory=dict)  # seat -> token hash
@@ -64,7 +64,21 @@ class Store(Protocol):
         ...
 
     async def load(self) -> list[TableRecord]:
-        """Every table with its events, tokens and command ids (at start-up)."""
+        """Every table in play or in its lobby, with its events, tokens and command
+        ids (at start-up; finished and expired tables stay in the store)."""
+        ...
+
+    async def load_code(self, code: str) -> TableRecord | None:
+        """The table with this code, whatever its status (None: no such table)."""
+        ...
+
+    async def finished(self) -> list[tuple[str, int]]:
+        """(code, id) of every finished table (the start-up checks their replays)."""
+        ...
+
+    async def ping(self) -> None:
+        """A cheap query through the store's own connection (the health check);
+        raises when the store cannot answer."""
         ...
 
     async def close(self) -> None: ...

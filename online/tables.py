@@ -1,15 +1,16 @@
 """The tables: one table is one sequential actor (an ``asyncio.Lock``).
 
-Every change of a table happens under its lock, in this order: decide with the
-engine (``engine.state.decide``, the one judge), add the events due without a
-decision (a trick's result, a deal's score, the next deal), **commit them to
-the store**, and only then apply them and fan them out: each connection gets
+Every change of a table happens under its lock, in this order: ask the engine
+what the command causes (``engine.state.judge``, the one judge: the command's
+events and those then due without a decision, a trick's result, a deal's score,
+the next deal), **commit them to the store**, and only then take the new state
+and fan the events out: each connection gets
 each event as its seat sees it (``engine.view.seat_event``), numbered with its
 seq (the event's 1-based position in the table's log, the same for every seat).
 
 AI seats are played on the server, in a process pool, from the seat's view
 only (``make_player(level).choose(view, legal, event_index)`` with event_index =
-the seq the view is at); their command goes through ``decide`` like anyone's.
+the seq the view is at); their command goes through ``judge`` like anyone's.
 The server's turn clock plays for a person whose time is up (the fallback
 level), and an AI can take a dropped person's seat (after a time, or when the
 host says so); the person gets the seat back when they come back.
@@ -27,7 +28,7 @@ import os
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
@@ -43,15 +44,18 @@ from engine.state import (
     Command,
     DealScored,
     Event,
+    Ruling,
     State,
     apply,
-    decide,
     due_event,
+    judge,
     legal_commands,
     new_game,
 )
 from engine.view import SPECTATOR, SeatView, seat_event, seat_view
 
+from .limits import LOBBY_EXPIRY
+from .options import options_message, outcome_json
 from .protocol import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -62,21 +66,24 @@ from .protocol import (
     event_json,
     view_to_json,
 )
+from .ring import Ring
 from .store import Store, TableRecord, token_hash
 
 log = logging.getLogger("tarocchi.online")
 
 MAX_SPECTATORS = 16
-MAX_CONNS_PER_SEAT = 4
 
 
 class Conn(Protocol):
-    """What a table needs of a connection: its seat and a send that never blocks
-    (the server queues the text for the connection's writer)."""
+    """What a table needs of a connection: its seat, a send that never blocks
+    (the server queues the text for the connection's writer), and ``displaced()``:
+    another connection took its seat with the token, so it is told so and closed."""
 
     seat: int
 
     def send(self, text: str) -> None: ...
+
+    def displaced(self) -> None: ...
 
 
 def new_code() -> str:
@@ -121,8 +128,10 @@ class AiRunner:
         self.inline = inline
         self._pool: Executor | None = None
         #: seconds each decision took, from asking to the answer (the bench's figures)
-        self.timings: deque[float] = deque(maxlen=100_000)
+        self.timings = Ring(100_000)
         self.decisions = 0
+        #: told (level, seconds) after each decision (the server's metrics)
+        self.on_decision: Callable[[str, float], None] | None = None
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -143,8 +152,11 @@ class AiRunner:
             cmd = await loop.run_in_executor(
                 self._executor(), choose, level, view, event_index, self.budget_ms
             )
-        self.timings.append(time.perf_counter() - t0)
+        took = time.perf_counter() - t0
+        self.timings.append(took)
         self.decisions += 1
+        if self.on_decision is not None:
+            self.on_decision(level, took)
         return cmd
 
     def shutdown(self) -> None:
@@ -189,6 +201,8 @@ class Table:
         self._clock: asyncio.TimerHandle | None = None
         self._takeover: dict[int, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: since when nobody was at this lobby (Hub.expire_lobbies keeps it up to date)
+        self.idle_since = time.monotonic()
 
     # --- reading ---------------------------------------------------------------------
 
@@ -245,10 +259,23 @@ class Table:
             for seat in {c.seat for c in self.conns}
         }
 
+    def _offer(self, conns: list[Conn] | set[Conn]) -> None:
+        """Tell the seat on turn, if a person plays it, what it may do (``options``)."""
+        seat = self.state.turn
+        if seat < 0 or self.rec.status != "playing" or self.seat_level(seat):
+            return
+        mine = [c for c in conns if c.seat == seat]
+        msg = options_message(seat_view(self.state, seat), self.seq) if mine else None
+        if msg is not None:
+            text = encode(msg)
+            for c in mine:
+                c.send(text)
+
     # --- joining -------------------------------------------------------------------
 
     async def join(self, conn: Conn, seat: int | None, name: str, host: bool) -> dict[str, Any]:
         async with self.lock:
+            self._check_not_expired()
             if seat is None:
                 if sum(1 for c in self.conns if c.seat == SPECTATOR) >= MAX_SPECTATORS:
                     raise ProtocolError("table_full", "this table has no room for more spectators")
@@ -265,6 +292,9 @@ class Table:
                 raise ProtocolError("seat_taken", f"seat {seat} is played by the AI ({s.get('level')})")
             if seat in self.rec.tokens:
                 raise ProtocolError("seat_taken", f"seat {seat} is taken; rejoin it with its token (resume)")
+            if self.rec.status == "over":
+                raise ProtocolError("game_over", "the game is over: watch it (seat null) or resume "
+                                    "your seat with its token")
             token = new_token()
             s["name"] = (name or f"Player {seat + 1}")[:MAX_NAME_CHARS]
             if host and self.rec.settings.get("host_seat") is None:
@@ -278,6 +308,7 @@ class Table:
             conn.send(encode(reply))
             self._attach(conn)
             self._broadcast(self.lobby())
+            self._offer([conn])
             return reply
 
     async def resume(self, conn: Conn, token: str, last_seq: int) -> int:
@@ -289,8 +320,6 @@ class Table:
             again = conn in self.conns  # a re-sync on the same connection (a gap seen)
             if again and conn.seat != seat:
                 raise ProtocolError("already_joined", f"this connection plays seat {conn.seat}")
-            if not again and sum(1 for c in self.conns if c.seat == seat) >= MAX_CONNS_PER_SEAT:
-                raise ProtocolError("table_full", f"seat {seat} has too many connections")
             conn.seat = seat
             if last_seq == 0 or last_seq > self.seq or self.seq - last_seq > RESUME_EVENTS_MAX:
                 conn.send(encode({"type": "resumed", "code": self.code, "seat": seat,
@@ -306,21 +335,30 @@ class Table:
             if self.rec.status == "over":  # said once to those connected: again to one who was not
                 conn.send(encode(self._game_over_msg()))
             if again:
+                self._offer([conn])
                 return seat
             s = self.rec.seats[seat]
-            if s.get("takeover"):  # the person is back: the AI gives the seat back
+            if s.get("takeover") and self.rec.status == "playing":  # back: the AI gives the seat back
                 s.pop("takeover")
                 await self.hub.store.update_table(self.rec.id, seats=self.rec.seats)
                 self._ai_for = -1
             self._attach(conn)
+            self._displace(seat, conn)
             self._broadcast(self.lobby())
+            self._offer([conn])
             self._schedule()
             return seat
 
+    def _displace(self, seat: int, new: Conn) -> None:
+        """A seat is one connection: the one that held it before ``new`` resumed it
+        with its token is told ``opened_elsewhere`` and closed (the seat stays
+        connected: nobody is told it went away)."""
+        for old in [c for c in self.conns if c.seat == seat and c is not new]:
+            self.conns.discard(old)
+            old.displaced()
+
     def _attach(self, conn: Conn) -> None:
         seat = conn.seat
-        if sum(1 for c in self.conns if c.seat == seat) >= MAX_CONNS_PER_SEAT:
-            raise ProtocolError("table_full", f"seat {seat} has too many connections")
         back = seat >= 0 and not self.connected(seat)
         self.conns.add(conn)
         if back:
@@ -338,6 +376,8 @@ class Table:
         if seat >= 0 and not self.connected(seat):
             self._broadcast({"type": "presence", "seat": seat, "connected": False})
             self._arm_takeover(seat)
+        if not self.conns and self.rec.status == "over":
+            self.hub.forget(self)  # nobody watches a finished game: it leaves memory
 
     def _arm_takeover(self, seat: int) -> None:
         after = self.rec.settings.get("ai_takeover_seconds", 0)
@@ -355,12 +395,26 @@ class Table:
 
     # --- the host ------------------------------------------------------------------
 
+    def holds(self, token: str | None, host_token: str | None = None) -> bool:
+        """True if ``token`` is one of this table's seat tokens or ``host_token`` its host's."""
+        if token is not None:
+            h = token_hash(token)
+            if any(secrets.compare_digest(th, h) for th in self.rec.tokens.values()):
+                return True
+        return host_token is not None and secrets.compare_digest(token_hash(host_token),
+                                                                 self.rec.host_hash)
+
     def check_host(self, host_token: str) -> None:
         if not secrets.compare_digest(token_hash(host_token), self.rec.host_hash):
             raise ProtocolError("not_host", "only the table's host may do this (wrong host token)")
 
+    def _check_not_expired(self) -> None:
+        if self.rec.status == "expired":
+            raise ProtocolError("unknown_table", f"table {self.code} expired: nobody came to it")
+
     async def set_seat(self, seat: int, level: str) -> None:
         async with self.lock:
+            self._check_not_expired()
             if self.started:
                 raise ProtocolError("started", "the game has started: seats are set")
             if not 0 <= seat < self.rules.n_seats:
@@ -373,9 +427,17 @@ class Table:
 
     async def start(self) -> None:
         async with self.lock:
+            self._check_not_expired()
             if self.started:
                 raise ProtocolError("started", "the game has already started")
-            await self._commit([], None, status="playing")
+            empty = [i for i, s in enumerate(self.rec.seats)
+                     if s["kind"] == "human" and i not in self.rec.tokens]
+            if empty:
+                raise ProtocolError(
+                    "seats_empty", f"nobody sits at seat{'s' if len(empty) > 1 else ''} "
+                    f"{', '.join(map(str, empty))}: wait for them, or give each to the AI "
+                    "(set_seat) before the start", seats=empty)
+            await self._commit(judge(self.state, None), None, status="playing")
             self._broadcast(self.lobby())
 
     async def takeover(self, seat: int, level: str | None, *, by_host: bool = True) -> None:
@@ -402,7 +464,7 @@ class Table:
     # --- commands ------------------------------------------------------------------
 
     async def command(self, seat: int, cmd: dict[str, Any], cmd_id: str) -> int:
-        """Decide, commit, fan out; returns the seq of the last event it caused (a
+        """Judge, commit, fan out; returns the seq of the last event it caused (a
         command id already applied returns its seq again and changes nothing)."""
         async with self.lock:
             key = (seat, cmd_id)
@@ -417,47 +479,43 @@ class Table:
                 raise ProtocolError("not_your_turn", f"seat {seat} is played by the AI now")
             command = command_from_json(cmd, seat, self.rules)
             try:
-                events = decide(self.state, command)
+                ruling = judge(self.state, command)
             except IllegalMove as exc:
                 raise ProtocolError("illegal_move", str(exc), **_refusal_data(exc, self.rules)) from None
-            return await self._commit(events, key)
+            return await self._commit(ruling, key)
 
-    async def _commit(self, events: list[Event], key: tuple[int, str] | None,
+    async def _commit(self, ruling: Ruling, key: tuple[int, str] | None,
                       status: str | None = None) -> int:
-        """Under the lock: the events and those due after them, committed, then sent."""
-        st = self.state
-        out: list[Event] = []
-        for e in events:
-            st = apply(st, e)
-            out.append(e)
-        while (d := due_event(st)) is not None:
-            st = apply(st, d)
-            out.append(d)
-        if not out:
+        """Under the lock: what the engine judged (a command's events and those due
+        after them), committed, then sent."""
+        events = ruling.events
+        if not events:
             return self.seq
         first = self.seq + 1
-        if st.phase == OVER:
+        if ruling.state.phase == OVER:
             status = "over"
-        texts = [encode(event_to_json(e, self.rules)) for e in out]
+        texts = [encode(event_to_json(e, self.rules)) for e in events]
         t0 = time.perf_counter()
         await self.hub.store.append(self.rec.id, first, texts, key, status)
         t1 = time.perf_counter()
         # committed: from here on it is the table's history, and may be told
-        self.state = st
-        self.events.extend(out)
+        self.state = ruling.state
+        self.events.extend(events)
         if status:
             self.rec.status = status
         if key is not None:
             self.rec.commands[key] = self.seq
-        for i, e in enumerate(out):
+        for i, e in enumerate(events):
             seq = first + i
             texts_by_seat = self._event_texts(seq, e)
             for c in list(self.conns):
                 c.send(texts_by_seat[c.seat])
             if isinstance(e, DealScored):
                 self._broadcast({"type": "deal_end", "seq": seq, "points": list(e.points),
-                                 "totals": list(self.rules.totals(self._scores_at(seq)))})
-        self.hub.timings.append((t1 - t0, time.perf_counter() - t1))
+                                 "totals": list(self.rules.totals(self._scores_at(seq))),
+                                 "outcome": outcome_json(self.rules.deal_outcome(e.points))})
+        self._offer(self.conns)
+        self.hub.timings.append(t1 - t0, time.perf_counter() - t1)
         if self.rec.status == "over":
             self._game_over()
         self._schedule()
@@ -471,12 +529,13 @@ class Table:
         check the deals), and the replay file's name."""
         return {"type": "game_over", "seq": self.seq, "totals": list(self.state.totals),
                 "scores": [list(s) for s in self.state.scores], "seed": self.rec.seed,
+                "outcome": outcome_json(self.rules.game_outcome(self.state.scores)),
                 "replay": f"{self.code}-{self.rec.id}.jsonl"}
 
     def _game_over(self) -> None:
         msg = self._game_over_msg()
         self._broadcast(msg)
-        self._spawn(self.hub.write_replay(self, str(msg["replay"])))
+        self._spawn(self.hub.finish(self, str(msg["replay"])))
 
     # --- AI seats and the turn clock ------------------------------------------------------
 
@@ -526,15 +585,14 @@ class Table:
             if not timeout and self.seat_level(seat) != level:
                 return  # the person took the seat back meanwhile
             try:
-                events = decide(self.state, cmd)
+                ruling = judge(self.state, cmd)
             except IllegalMove as exc:
                 log.warning("table %s: AI %s chose an illegal move: %s", self.code, level, exc)
-                legal = legal_commands(self.state)
-                events = decide(self.state, legal[0])
+                ruling = judge(self.state, legal_commands(self.state)[0])
             if timeout:
                 self._broadcast({"type": "timeout", "seat": seat, "level": level, "seq": seq})
             try:
-                await self._commit(events, None)
+                await self._commit(ruling, None)
             except Exception as exc:
                 log.error("table %s: commit failed: %s", self.code, exc)
                 self._ai_for = -1
@@ -550,15 +608,19 @@ class Table:
 
     async def _complete_after_restart(self) -> None:
         async with self.lock:
-            await self._commit([], None)
+            await self._commit(judge(self.state, None), None)
 
     def close(self) -> None:
+        """Its timers and tasks stopped (but the task that calls this)."""
         if self._clock:
             self._clock.cancel()
         for t in self._takeover.values():
             t.cancel()
+        self._takeover.clear()
+        current = asyncio.current_task()
         for task in list(self._tasks):
-            task.cancel()
+            if task is not current:
+                task.cancel()
 
 
 def seat_spec(kind: str) -> dict[str, Any]:
@@ -573,38 +635,75 @@ def seat_spec(kind: str) -> dict[str, Any]:
 
 
 class Hub:
-    """Every table of the server, by code; the store; the AI processes."""
+    """Every table of the server in play or in its lobby, by code; the store; the
+    AI processes.
+
+    Memory holds only what is alive: a finished table leaves it once its replay
+    is written (it stays in :attr:`done` while someone still watches it), an
+    abandoned lobby expires (:meth:`expire_lobbies`), and neither counts against
+    ``max_tables``.  Their logs stay in the store: a late ``resume`` of a
+    finished game loads it from there (:meth:`find`), and a restart loads only
+    the tables in play and in the lobby."""
 
     def __init__(self, store: Store, data_dir: str | os.PathLike[str], ai: AiRunner | None = None,
-                 *, max_tables: int = 10_000) -> None:
+                 *, max_tables: int = 10_000, lobby_expiry: float = LOBBY_EXPIRY) -> None:
         self.store = store
         self.data_dir = Path(data_dir)
         self.ai = ai or AiRunner()
         self.tables: dict[str, Table] = {}
+        #: finished tables that connections still watch (they leave with the last one)
+        self.done: dict[str, Table] = {}
         self.max_tables = max_tables
-        self.replays_written: list[Path] = []
+        self.lobby_expiry = lobby_expiry
+        #: the latest replay files written
+        self.replays_written: deque[Path] = deque(maxlen=64)
+        self.finished = 0  # games finished since start-up
+        self.expired = 0  # lobbies expired since start-up
         self._create_lock = asyncio.Lock()
         self.on_replay: Callable[[Path], None] | None = None
         #: (commit, fan-out) seconds of the latest commits, for the bench
-        self.timings: deque[tuple[float, float]] = deque(maxlen=200_000)
+        self.timings = Ring(200_000, 2)
 
     async def load(self) -> int:
+        """At start-up: the tables in play and in the lobby (a finished game's replay
+        that a crash left unwritten is written now)."""
         for rec in await self.store.load():
             t = Table(self, rec)
             self.tables[rec.code] = t
             t.resume_after_restart()
-            if rec.status == "over" and not (self.replays_dir / f"{rec.code}-{rec.id}.jsonl").exists():
-                t._spawn(self.write_replay(t, f"{rec.code}-{rec.id}.jsonl"))
+        for code, tid in await self.store.finished():
+            if not (self.replays_dir / f"{code}-{tid}.jsonl").exists():
+                over = await self.store.load_code(code)
+                if over is not None:
+                    await self.write_replay(Table(self, over), f"{code}-{tid}.jsonl")
         return len(self.tables)
 
     @property
     def replays_dir(self) -> Path:
         return self.data_dir / "replays"
 
-    def get(self, code: str) -> Table:
-        t = self.tables.get(code.upper())
+    async def find(self, code: str) -> Table:
+        """The table with this code: in memory, or a finished one from the store."""
+        code = code.upper()
+        t = self.tables.get(code) or self.done.get(code)
+        if t is not None:
+            return t
+        rec = await self.store.load_code(code)
+        if rec is not None and rec.status == "over":
+            return self.keep_finished(rec)
+        if rec is not None and rec.status == "expired":
+            raise ProtocolError("unknown_table", f"table {code} expired: nobody came to it")
+        raise ProtocolError("unknown_table", f"no table has the code {code}")
+
+    def keep_finished(self, rec: TableRecord) -> Table:
+        """A finished game from the store, kept while someone watches it (its
+        replay written if a crash left it unwritten)."""
+        t = self.done.get(rec.code)
         if t is None:
-            raise ProtocolError("unknown_table", f"no table has the code {code}")
+            t = self.done[rec.code] = Table(self, rec)
+            name = f"{rec.code}-{rec.id}.jsonl"
+            if not (self.replays_dir / name).exists():
+                t._spawn(self.write_replay(t, name))
         return t
 
     async def create(self, variant: str, deals: int, seats: list[str], settings: dict[str, Any]
@@ -626,6 +725,56 @@ class Hub:
             self.tables[code] = t
         return t, host_token
 
+    async def finish(self, table: Table, name: str) -> None:
+        """A game ended: its replay written, the table out of the count (kept in
+        :attr:`done` while connections watch it)."""
+        try:
+            await self.write_replay(table, name)
+        finally:
+            self.finished += 1
+            self.retire(table)
+
+    def retire(self, table: Table) -> None:
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+        table.close()
+        if table.conns and table.rec.status == "over":
+            self.done[table.code] = table
+
+    def forget(self, table: Table) -> None:
+        """A finished table nobody watches any more leaves memory."""
+        if self.done.get(table.code) is table:
+            del self.done[table.code]
+
+    async def expire_lobbies(self, attended: Container[str] = frozenset()) -> int:
+        """Lobbies nobody was at for :attr:`lobby_expiry` seconds (no connection at
+        the table, its host's connection gone: ``attended`` are the codes whose
+        host is connected) are marked expired in the store and leave memory;
+        finished tables nobody watches leave too.  Returns how many expired."""
+        now = time.monotonic()
+        n = 0
+        for t in list(self.tables.values()):
+            if t.rec.status != "lobby":
+                continue
+            if t.conns or t.code in attended:
+                t.idle_since = now
+            elif now - t.idle_since >= self.lobby_expiry:
+                n += await self._expire(t)
+        for t in [t for t in self.done.values() if not t.conns]:
+            self.forget(t)
+        return n
+
+    async def _expire(self, t: Table) -> int:
+        async with t.lock:
+            if t.rec.status != "lobby" or t.conns or self.tables.get(t.code) is not t:
+                return 0
+            await self.store.update_table(t.rec.id, status="expired")
+            t.rec.status = "expired"
+        self.retire(t)
+        self.expired += 1
+        log.info("table %s: the lobby expired (nobody at it for %g s)", t.code, self.lobby_expiry)
+        return 1
+
     async def write_replay(self, table: Table, name: str) -> None:
         """The finished game in the public replay format (temporary file, fsync, rename)."""
         rec = table.rec
@@ -640,7 +789,7 @@ class Hub:
             self.on_replay(path)
 
     def close(self) -> None:
-        for t in self.tables.values():
+        for t in [*self.tables.values(), *self.done.values()]:
             t.close()
         self.ai.shutdown()
 

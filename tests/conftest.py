@@ -1,6 +1,6 @@
 """Test setup.  For the GUI tests (tests/test_gui*.py): EGL when there is no
 display, no sound device, and a temporary user data folder, all set before
-arcade is first imported (HEADLESS.md traps 1-2).  The hidden window is a
+arcade is first imported (docs/HEADLESS.md traps 1-2).  The hidden window is a
 session fixture used only by GUI tests, so engine tests never open one.
 
 Tests that need a system program (Xvfb...) carry the ``requires_program``

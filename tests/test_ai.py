@@ -27,7 +27,7 @@ from engine.ai.solver import Solver
 from engine.ai.worlds import known_of, sample
 from engine.files import MAX_NAME_CHARS
 from engine.game import Game
-from engine.players import LEVELS, Player, RandomPlayer, make_player
+from engine.players import LEVELS, Player, RandomPlayer, level_names, make_player
 from engine.replay import format_replay
 from engine.simulate import play_game
 from engine.state import PLAY, Play, State, legal_commands
@@ -72,17 +72,19 @@ def m(text: str) -> int:
     return PACK.parse_set(text).mask
 
 
-def test_levels_registered() -> None:
-    for name in ("random", "easy", "medium", "hard"):
-        assert name in LEVELS
+def test_every_level_is_listed_and_made_by_name() -> None:
+    assert level_names() == ["random", "easy", "medium", "hard"] == list(LEVELS)
+    for name in level_names():
         assert make_player(name).name == name
+    with pytest.raises(ValueError, match="unknown player level 'expert'; choose from random, easy"):
+        make_player("expert")
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_easy_plays_only_legal_commands(seed: int) -> None:
     # play_game raises IllegalMove on any illegal choice
     for i in range(100):
-        game = play_game(seed * 1000 + i, [EasyPlayer(), EasyPlayer(), EasyPlayer(), EasyPlayer()])
+        game = play_game(seed * 1000 + i, [EasyPlayer(), EasyPlayer(), EasyPlayer(), EasyPlayer()], rules=PIEDICAVALLO)
         assert sum(game.state.scores[0]) == 114
 
 
@@ -90,23 +92,23 @@ def test_search_players_play_only_legal_commands() -> None:
     players: list[Player] = [tiny(), EasyPlayer(), HardPlayer(budget_ms=20, parallel=False), tiny()]
     # (a deadline of 20 ms: whatever it completes, every card played is legal)
     for i in range(12):
-        game = play_game(50_000 + i, players, 1)
+        game = play_game(50_000 + i, players, 1, rules=PIEDICAVALLO)
         assert sum(game.state.scores[0]) == 114
-    game = play_game(7, players, 4)  # a match: four deals, every seat deals once
+    game = play_game(7, players, 4, rules=PIEDICAVALLO)  # a match: four deals, every seat deals once
     assert len(game.state.scores) == 4
 
 
 def test_replays_are_deterministic() -> None:
     def run() -> str:
         ps: list[Player] = [tiny(), EasyPlayer(), HardPlayer(parallel=False, rounds=2), EasyPlayer()]
-        g = play_game(1234, ps, 1)
+        g = play_game(1234, ps, 1, rules=PIEDICAVALLO)
         return format_replay(g.header, g.events)
 
     assert run() == run()
 
 
 def _states_along(seed: int, players: list[Player]) -> list[State]:
-    game = Game(seed, 1)
+    game = Game(seed, 1, rules=PIEDICAVALLO)
     out = []
     while True:
         legal = game.legal()
@@ -204,6 +206,7 @@ def _position(
         piles=(0, 0),
         tricks_won=tricks_won,
         played=(played[0], played[1], played[2], played[3]),
+        rules=PIEDICAVALLO,
     )
 
 
@@ -254,7 +257,7 @@ def test_hint_lists_every_legal_card_best_first() -> None:
     assert sorted(c for c, _v in h) == sorted(legal)  # type: ignore[type-var]
     vals = [v for _c, v in h]
     # the first is the natural card among those tied within the search's noise
-    # (issue 39's tie-break), the rest best first
+    # (the natural-card tie-break), the rest best first
     assert vals[1:] == sorted(vals[1:], reverse=True)
     assert all(0 <= v <= 114 for v in vals)
     # the medium player's card is one the same search rates
@@ -263,7 +266,7 @@ def test_hint_lists_every_legal_card_best_first() -> None:
 
 
 def test_hint_for_the_discard() -> None:
-    game = Game(3, 1)
+    game = Game(3, 1, rules=PIEDICAVALLO)
     view = game.view(game.state.turn)
     h = hint(view, budget_ms=5)
     assert len(h) == len(view.legal())
@@ -358,13 +361,13 @@ def test_sampled_deals_fit_what_the_seat_knows() -> None:
 
 
 def test_tournament_pairs_deals_both_ways() -> None:
-    results, times, deals = play_pair("easy", "random", 9, 0, None)
+    results, times, deals = play_pair("easy", "random", 9, 0, None, "piedicavallo")
     assert deals[0] == deals[1]  # the same cards both times
     assert set(times) == {"easy", "random"}
     # the same level on both sides: the two games are identical, margins cancel
-    res = run_tournament("easy", "easy", 6, 3, workers=1)
+    res = run_tournament("easy", "easy", 6, 3, workers=1, variant="piedicavallo")
     assert res["mean_margin"] == 0 and res["draws"] == 6
-    res = run_tournament("easy", "random", 20, 3, workers=2)
+    res = run_tournament("easy", "random", 20, 3, workers=2, variant="piedicavallo")
     assert res["deal_pairs"] == 20 and res["wins"] + res["draws"] + res["losses"] == 20
     assert res["mean_margin"] > 0
 
@@ -376,7 +379,7 @@ def test_tournament_writes_its_games_as_replays(tmp_path) -> None:
     from engine.ruleset import ruleset
 
     folder = tmp_path / "games"
-    res = run_tournament("easy", "random", 3, 5, workers=2, replays=str(folder))
+    res = run_tournament("easy", "random", 3, 5, workers=2, variant="piedicavallo", replays=str(folder))
     files = sorted(p.name for p in folder.iterdir())
     assert files == [f"{i:04d}-{k}.jsonl" for i in range(3) for k in range(2)]
     pied = ruleset("piedicavallo")
@@ -422,7 +425,8 @@ def test_tournament_writes_its_games_as_replays(tmp_path) -> None:
 
 
 def test_medium_tuning_variants() -> None:
-    """``medium:key=value,...`` levels for tuning matches (issue 39's screens)."""
+    """``medium:key=value,...`` levels for tuning matches (screens of the tie-break's
+    settings)."""
     import pytest
 
     from engine.ai.cli import make_level

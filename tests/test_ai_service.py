@@ -15,6 +15,7 @@ import pytest
 from engine.ai import pool
 from engine.game import Game
 from engine.players import make_player
+from engine.variants import PIEDICAVALLO
 from game.table.ai_service import AIService
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,7 +55,7 @@ def test_calls_run_in_another_process(service: AIService) -> None:
 
 def test_a_decision_is_the_same_in_the_helper(service: AIService) -> None:
     player = make_player("medium")
-    game = Game(11)
+    game = Game(11, rules=PIEDICAVALLO)
     for _ in range(9):  # a few plays in, so the view has history
         legal = game.legal()
         game.submit(legal[0])
@@ -155,12 +156,13 @@ def test_a_program_using_it_exits_without_closing_it(tmp_path: Path) -> None:
         import os, sys
         from engine.ai import pool
         from engine.game import Game
+        from engine.ruleset import ruleset
         from engine.players import make_player
         from game.table.ai_service import service
 
         if __name__ == "__main__":
             s = service()
-            game = Game(5)
+            game = Game(5, rules=ruleset("piedicavallo"))
             player = make_player("hard")
             print(s.submit(os.getpid).result(timeout=60))
             print(" ".join(map(str, s.submit(pool.worker_pids).result(timeout=60))))

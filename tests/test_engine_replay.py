@@ -1,4 +1,4 @@
-"""Replay files: written and read exactly per spec/replay-format.md; every breach
+"""Replay files: written and read exactly per docs/REPLAY-FORMAT.md; every breach
 refused whole with line, event and rule; files by other correct writers accepted."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ GOLDEN = Path(__file__).parent / "golden"
 
 def finished_game(seed: int = 3, n_deals: int = 1) -> Game:
     rnd = random.Random(seed)
-    g = Game(seed, n_deals, ["random"] * 4)
+    g = Game(seed, n_deals, ["random"] * 4, rules=PIEDICAVALLO)
     while g.legal():
         legal = g.legal()
         g.submit(legal[rnd.randrange(len(legal))])
@@ -255,7 +255,7 @@ def test_read_errors_are_messages(tmp_path: Path) -> None:
 
 def test_autosave_appends_and_survives_a_torn_line(tmp_path: Path) -> None:
     p = tmp_path / "auto.jsonl"
-    g = Game(31, 1, autosave=p)
+    g = Game(31, 1, autosave=p, rules=PIEDICAVALLO)
     rnd = random.Random(31)
     for _ in range(30):
         legal = g.legal()
@@ -276,7 +276,7 @@ def test_autosave_appends_and_survives_a_torn_line(tmp_path: Path) -> None:
 
 def test_autosave_follows_undo(tmp_path: Path) -> None:
     p = tmp_path / "auto.jsonl"
-    g = Game(32, 1, autosave=p)
+    g = Game(32, 1, autosave=p, rules=PIEDICAVALLO)
     rnd = random.Random(32)
     while g.state.trick_no < 3:
         legal = g.legal()
@@ -302,7 +302,7 @@ def test_golden_transcripts(name: str, seed: int, deals: int) -> None:
     from engine.players import make_player
     from engine.simulate import play_game
 
-    g = play_game(seed, [make_player("random") for _ in range(4)], deals)
+    g = play_game(seed, [make_player("random") for _ in range(4)], deals, rules=PIEDICAVALLO)
     text = format_replay(g.header, g.events)
     assert text == (GOLDEN / f"{name}.jsonl").read_text()
     assert parse_card("SK") in range(62)

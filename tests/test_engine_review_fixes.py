@@ -11,13 +11,14 @@ import pytest
 from engine.game import Game
 from engine.replay import ReplayError, format_replay, parse_replay
 from engine.state import DEAL, State, TrickTaken, decide, next_deal
+from engine.variants import PIEDICAVALLO
 
 HEAD = json.dumps({"format": "tarocchi-replay", "version": 1, "variant": "piedicavallo"})
 
 
 def _finished(seed: int, n_deals: int = 1) -> Game:
     rnd = random.Random(seed)
-    g = Game(seed, n_deals)
+    g = Game(seed, n_deals, rules=PIEDICAVALLO)
     while g.legal():
         g.submit(rnd.choice(g.legal()))
     return g
@@ -35,7 +36,7 @@ def _finished(seed: int, n_deals: int = 1) -> Game:
     ids=["huge int in an event", "huge int in the header", "deep nesting"],
 )
 def test_any_file_gives_a_replay_error_never_a_traceback(text: str) -> None:
-    """replay-format.md: bad input is refused with a message naming the line."""
+    """docs/REPLAY-FORMAT.md: bad input is refused with a message naming the line."""
     try:
         parse_replay(text)
     except ReplayError as exc:
@@ -43,7 +44,7 @@ def test_any_file_gives_a_replay_error_never_a_traceback(text: str) -> None:
 
 
 def test_nan_and_infinity_are_bad_json() -> None:
-    """replay-format.md: 'a reader must refuse ... bad JSON'; NaN is not JSON (RFC 8259)."""
+    """docs/REPLAY-FORMAT.md: 'a reader must refuse ... bad JSON'; NaN is not JSON (RFC 8259)."""
     g = _finished(1)
     lines = format_replay(g.header, g.events).splitlines()
     lines[2] = lines[2][:-1] + ', "x": NaN}'
@@ -54,7 +55,7 @@ def test_nan_and_infinity_are_bad_json() -> None:
 
 @pytest.mark.parametrize("cut", ["after the fourth card", "before the score"])
 def test_resume_from_a_file_cut_between_a_card_and_its_trick(cut: str) -> None:
-    """replay-format.md: 'A file may stop anywhere ... a reader then rebuilds the
+    """docs/REPLAY-FORMAT.md: 'A file may stop anywhere ... a reader then rebuilds the
     position reached'; the autosave writes the play and trick lines one by one, so a
     crash between them leaves such a file.  Resuming it must give a playable game."""
     g = _finished(3)
@@ -75,14 +76,14 @@ def test_resume_from_a_file_cut_between_a_card_and_its_trick(cut: str) -> None:
 def test_a_seat_view_does_not_reveal_the_other_hands() -> None:
     """engine/view.py: 'What one seat may know'.  The view carries the game seed,
     and the seed deals every hand."""
-    g = Game(2026, 1)
+    g = Game(2026, 1, rules=PIEDICAVALLO)
     v = g.view((g.state.dealer + 1) % 4)
-    guessed = next_deal(State(seed=v.seed, n_deals=v.n_deals, phase=DEAL))
+    guessed = next_deal(State(seed=v.seed, n_deals=v.n_deals, phase=DEAL, rules=PIEDICAVALLO))
     assert guessed.hands != g.state.hands
 
 
 def test_refusal_names_the_event_on_the_line() -> None:
-    """replay-format.md: 'The message names the line number, the event and the rule
+    """docs/REPLAY-FORMAT.md: 'The message names the line number, the event and the rule
     broken'.  A play where the trick line was due is reported as 'a trick event is
     due here (R8)': the play on that line is not named."""
     g = _finished(4)

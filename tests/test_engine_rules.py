@@ -26,7 +26,9 @@ from engine.state import (
     apply,
     decide,
     first_dealer,
+    judge,
     legal_commands,
+    new_game,
     next_deal,
 )
 from engine.variants.piedicavallo import PACK, PIEDICAVALLO
@@ -77,18 +79,16 @@ def M(codes: str) -> int:
 def play_state(hands: list[str], leader: int, trick: str = "", dealer: int = 3, **kw: object) -> State:
     """A literal position in the play phase; ``trick`` lists the cards already played."""
     cards = tuple(C(c) for c in trick.split())
-    return State(
-        seed=0,
-        n_deals=1,
+    return new_game(0, 1, PIEDICAVALLO)._replace(
         phase=PLAY,
         deal_no=1,
         dealer=dealer,
-        hands=tuple(M(h) for h in hands),  # type: ignore[arg-type]
+        hands=tuple(M(h) for h in hands),
         discard_trumps=0,
         leader=leader,
         trick=cards,
         turn=(leader + len(cards)) & 3,
-        **kw,  # type: ignore[arg-type]
+        **kw,
     )
 
 
@@ -124,10 +124,10 @@ def test_r4_points() -> None:
 def test_codes_round_trip() -> None:
     for card in range(62):
         assert parse_card(card_str(card)) == card
-    cs = CardSet.parse("SK T21 M C1")
+    cs = CardSet.parse("SK T21 M C1", variant="piedicavallo")
     assert eval(repr(cs)) == cs and len(cs) == 4 and C("M") in cs
     assert cs.pack is PACK
-    assert (cs | CardSet.parse("B10")).codes() == ["T21", "M", "SK", "B10", "C1"]
+    assert (cs | CardSet.parse("B10", variant="piedicavallo")).codes() == ["T21", "M", "SK", "B10", "C1"]
     with pytest.raises(ValueError):
         parse_card("S4")
 
@@ -161,7 +161,7 @@ def test_r5_deal_errors() -> None:
 def test_seed_deals_the_same_cards_everywhere() -> None:
     """Golden values: our own generator, so every Python version deals these cards."""
     assert [Rng(12345).next64() for _ in range(1)] == [GOLDEN_NEXT64]
-    e = next_deal(State(seed=42, n_deals=1))
+    e = next_deal(State(seed=42, n_deals=1, rules=PIEDICAVALLO))
     assert (e.dealer, e.cut) == GOLDEN_DEAL_42[:2]
     assert PACK.cards(e.hands[0]).codes() == GOLDEN_DEAL_42[2].split()
 
@@ -173,7 +173,7 @@ def _dealer_state(hand: str) -> State:
     others = ALL_MASK & ~M(hand)
     cards = mask_cards(others)
     hands = [M(hand), sum(1 << c for c in cards[:15]), sum(1 << c for c in cards[15:30]), sum(1 << c for c in cards[30:])]
-    return State(seed=0, n_deals=1, phase=DISCARD, deal_no=1, dealer=0, hands=tuple(hands), turn=0, leader=1)  # type: ignore[arg-type]
+    return State(seed=0, n_deals=1, phase=DISCARD, deal_no=1, dealer=0, hands=tuple(hands), turn=0, leader=1, rules=PIEDICAVALLO)
 
 
 def test_r6_never_kings_t1_t21_matto() -> None:
@@ -232,7 +232,7 @@ def test_r6_constructive_list_matches_the_rule() -> None:
 
 
 def test_r6_trump_count_is_public() -> None:
-    g = Game(11, 1)
+    g = Game(11, 1, rules=PIEDICAVALLO)
     g.submit(g.legal()[0])
     assert g.state.discard_trumps >= 0
     for seat in range(4):
@@ -245,7 +245,7 @@ def test_r6_trump_count_is_public() -> None:
 
 
 def test_r7_first_lead_is_dealers_right() -> None:
-    g = Game(5, 1)
+    g = Game(5, 1, rules=PIEDICAVALLO)
     g.submit(g.legal()[0])
     assert g.state.turn == (g.state.dealer + 1) & 3
 
@@ -348,7 +348,7 @@ def test_r10_last_trick_scores_the_deal() -> None:
 
 
 def test_r13_match_of_four_deals_passes_to_the_right() -> None:
-    g = Game(77, 4)
+    g = Game(77, 4, rules=PIEDICAVALLO)
     dealers = [g.state.dealer]
     import random
 
@@ -362,7 +362,43 @@ def test_r13_match_of_four_deals_passes_to_the_right() -> None:
 
 
 def test_r13_first_dealer_drawn_at_random() -> None:
-    assert {first_dealer(s) for s in range(50)} == {0, 1, 2, 3}
+    assert {first_dealer(s, rules=PIEDICAVALLO) for s in range(50)} == {0, 1, 2, 3}
+
+
+# --- the judge: what a command causes ------------------------------------------------
+
+
+def test_judge_returns_a_commands_events_then_those_due_each_with_its_state() -> None:
+    """Over a whole match: the judge's events and states are what the game records,
+    a card ends a trick with its TrickTaken, a deal's last card brings its score
+    and the next deal, and nothing is due otherwise."""
+    import random
+
+    g = Game(77, 4, rules=PIEDICAVALLO)
+    first = judge(new_game(77, 4, PIEDICAVALLO), None)
+    assert [type(e) for e in first.events] == [Dealt] and first.states == (g.states[1],)
+    rnd = random.Random(3)
+    seen: set[tuple[type, ...]] = set()
+    while g.legal():
+        before, cmd = g.state, rnd.choice(list(g.legal()))
+        ruling = judge(before, cmd)
+        assert judge(before, None) == ((), (), before)  # nothing due between decisions
+        events = g.submit(cmd)
+        assert list(ruling.events) == events
+        assert ruling.states == tuple(g.states[-len(events):]) and ruling.state == g.state
+        assert list(ruling.events[: len(decide(before, cmd))]) == decide(before, cmd)
+        seen.add(tuple(type(e) for e in events))
+    assert seen == {
+        (Discarded,), (CardPlayed,), (CardPlayed, TrickTaken),
+        (CardPlayed, TrickTaken, DealScored, Dealt), (CardPlayed, TrickTaken, DealScored),
+    }
+
+
+def test_judge_refuses_as_decide_does_and_changes_nothing() -> None:
+    s = play_state(["S5", "S6", "S7", "S8"], leader=1)
+    with pytest.raises(IllegalMove, match="out of turn"):
+        judge(s, Play(0, C("S5")))
+    assert judge(s, Play(1, C("S6"))).events == (CardPlayed(1, C("S6")),)
 
 
 # --- misc engine ------------------------------------------------------------------
@@ -376,7 +412,7 @@ def test_illegal_out_of_turn_and_wrong_phase() -> None:
         decide(s, Discard(1, (C("S6"), C("S5"))))
     with pytest.raises(IllegalMove, match="not in the hand"):
         decide(s, Play(1, C("S5")))
-    assert State(seed=0, n_deals=1).phase == DEAL
+    assert State(seed=0, n_deals=1, rules=PIEDICAVALLO).phase == DEAL
 
 
 def test_fast_core_scores_114() -> None:

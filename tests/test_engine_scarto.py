@@ -14,7 +14,7 @@ from engine.cards import mask_cards
 from engine.game import Game
 from engine.replay import ReplayError, format_replay, parse_replay
 from engine.rng import Rng
-from engine.scoring import breakdown
+from engine.scoring import state_breakdown
 from engine.state import (
     DISCARD,
     OVER,
@@ -255,7 +255,7 @@ def test_s6_every_deal_counts_78_and_the_breakdown_adds_up() -> None:
         g = finished(seed)
         (points,) = g.state.scores
         assert sum(points) == 78 and sum(R.deal_scores(points)) == 0
-        parts = breakdown(g.states[-2])
+        parts = state_breakdown(g.states[-2])
         assert tuple(p.total for p in parts) == points
         for p in parts:
             cards = sum(len(x.cards) for x in p.groups if x.kind != "matto")
@@ -282,7 +282,7 @@ def test_s6_game_of_three_deals_lowest_total_loses() -> None:
         new_game(1, 4, R)
 
 
-# --- the replay form (replay-format.md, "Variant scarto") ---------------------------------
+# --- the replay form (docs/REPLAY-FORMAT.md, "Variant scarto") ----------------------
 
 
 def test_replay_form_of_a_scarto_game() -> None:

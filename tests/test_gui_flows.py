@@ -1,4 +1,4 @@
-"""The table's flows on the real view, headless (issue 14): a resumed game on the
+"""The table's flows on the real view, headless: a resumed game on the
 table at once; undo and redo that look disabled when there is nothing to undo
 or redo and say so; the end of a deal with its buttons and its review; where
 the match stands; the rule of a refusal in a tooltip; a click on the visible
@@ -69,7 +69,7 @@ def same_picture(window, view, what: str, n: int = 3) -> None:
         assert px == 0, f"{what}: {px} pixels differ in {box} (redrawn {rects})"
 
 
-# --- resume (bug 3) ---------------------------------------------------------------------------
+# --- resume ---------------------------------------------------------------------------------
 
 
 def test_resume_from_the_menu_puts_the_game_on_the_table_at_once(window, home) -> None:
@@ -134,7 +134,7 @@ def test_a_scarto_exchange_resumed_is_the_exchange_at_once(window, home) -> None
     resumed.close()
 
 
-# --- undo and redo (bug 7) ----------------------------------------------------------------------
+# --- undo and redo -----------------------------------------------------------------------------
 
 
 def test_undo_and_redo_look_disabled_when_there_is_nothing_and_say_so(window, home) -> None:

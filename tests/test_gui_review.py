@@ -17,20 +17,23 @@ import arcade
 import pytest
 
 from engine.ai import pool
-from engine.ai.players import MEDIUM
 from engine.players import make_player
 from engine.replay import read_replay, write_replay
+from engine.review import Grader
 from engine.simulate import play_game
 from engine.variants import SCARTO
 from game.common import i18n, record
 from game.common.words import cards_from_codes
 from game.screens.message import MessageView
 from game.table import ai_service
-from game.theatre import review_view
+from game.theatre import review_chart, review_panel, review_style, review_view
 from game.theatre.review_view import open_review
 from tests.test_ai_service import _alive, _wait_gone
 from tests.test_gui_helpers import damaged_vs_whole
 from tests.test_gui_record import overlaps
+
+#: a light review: a few rounds a decision
+QUICK = Grader(rounds=4, discard_rounds=2)
 
 GOLDEN = Path(__file__).parent / "golden"
 SINGLE = GOLDEN / "single-seed-42.jsonl"
@@ -41,7 +44,7 @@ WAIT = 240.0  # a guard against a hang, not a measure of speed
 @pytest.fixture()
 def quick(monkeypatch):
     """A small search budget, an empty cache of reviews, English."""
-    monkeypatch.setattr(review_view, "BUDGET", MEDIUM)
+    monkeypatch.setattr(review_view, "BUDGET", QUICK)
     review_view._cache.clear()
     i18n.set_language("en")
     yield
@@ -87,16 +90,16 @@ def pixels(window):
 def _check_panel(view, d) -> None:
     """The panel says the decision's label, both cards (named, never their codes) and
     their values."""
-    assert view.t_label.text == review_view.label_name(d.label)
+    assert view.panel.t_label.text == review_style.label_name(d.label)
     pack = view.rules.pack
     # the cards named, never their codes
-    assert cards_from_codes(pack, d.played) in view.t_played.text
-    assert not any(re.search(rf"\b{re.escape(c)}\b", view.t_played.text) for c in d.played.split())
-    assert (cards_from_codes(pack, d.best) in view.t_best.text) != (view.t_best.text == "The AI chooses the same")
-    assert (view.t_best.text == "The AI chooses the same") == (set(d.best.split()) == set(d.played.split()))
-    assert view.t_played_v.text == f"{d.expected_played:.1f}"
-    assert view.t_best_v.text == f"{d.expected_best:.1f}"
-    assert view.t_stake.text == f"At stake: {d.loss:.1f} points"
+    assert cards_from_codes(pack, d.played) in view.panel.t_played.text
+    assert not any(re.search(rf"\b{re.escape(c)}\b", view.panel.t_played.text) for c in d.played.split())
+    assert (cards_from_codes(pack, d.best) in view.panel.t_best.text) != (view.panel.t_best.text == "The AI chooses the same")
+    assert (view.panel.t_best.text == "The AI chooses the same") == (set(d.best.split()) == set(d.played.split()))
+    assert view.panel.t_played_v.text == f"{d.expected_played:.1f}"
+    assert view.panel.t_best_v.text == f"{d.expected_best:.1f}"
+    assert view.panel.t_stake.text == f"At stake: {d.loss:.1f} points"
 
 
 def _check_framed(window, view, d, k: int) -> None:
@@ -105,10 +108,10 @@ def _check_framed(window, view, d, k: int) -> None:
     assert {view.rules.pack.codes[c] for c in played} == set(d.played.split())
     assert {view.rules.pack.codes[c] for c in best} == set(d.best.split())
     assert view.raised_cards() == played | best
-    assert len(view._marks) == len(played | best)
+    assert len(view.marks.shown) == len(played | best)
     if d.best != d.played:
         img = pixels(window)
-        for frame, colour, _tag in view._marks:
+        for frame, colour, _tag in view.marks.shown:
             (x1, y1), (x2, y2) = frame[1], frame[2]  # the left side of the card
             x, y = round((x1 + x2) / 2), round(720 - (y1 + y2) / 2)
             got = {img.getpixel((x + dx, y + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
@@ -134,11 +137,11 @@ def _check_moves_between_decisions(view, m) -> None:
     view.on_key_press(arcade.key.RIGHT, 0)
     assert view.pos == m.positions[-2] + 1 and view.framed_cards() == (frozenset(), frozenset())
     view.on_draw()
-    assert view.t_count.text == f"{len(m) - 1}/{len(m)}"
+    assert view.panel.t_count.text == f"{len(m) - 1}/{len(m)}"
     # a click on the chart goes to the nearest decision
     pts = m.curve()
-    x, _y = view._xy(pts[2].trick, pts[2].played)
-    view.on_click(x, review_view.CHART_BOX[1] + 60, 1)
+    x, _y = view.chart.xy(pts[2].trick, pts[2].played)
+    view.on_click(x, review_chart.CHART_BOX[1] + 60, 1)
     assert view.pos == m.positions[2]
     # H: every hand, then yours alone
     view.on_key_press(arcade.key.H, 0)
@@ -157,7 +160,7 @@ def test_open_review_opens_at_once_and_steps_through_the_decisions(window, quick
     m = view.model
     assert view.pos == m.positions[0] and view.face_up == {0}  # your hand, at your first decision
     view.on_draw()
-    assert view.t_label.text == "Reviewing…" and "decisions" in view.t_mean.text
+    assert view.panel.t_label.text == "Reviewing…" and "decisions" in view.panel.t_mean.text
     finish(view)
     assert m.ready and not view.running and not view.error
     view.on_draw()
@@ -187,21 +190,21 @@ def test_the_curve_and_the_summary_are_drawn(window, quick, thread_service):
     view.on_draw()
     img = pixels(window)
     m = view.model
-    left, bottom, w, h = review_view.CHART_BOX
+    left, bottom, w, h = review_chart.CHART_BOX
     chart = set(img.crop((left, 720 - bottom - h, left + w, 720 - bottom)).getdata())
     for p in m.curve():  # each point in its label's colour
-        assert review_view.LABEL_COLOURS[p.label][:3] in chart
-    assert review_view.AI_COLOUR[:3] in chart or all(p.best - p.played <= 0.05 for p in m.curve())
+        assert review_style.LABEL_COLOURS[p.label][:3] in chart
+    assert review_style.AI_COLOUR[:3] in chart or all(p.best - p.played <= 0.05 for p in m.curve())
     assert (236, 196, 92) in chart  # the result, and the current decision's ring
-    assert view.t_summary.text == f"Accuracy {m.accuracy:.0f}%"
-    assert [t.text for t, _c in view.t_rows] == ["Best", "Good", "Inaccuracy", "Mistake", "Blunder"]
-    assert sum(int(c.text) for _t, c in view.t_rows) == len(m)
+    assert view.panel.t_summary.text == f"Accuracy {m.accuracy:.0f}%"
+    assert [t.text for t, _c in view.panel.t_rows] == ["Best", "Good", "Inaccuracy", "Mistake", "Blunder"]
+    assert sum(int(c.text) for _t, c in view.panel.t_rows) == len(m)
     # the seek bar marks each decision in its label's colour
     from game.theatre.theatre import BAR
 
     bl, cy, bw, bh = BAR
     bar = set(img.crop((bl, 720 - cy - bh // 2, bl + bw, 720 - cy + bh // 2)).getdata())
-    assert {review_view.LABEL_COLOURS[d.label][:3] for d in m.steps} <= bar
+    assert {review_style.LABEL_COLOURS[d.label][:3] for d in m.steps} <= bar
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "it"])
@@ -212,13 +215,13 @@ def test_the_panel_fits_in_each_language(window, quick, thread_service, tmp_path
     i18n.set_language(lang)
     view = open_with(window, f, thread_service)  # the cached review, texts in this language
     assert not view.running and view.model.ready
-    left, bottom, w, h = review_view.PANEL_BOX
+    left, bottom, w, h = review_panel.PANEL_BOX
     for k in (0, 1, len(view.model) - 1):
         view.goto_step(k)
         view.on_update(0.0)
         view.on_draw()
         boxes = []
-        for t in view.panel_texts:
+        for t in view.panel.texts:
             if not t.text:
                 continue
             tw, th = t.content_width, t.content_height
@@ -232,7 +235,7 @@ def test_the_panel_fits_in_each_language(window, quick, thread_service, tmp_path
         for b in (view.prev_button, view.next_button):
             assert b.text.content_width <= b.rect[2] - 6, (lang, b.label)
     if lang != "en":
-        assert view.t_where.text != "Your discard" and view.t_rows[0][0].text != "Best"
+        assert view.panel.t_where.text != "Your discard" and view.panel.t_rows[0][0].text != "Best"
 
 
 def scarto_file(dest: Path, dealer: int) -> Path:
@@ -250,19 +253,19 @@ def test_scarto_review_starts_at_the_dealers_discard_of_three(window, quick, thr
     m = view.model
     assert m.kinds[0] == "discard" and view.pos == m.positions[0]
     view.on_draw()
-    assert view.t_where.text == "Your discard"
+    assert view.panel.t_where.text == "Your discard"
     played, best = view.framed_cards()
     assert len(played) == 3 and len(best) == 3
-    assert len(view._marks) == len(played | best)
+    assert len(view.marks.shown) == len(played | best)
     # the tags of neighbouring cards do not lie on each other
-    tags = [(t.x - t.content_width / 2, t.y - 8, t.x + t.content_width / 2, t.y + 8) for _f, _c, t in view._marks]
+    tags = [(t.x - t.content_width / 2, t.y - 8, t.x + t.content_width / 2, t.y + 8) for _f, _c, t in view.marks.shown]
     for i, a in enumerate(tags):
         for b in tags[i + 1:]:
             assert not overlaps(a, b, 0.5), (a, b)
     assert m.x_range() == (0, 25)
     view.on_key_press(arcade.key.N, 0)
     view.on_draw()
-    assert view.t_where.text.startswith("Trick ")
+    assert view.panel.t_where.text.startswith("Trick ")
 
 
 def test_a_match_is_reviewed_one_deal_at_a_time(window, quick, thread_service):
@@ -275,7 +278,7 @@ def test_a_match_is_reviewed_one_deal_at_a_time(window, quick, thread_service):
     view.seek(len(view.timeline.events))  # another deal: the panel says whose review this is
     view.on_update(0.0)
     view.on_draw()
-    assert view.t_where.text == "Review of deal 2" and view.t_label.text == "Outside this deal"
+    assert view.panel.t_where.text == "Review of deal 2" and view.panel.t_label.text == "Outside this deal"
     # D: the next deal's review in its place (this one's stops), Shift+D back (reviewed: at once)
     assert view.deal_button is not None and view.deal_button.label == "Deal 2/4"
     view.on_key_press(arcade.key.D, 0)
@@ -311,7 +314,7 @@ def test_the_review_runs_in_the_ai_process_and_can_be_left_at_any_time(window, q
             if view.progress:
                 seen.add(view.progress[0])
             time.sleep(0.02)
-        assert view.t_mean.text.startswith(f"{view.progress[0]} of ")
+        assert view.panel.t_mean.text.startswith(f"{view.progress[0]} of ")
         # leave in the middle: back at once, the call stopped, its answer never taken
         view.on_key_press(arcade.key.ESCAPE, 0)
         assert back == [1] and not view.running
@@ -447,7 +450,7 @@ def test_review_mode_redrawn_in_pieces_equals_the_whole_picture(window, home, qu
                lambda: view.on_mouse_motion(5, 5, 0, 0),
                lambda: view.on_key_press(arcade.key.H, 0), lambda: view.on_key_press(arcade.key.N, 0),
                lambda: view.on_key_press(arcade.key.H, 0),
-               lambda: view.on_click(review_view.CHART_BOX[0] + 200, review_view.CHART_BOX[1] + 50, 1),
+               lambda: view.on_click(review_chart.CHART_BOX[0] + 200, review_chart.CHART_BOX[1] + 50, 1),
                lambda: view.on_key_press(arcade.key.RIGHT, 0), view.toggle_play]
     for j, act in enumerate(actions):
         act()

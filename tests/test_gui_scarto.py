@@ -264,7 +264,7 @@ def test_the_replay_browser_lists_a_scarto_game(window, home, tmp_path: Path) ->
     from game.theatre.replay_list import signed
 
     i = [e.path.name for e in view.entries].index("scarto.jsonl")
-    title, _players, _result, detail = view.rows[i - view.first]
+    title, _players, _result, detail = view.row_list.lines[i - view.row_list.first]
     assert "Scarto, single deal" in title.text
     for seat, name in enumerate(("South", "East", "West")):  # a game of three AI players: each seat's score
         assert f"{name} {signed(rp.final.totals[seat])}" in detail.text

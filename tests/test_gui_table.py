@@ -80,7 +80,7 @@ def test_illegal_click_is_refused_with_its_rule(window, home):
     click(view, *card_point(view, bad))
     frames(view, 3)
     assert view.game.cursor == cursor  # nothing happened in the game
-    # in words; the rule id only in the status line's tooltip (issue 14)
+    # in words; the rule id only in the status line's tooltip
     assert "R7" not in view.status.text
     assert view.words.refusal_rule(view.ctl.status.get("refusal")) == "Rule R7 (see Rules)"
     reason = play_error(st.hands[0], st.trick, bad)

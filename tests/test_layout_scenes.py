@@ -1,4 +1,4 @@
-"""A layout test that one language cannot fool (issue 36, part 5): every scene of
+"""A layout test that one language cannot fool: every scene of
 both games and the screens round them, in English, French and Italian, at
 1280x720 and at the smallest window (640x360), drawn by the real views; the
 boxes are read from the draw calls themselves (``tests/support/layout_probe.py``): no
@@ -208,8 +208,7 @@ REVIEWS: dict = {}  # path -> the review, worked out once for the three language
 
 
 def _review(window, shoot: Shooter, path: Path, g: str) -> None:
-    from engine.ai.players import MEDIUM
-    from engine.review import default_seat
+    from engine.review import Grader, default_seat
     from game.table import ai_service
     from game.theatre import review_view
     from game.theatre.review_model import pick_deal
@@ -217,7 +216,7 @@ def _review(window, shoot: Shooter, path: Path, g: str) -> None:
     rp = read_replay(path)
     service = ai_service.AIService(use_process=False)
     old = review_view.BUDGET
-    review_view.BUDGET = MEDIUM
+    review_view.BUDGET = Grader(rounds=4, discard_rounds=2)
     try:
         view = review_view.ReviewView(window, rp, path, seat=default_seat(rp), deal=pick_deal(rp, None),
                                       service=service)

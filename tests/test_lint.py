@@ -1,4 +1,5 @@
-"""ruff over the tree and mypy (strict) over engine/, as part of the suite."""
+"""ruff over the tree and mypy (strict) over engine/, online/ and game/ (pyproject.toml's
+``[tool.mypy]``), as part of the suite."""
 
 from __future__ import annotations
 
@@ -14,6 +15,6 @@ def test_ruff() -> None:
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-def test_mypy_strict_engine() -> None:
+def test_mypy_strict() -> None:
     r = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr

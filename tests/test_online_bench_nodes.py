@@ -1,4 +1,4 @@
-"""``tarocchi bench server`` with ``--db`` and ``--nodes`` (issue 31): K server
+"""``tarocchi bench server`` with ``--db`` and ``--nodes``: K server
 nodes on one PostgreSQL, the tables spread over them, AI seats decided by the
 nodes; every table finished, every replay accepted by ``tarocchi check``."""
 

@@ -8,12 +8,14 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from game.cli import main
-from online.client import SeatClient
+from online.client import ClientError, SeatClient, ThreadedClient
 from online.server import start_background
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,20 +63,32 @@ def test_serve_prints_its_url_and_answers_hello(tmp_path: Path) -> None:
 
 
 def test_bot_plays_a_seat_to_the_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The host may start only once the bot sits at the person's seat."""
     h = start_background(tmp_path / "server")
+    host = ThreadedClient(reconnect=False)
     try:
-        async def table() -> str:
-            c = SeatClient(h.url, "host", reconnect=False)
-            await c.connect()
-            code, _ = await c.create("scarto", 1, ["human", "random", "random"])
-            await c.host("start")
-            await c.close()
-            return code
-
-        code = asyncio.run(table())
-        assert main(["bot", "--server", h.url, "--code", code, "--level", "easy"]) == 0
+        host.connect(h.url, "host")
+        code, _ = host.create("scarto", 1, ["human", "random", "random"])
+        with pytest.raises(ClientError) as refused:
+            host.start()
+        assert refused.value.code == "seats_empty" and refused.value.msg["seats"] == [0]
+        result: list[int] = []
+        bot = threading.Thread(target=lambda: result.append(
+            main(["bot", "--server", h.url, "--code", code, "--level", "easy"])))
+        bot.start()
+        deadline = time.monotonic() + 30
+        while True:  # started once the bot has taken its seat
+            try:
+                host.start()
+                break
+            except ClientError as exc:
+                assert exc.code == "seats_empty" and time.monotonic() < deadline
+                time.sleep(0.05)
+        bot.join(120)
+        assert result == [0]
         assert "game over" in capsys.readouterr().out
         assert main(["bot", "--server", h.url, "--code", "ZZZZZZ"]) == 1
         assert "unknown_table" in capsys.readouterr().err
     finally:
+        host.close()
         h.stop()

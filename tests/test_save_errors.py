@@ -1,4 +1,4 @@
-"""Issue 36, part 2: a write error keeps the game.  A failed append of the
+"""A write error keeps the game.  A failed append of the
 autosave (disk full, folder gone, read-only) leaves ``Game`` exactly as it was
 before the command, cuts the log back to its last whole line (``tarocchi check``
 accepts it) and raises one ``SaveFailed`` naming the file and the error."""
@@ -20,6 +20,7 @@ from engine import replay as replay_mod
 from engine.files import SaveFailed
 from engine.game import Game
 from engine.replay import read_replay
+from engine.variants import PIEDICAVALLO
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -112,7 +113,7 @@ def _assert_failure_atomic(g: Game, log: Path, command, before) -> SaveFailed:
 
 def test_a_torn_append_is_cut_back_and_the_game_kept(tmp_path, monkeypatch) -> None:
     log = tmp_path / "autosave.jsonl"
-    g = Game(5, 1, autosave=log)
+    g = Game(5, 1, autosave=log, rules=PIEDICAVALLO)
     rand = random.Random(5)
     _play(g, rand, 9)
     disk = _DiskFull(monkeypatch)
@@ -129,7 +130,7 @@ def test_a_torn_append_is_cut_back_and_the_game_kept(tmp_path, monkeypatch) -> N
 
 def test_a_failed_write_after_an_undo_keeps_the_redo_tail(tmp_path, monkeypatch) -> None:
     log = tmp_path / "autosave.jsonl"
-    g = Game(8, 1, players=["random"] * 4, autosave=log)
+    g = Game(8, 1, players=["random"] * 4, autosave=log, rules=PIEDICAVALLO)
     rand = random.Random(8)
     _play(g, rand, 20)
     seat = g.state.turn
@@ -154,7 +155,7 @@ def test_a_failed_write_after_an_undo_keeps_the_redo_tail(tmp_path, monkeypatch)
 
 def test_a_folder_gone_or_read_only_is_one_line(tmp_path, monkeypatch) -> None:
     log = tmp_path / "autosave.jsonl"
-    g = Game(3, 1, autosave=log)
+    g = Game(3, 1, autosave=log, rules=PIEDICAVALLO)
     _play(g, random.Random(3), 5)
 
     def refuse(fd, data, at):
@@ -174,7 +175,7 @@ def test_a_full_disk_under_a_game() -> None:
             mp = pytest.MonkeyPatch()
             try:
                 tmp = Path(tempfile.mkdtemp())
-                g = Game(11, 1, autosave=tmp / "autosave.jsonl")
+                g = Game(11, 1, autosave=tmp / "autosave.jsonl", rules=PIEDICAVALLO)
                 _play(g, random.Random(11), 6)
                 disk = _DiskFull(mp)
                 disk.armed = True
@@ -183,7 +184,7 @@ def test_a_full_disk_under_a_game() -> None:
                 mp.undo()
             return
         log = folder / "autosave.jsonl"
-        g = Game(11, 4, autosave=log)
+        g = Game(11, 4, autosave=log, rules=PIEDICAVALLO)
         rand = random.Random(11)
         _play(g, rand, 6)
         filler = _fill(folder)

@@ -1,4 +1,4 @@
-"""Issue 13, engine side: bounded reading (regular files only, size, line and name
+"""Saves, the engine's side: bounded reading (regular files only, size, line and name
 caps), crash-safe writing (temporary file, fsync, rename), the autosave
 continued on resume instead of rewritten, and ``check``'s output for any file
 name under a strict locale."""
@@ -29,13 +29,14 @@ from engine.replay import (
     write_replay,
 )
 from engine.simulate import play_game
+from engine.variants import PIEDICAVALLO
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
 
 
 def _game(seed: int = 42, deals: int = 1):
-    return play_game(seed, [make_player("random") for _ in range(4)], deals)
+    return play_game(seed, [make_player("random") for _ in range(4)], deals, rules=PIEDICAVALLO)
 
 
 def _tarocchi(*args: str, env: dict | None = None, timeout: float = 120):
@@ -141,7 +142,7 @@ def test_lines_are_refused_as_they_come() -> None:
 
 
 def test_a_torn_last_line_cut_inside_a_character_is_dropped(tmp_path: Path) -> None:
-    g = Game(3, 1, ["human", "random", "r\u00e9mi", "random"], autosave=tmp_path / "a.jsonl")
+    g = Game(3, 1, ["human", "random", "r\u00e9mi", "random"], autosave=tmp_path / "a.jsonl", rules=PIEDICAVALLO)
     g.close()
     p = tmp_path / "a.jsonl"
     with open(p, "ab") as f:
@@ -216,7 +217,7 @@ def _play(g: Game, n: int, seed: int) -> None:
 
 def test_resume_appends_to_the_autosave_never_rewriting_it(tmp_path: Path) -> None:
     p = tmp_path / "auto.jsonl"
-    g = Game(8, 4, autosave=p)
+    g = Game(8, 4, autosave=p, rules=PIEDICAVALLO)
     _play(g, 60, 1)
     g.close()
     before = p.read_bytes()
@@ -234,7 +235,7 @@ def test_resume_appends_to_the_autosave_never_rewriting_it(tmp_path: Path) -> No
 
 def test_resume_refuses_a_file_that_holds_another_game(tmp_path: Path) -> None:
     p = tmp_path / "auto.jsonl"
-    g = Game(9, 1, autosave=p)
+    g = Game(9, 1, autosave=p, rules=PIEDICAVALLO)
     _play(g, 40, 3)
     g.close()
     before = p.read_bytes()
@@ -250,13 +251,13 @@ def test_resume_refuses_a_file_that_holds_another_game(tmp_path: Path) -> None:
 
 def test_a_new_autosave_is_made_whole_before_it_replaces_the_old(tmp_path: Path, monkeypatch) -> None:
     p = tmp_path / "auto.jsonl"
-    g = Game(10, 1, autosave=p)
+    g = Game(10, 1, autosave=p, rules=PIEDICAVALLO)
     _play(g, 20, 4)
     g.close()
     before = p.read_bytes()
     monkeypatch.setattr(files.os, "replace", lambda a, b: (_ for _ in ()).throw(OSError(5, "I/O error")))
     with pytest.raises(OSError):
-        Game(11, 1, autosave=p)
+        Game(11, 1, autosave=p, rules=PIEDICAVALLO)
     assert p.read_bytes() == before and os.listdir(tmp_path) == ["auto.jsonl"]
 
 
@@ -285,5 +286,5 @@ def test_check_prints_a_non_utf8_file_name_under_a_strict_locale(tmp_path: Path,
             assert objs[0]["ok"] is True and objs[1]["ok"] is False
             assert os.fsencode(objs[0]["file"]) == good  # the name's own bytes, exactly
         else:
-            assert b"ok-\\xff\\xfe.jsonl: ok, 1 deal(s), finished, points [[" in lines[0]
+            assert b"ok-\\xff\\xfe.jsonl: ok, 1 deal, finished, points [[" in lines[0]
             assert b"bad-\\xe9-caf" in lines[1] and b"not a Tarocchi replay" in lines[1]

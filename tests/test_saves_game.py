@@ -1,4 +1,4 @@
-"""Issue 13, the table's side: archive first then clear, a finished game filed at
+"""Saves, the table's side: archive first then clear, a finished game filed at
 the next start, `play --resume`, an autosave that cannot be resumed left as it
 is (one line says why), New game asking before filing an interrupted game,
 autoplay's own log, and clear one-line errors for an unusable data folder or
@@ -18,6 +18,7 @@ import pytest
 
 from engine.game import Game
 from engine.replay import read_replay
+from engine.variants import PIEDICAVALLO
 from game.common import paths
 from game.common.settings import Settings
 from game.table import session
@@ -29,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def _autosave_game(*, finished: bool, seed: int = 5, players=None, moves: int = 25) -> bytes:
     """A game in the user's autosave, as a killed table leaves it; returns its bytes."""
     g = Game(seed, 1, players or ["human", "random", "random", "random"],
-             autosave=paths.autosave_path(), extra={"ui": "tarocchi-table"})
+             autosave=paths.autosave_path(), extra={"ui": "tarocchi-table"}, rules=PIEDICAVALLO)
     rnd = random.Random(seed)
     n = 0
     while g.legal() and (finished or n < moves):
@@ -108,7 +109,7 @@ def test_play_resume_with_an_autosave_it_cannot_resume_says_why_and_keeps_it(hom
             "non-string player": "'7'", "bad JSON": "line 5: bad JSON",
             "not a replay": "not a Tarocchi replay"}[case] in line
     assert paths.autosave_path().read_bytes() == before  # byte-identical
-    # nothing else made but the data folder's writer lock (issue 36), which is never removed
+    # nothing else made but the data folder's writer lock, which is never removed
     assert sorted(p.name for p in home.iterdir() if p.name != paths.LOCK_NAME) == ["autosave.jsonl"]
 
 
@@ -136,7 +137,7 @@ def test_a_finished_game_left_in_the_autosave_is_filed_at_the_next_start(window,
 
 
 def test_a_failed_filing_keeps_the_finished_autosave_for_the_next_start(home):
-    game = Game(12, 1, ["human", "random", "random", "random"], autosave=paths.autosave_path())
+    game = Game(12, 1, ["human", "random", "random", "random"], autosave=paths.autosave_path(), rules=PIEDICAVALLO)
     rnd = random.Random(12)
     while game.legal():
         game.submit(rnd.choice(game.legal()))

@@ -1,4 +1,4 @@
-"""Kill tests (issue 13): a child process resuming or playing a game through the
+"""Kill tests: a child process resuming or playing a game through the
 real session path is SIGKILLed at random moments; every event it reported
 written must still be in its file, which must read cleanly (a torn last line
 is dropped).  Also ``simulate --jobs 2`` killed: its workers die with it and no
@@ -43,7 +43,7 @@ else:
 while g.legal():
     before = len(g.log)
     g.submit(rnd.choice(g.legal()))
-    print("\n".join(f"E {i + 1} {json.dumps(event_to_json(g.log[i]))}"
+    print("\n".join(f"E {i + 1} {json.dumps(event_to_json(g.log[i], g.rules))}"
                     for i in range(before, len(g.log))), flush=True)
     if delay:
         time.sleep(delay)
@@ -76,7 +76,7 @@ def _check_game(home: Path, seed: int, reported: dict[int, dict], have: int) -> 
     rp = read_replay(files[0], tolerate_torn=True)  # reads cleanly (a torn last line dropped)
     assert len(rp.events) >= max([have, *reported]), (files[0], len(rp.events), max(reported or [0]))
     for i, obj in reported.items():
-        assert event_to_json(rp.events[i - 1]) == obj, (files[0], i)
+        assert event_to_json(rp.events[i - 1], rp.rules) == obj, (files[0], i)
     return len(rp.final.scores) == rp.final.n_deals
 
 

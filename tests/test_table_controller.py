@@ -15,7 +15,7 @@ from engine.cards import TRUMP_SUIT, mask_cards
 from engine.players import make_player
 from engine.replay import read_replay
 from engine.ruleset import ruleset
-from engine.scoring import breakdown
+from engine.scoring import state_breakdown
 from engine.state import DISCARD, PLAY, Dealt, first_dealer
 from game.common import i18n, paths
 from game.common.position import Position, seen_by
@@ -122,7 +122,7 @@ def test_a_whole_deal_through_the_controller(variant: str, home) -> None:
     # the sheet: the engine's breakdown and result
     sheet = ctl.end.sheet
     assert sheet is not None and sheet.points == st.scores[0]
-    parts = breakdown(ctl.game.states[ctl.game.cursor - 1])
+    parts = state_breakdown(ctl.game.states[ctl.game.cursor - 1])
     assert tuple(p.total for p in parts) == sheet.points
     assert sheet.outcome == rules.deal_outcome(sheet.points)
     assert sheet.rows[-1].values == tuple(p.deal_score if rules.par else p.total for p in parts)
@@ -188,7 +188,7 @@ def test_scarto_refusals_are_in_words_with_the_rule_apart(home) -> None:
     r = ctl.status.get("refusal")
     assert (r.rule, r.reason, r.cards) == ("S4", "never_discard", (kings[0],))
     text = words.say(ctl.status)
-    # in words, the rule id only for the tooltip (issue 14)
+    # in words, the rule id only for the tooltip
     assert "may not be laid aside" in text and "King of" in text and "S4" not in text
     assert words.refusal_rule(r) == "Rule S4 (see Rules)"
     # the dimmed cards are exactly those no legal discard holds
@@ -303,16 +303,16 @@ def test_the_discard_by_keyboard_alone(variant: str, home) -> None:
         if ctl.discard.ready:
             break
         ctl.keys.step(1)
-        ctl.keys.press()
+        ctl.key_press()
     assert ctl.discard.ready and len(ctl.discard.selected) == ctl.rules.discard_cards
     chosen = set(ctl.discard.selected)
-    assert ctl.keys.press()
+    assert ctl.key_press()
     assert ctl.game.cursor > before and ctl.view().phase == PLAY
     assert ctl.game.state.discard == sum(1 << c for c in chosen)
 
 
 def test_a_full_disk_stops_the_table_and_keeps_the_position(home, monkeypatch) -> None:
-    """Issue 36: a move that cannot be saved is not made; the table says so in one
+    """A move that cannot be saved is not made; the table says so in one
     line, waits, and plays on once the player tries again (Enter or a click);
     the same for an AI's move; the autosave stays a valid game throughout."""
     import errno
@@ -347,7 +347,7 @@ def test_a_full_disk_stops_the_table_and_keeps_the_position(home, monkeypatch) -
     assert ctl.game.cursor == before  # stopped, not retrying by itself
     assert read_replay(path, tolerate_torn=False).events == ctl.game.log
     full["on"] = False
-    assert ctl.keys.press()  # Enter: try again
+    assert ctl.key_press()  # Enter: try again
     run_until_prompt(ctl)
     act(ctl)
     assert ctl.game.cursor > before
@@ -360,13 +360,13 @@ def test_a_full_disk_stops_the_table_and_keeps_the_position(home, monkeypatch) -
     assert ctl.save_error and ctl.game.state.turn != 0
     stuck = ctl.game.cursor
     full["on"] = False
-    assert ctl.keys.press()
+    assert ctl.key_press()
     for _ in range(200):
         ctl.update(1 / 60)
     assert ctl.game.cursor > stuck and not ctl.save_error
 
 
-# --- a table a newcomer can read (issue 36, part 5) -----------------------------------
+# --- a table a newcomer can read -----------------------------------
 
 
 def _paced(variant: str, settings) -> tuple[TableController, Recorder]:

@@ -1,4 +1,4 @@
-"""The table's flows without a window (issue 14): a resumed game put on the table
+"""The table's flows without a window: a resumed game put on the table
 at once, exactly as it stood; undo and redo that say when there is nothing to
 undo or redo; the end of a deal (next deal, play again, the review of its
 tricks, piles and discard); where the match stands; the practice set-up's
@@ -42,7 +42,7 @@ def assert_laid_at_once(ctl: TableController, out: Recorder) -> None:
     assert ctl.end.sheet is None and ctl.waiting == ""
 
 
-# --- resume (bug 3) ---------------------------------------------------------------------
+# --- resume ---------------------------------------------------------------------------
 
 
 def test_a_match_resumed_in_deal_2_is_on_the_table_at_once(home) -> None:
@@ -126,7 +126,7 @@ def test_a_new_game_is_still_dealt_with_its_animation(home) -> None:
     assert out.steps and isinstance(out.steps[0].event, Dealt)
 
 
-# --- undo and redo (bug 7) ---------------------------------------------------------------
+# --- undo and redo ----------------------------------------------------------------------
 
 
 def test_undo_and_redo_are_available_only_when_there_is_something(home) -> None:
@@ -162,7 +162,7 @@ def test_the_end_of_a_single_deal_offers_play_again_the_review_and_the_menu(home
     ctl, out, scenes = make("piedicavallo", seed_where("piedicavallo", 0))
     ctl.on_again = lambda: again.append(True)
     play_deal(ctl)
-    assert ctl.finished and ctl.end.choices == ("again", "tricks", "piles", "menu")
+    assert ctl.finished and ctl.end_choices == ("again", "tricks", "piles", "menu")
     sheet = ctl.end.sheet
     # the review: every trick, who led, who took it, every card, from the engine
     before = ctl.game.states[ctl.game.cursor - 1]
@@ -177,9 +177,9 @@ def test_the_end_of_a_single_deal_offers_play_again_the_review_and_the_menu(home
     assert set(sheet.discard) == set(mask_cards(before.discard))
     pile = set(sheet.pile(0))
     assert pile == set(mask_cards(before.piles[0])) - set(sheet.discard)
-    ctl.end.choose("tricks")
-    assert ctl.end.page == "tricks" and ctl.end.choices == ("again", "score", "piles", "menu")
-    ctl.end.choose("again")
+    ctl.choose("tricks")
+    assert ctl.end.page == "tricks" and ctl.end_choices == ("again", "score", "piles", "menu")
+    ctl.choose("again")
     assert again == [True]
 
 
@@ -193,8 +193,8 @@ def test_another_seats_discard_stays_hidden_in_the_review(home) -> None:
 def test_the_end_of_a_deal_in_a_match_offers_the_next_deal(home) -> None:
     ctl, out, scenes = make("scarto", 5, match=True)
     play_deal(ctl)
-    assert not ctl.finished and ctl.end.choices[0] == "next" and "again" not in ctl.end.choices
-    ctl.end.choose("next")
+    assert not ctl.finished and ctl.end_choices[0] == "next" and "again" not in ctl.end_choices
+    ctl.choose("next")
     assert ctl.waiting == "" and ctl.end.sheet is None
     run_until_prompt(ctl)
     assert ctl.game.state.deal_no == 2
@@ -230,7 +230,7 @@ def test_a_practice_dealer_is_drawn_for_each_seat(variant: str, home) -> None:
         assert 0 < seed < session.DEAL_NUMBERS and first_dealer(seed, rules) == seat
 
 
-# --- the running figures (bug 5) --------------------------------------------------------------
+# --- the running figures --------------------------------------------------------------
 
 
 def test_the_running_figure_says_what_it_counts() -> None:
@@ -243,7 +243,7 @@ def test_the_running_figure_says_what_it_counts() -> None:
         for lang in ("en", "fr", "it"):
             i18n.set_language(lang)
             got[lang] = (p.pile_line(0, 43, 5), s.pile_line(1, 20, 1))
-        # plain words (issue 36): points and tricks, each plural-aware
+        # plain words: points and tricks, each plural-aware
         assert got["en"] == ("Us: 43 points, 5 tricks", "East: 20 points, 1 trick")
         assert got["fr"] == ("Nous : 43 points, 5 plis", "Est : 20 points, 1 pli")
         assert got["it"] == ("Noi: 43 punti, 5 prese", "Est: 20 punti, 1 presa")
@@ -263,7 +263,7 @@ def test_the_match_line_before_any_deal_is_scored(home) -> None:
     assert Words(ctl.rules, 0).say(ctl.end.standing) == "Deal 1 of 4"
 
 
-# --- refusals (issue 14: in words, the rule in a tooltip) -------------------------------------
+# --- refusals (in words, the rule in a tooltip) -------------------------------------
 
 
 def test_every_refusal_reason_has_words() -> None:

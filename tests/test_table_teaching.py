@@ -1,4 +1,4 @@
-"""The table teaches (issue 32): the practice hint says why in a sentence drawn
+"""The table teaches: the practice hint says why in a sentence drawn
 from the viewer's view, and a refused card says what may be played instead,
 naming the engine's legal cards and lighting them, in three languages."""
 

@@ -188,10 +188,11 @@ def test_bad_file_shows_the_engines_message(window, tmp_path: Path) -> None:
 
 def test_watch_live_ai_game_is_saved(window, tmp_path: Path) -> None:
     from engine.replay import read_replay
+    from engine.variants import PIEDICAVALLO
     from game.theatre.theatre import LiveGame, ViewerView
 
     path = tmp_path / "watch.jsonl"
-    live = LiveGame(["random"] * 4, 1, 99, path)
+    live = LiveGame(["random"] * 4, 1, 99, path, rules=PIEDICAVALLO)
     view = ViewerView(window, live=live, speed=8.0)
     window.show_view(view)
     deadline = time.monotonic() + 120
@@ -268,8 +269,8 @@ def test_replay_browser_lists_and_opens(window, home: Path) -> None:
     window.show_view(view)
     names = [e.path.name for e in view.entries]
     assert names == ["new.jsonl", "old.jsonl", "broken.jsonl"]
-    assert "match" in view.rows[0][0].text and "single deal" in view.rows[1][0].text
-    assert "variant" in view.rows[2][1].text  # the error, listed
+    assert "match" in view.row_list.lines[0][0].text and "single deal" in view.row_list.lines[1][0].text
+    assert "variant" in view.row_list.lines[2][1].text  # the error, listed
     view.on_draw()
     view.on_key_press(arcade.key.DOWN, 0)
     view.on_key_press(arcade.key.ENTER, 0)
@@ -307,7 +308,7 @@ def test_open_side_hands_stay_clear_of_the_theatres_panels(window, tmp_path: Pat
     from engine.cards import mask_cards
     from engine.replay import read_replay
     from game.common import layout
-    from game.theatre.review_view import PANEL_BOX
+    from game.theatre.review_panel import PANEL_BOX
     from game.theatre.theatre import STRIP, TRICKS_PANEL, ViewerView
 
     rp = (read_replay(GOLDEN / "match-seed-7.jsonl") if game == "piedicavallo"

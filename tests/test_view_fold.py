@@ -14,7 +14,7 @@ import random
 import pytest
 
 from engine.game import Game
-from engine.scoring import breakdown, view_breakdown
+from engine.scoring import state_breakdown, view_breakdown
 from engine.state import DealScored
 from engine.variants import PIEDICAVALLO, SCARTO
 from engine.view import SPECTATOR, advance, initial_view, seat_event, seat_view
@@ -68,6 +68,6 @@ def test_breakdown_from_a_view_equals_the_engines(rules) -> None:
     g = _random_game(rules, 5, rules.full_game)
     for i, e in enumerate(g.events):
         if isinstance(e, DealScored):
-            full = breakdown(g.states[i])
+            full = state_breakdown(g.states[i])
             for seat in [*range(rules.n_seats), SPECTATOR]:
                 assert view_breakdown(seat_view(g.states[i], seat)) == full

@@ -1,5 +1,5 @@
 """A real (virtual) X window under Xvfb: resizing and letterboxing, F11, and the
-autoplay run.  EGL windows cannot be resized (HEADLESS.md trap 5), so these run
+autoplay run.  EGL windows cannot be resized (docs/HEADLESS.md trap 5), so these run
 in a subprocess under ``xvfb-run``, which CI installs (.ci/run).  Without it,
 skipped naming the packages, or failed under CI (tests/support/prereq.py)."""
 

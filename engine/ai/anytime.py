@@ -222,8 +222,8 @@ class HardConfig:
     #: (seeds 41, 7): about -1.8 points
     natural: bool = True
     #: the C kernels where they are built (:mod:`engine.ai.native`); ``native=0``
-    #: is the same search on the pure-Python kernels, about ten times slower: the
-    #: hard level as it was before them (issue 33), kept as a tuning level
+    #: is the same search on the pure-Python kernels, about ten times slower (the
+    #: yardstick a server's ``--ai-ms`` is measured against, docs/AI.md)
     native: bool = True
     tie_z: float = TIE_Z
     early_z: float = 0.0

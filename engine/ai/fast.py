@@ -211,7 +211,7 @@ def _policy_fn(  # noqa: PLR0915, C901 - a hot kernel kept whole: splitting cost
     (void in its suit) can surely take with a trump is valued ``ruff_lead``
     plus ``ruff_points`` a point of the card led, less its rank (the
     partner's ruff collects the trick; feed it the points)."""
-    # A hot kernel, kept long on purpose (issue 37; listed in pyproject.toml and
+    # A hot kernel, kept long on purpose (listed in pyproject.toml and
     # tests/test_function_length.py): the policy plays every card of every playout.
     # Split into lead, follow and take-or-lose closures (same choices, same
     # checksums) it cost 4%: ``python -m engine.ai.kernel_bench 2 3``, CPU s, two

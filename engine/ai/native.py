@@ -6,11 +6,11 @@ with the system's C compiler; without one the install still succeeds and the
 AI runs on the pure-Python kernels, the reference).  ``TAROCCHI_PURE_AI=1`` in
 the environment, or :func:`pure` around a piece of work, takes the
 pure-Python path even where C is built: the tests compare the two, and the
-tuning variant ``hard:native=0`` is today's hard level at its old speed.
+tuning variant ``hard:native=0`` is the hard level on the pure-Python kernels.
 
-Why C and not tighter Python (issue 33, measured with ``python -m
-engine.ai.kernel_bench``): the solver and the playouts are nine tenths of a
-hard decision, and issue 37 had already taken their Python as far as it goes;
+Why C and not tighter Python (measured with ``python -m engine.ai.kernel_bench``):
+the solver and the playouts are nine tenths of a hard decision, and their Python
+is as tight as it goes (locals, tables indexed by card, no objects in the loops);
 mypyc cannot type the closures over the ruleset's tables the kernels are made
 of, and Cython would be a build dependency of its own.  The C is the same
 algorithms line for line (the same cards, values and node counts), on masks
@@ -29,7 +29,7 @@ _native: Any
 try:
     # By its full name: ``from . import _native`` reads, to the import graph of
     # tests/import_cycles.py, as an import of the package ``engine.ai`` (whose
-    # __init__ registers the levels, which import this module): a false cycle.
+    # __init__ imports the players, which import this module): a false cycle.
     _native = importlib.import_module("engine.ai._native")
 except ImportError:  # not built (no C compiler at install time): pure Python
     _native = None

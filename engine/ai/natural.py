@@ -172,7 +172,7 @@ def spare_fives(view: SeatView, vals: list[tuple[int, float]]) -> list[tuple[int
     the opponents' trump 17 (medium, Piedicavallo seed 199) trump 1 is lost in a
     later trick either way, and keeping trump 16 was worth 7.25 points more in
     its exact solves.  Any watcher sees a 5-point card given away, though, and
-    the issue (39) asks for none: the rule costs about 7 points once in 200
+    a player should never see one: the rule costs about 7 points once in 200
     deals (medium's self-play count; 0.04 points a deal)."""
     if not vals or not thrown_five(view, vals[0][0]):
         return vals
@@ -193,7 +193,7 @@ def spare_partner(
 
     Everything that decides the trick is on the table there, and a player sees
     a trump spent on a trick the side already has.  The search can still prefer
-    it, for the lead it wins: in the 200-deal match of issue 39 (hard at 1 s,
+    it, for the lead it wins: in a 200-deal match against medium (hard at 1 s,
     seed 41) it did twice in 84 chances, by 4.1 and 9.1 points, each more than
     the tie-break's noise and 2-point margin; easy's rate is 1 in 57."""
     if not vals or not overtakes(view, vals[0][0]):

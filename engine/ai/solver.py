@@ -328,7 +328,7 @@ class PySolver:
     ) -> int:
         """The side's final points with the seat ``leader + n`` to play (the search
         itself: its moves in classes, ordered, then alpha-beta over them)."""
-        # A hot kernel, kept long on purpose (issue 37; listed in pyproject.toml and
+        # A hot kernel, kept long on purpose (listed in pyproject.toml and
         # tests/test_function_length.py): every node of the search passes here.
         # With the move ordering in a method of its own (same nodes, same values)
         # the solver took 9-10% longer: ``python -m engine.ai.kernel_bench 2 3``, CPU

@@ -103,7 +103,8 @@ def sample(kn: Known, rand: random.Random, strict: bool = False) -> tuple[list[i
     """One deal of the hidden cards: the hands and the discard (the known
     discard for the dealer).  ``strict`` also checks a hidden discard against
     the whole discard rule (:func:`_discard_fits`; the hard level's deals), where
-    the medium level, kept exactly as it was, trusts ``Ruleset.hidden_discard``."""
+    the medium level trusts ``Ruleset.hidden_discard`` (its pinned games depend on
+    drawing exactly these deals)."""
     holders = _holders(kn)
     check = strict and kn.hidden_discard
     for attempt in range(40):

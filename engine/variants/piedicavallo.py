@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from ..cards import Pack, mask_cards
 from ..errors import Refusal
-from ..rulebook import Rand, Ruleset, register
+from ..rulebook import Rand, Ruleset
 
 _BLACK = ("5", "6", "7", "8", "9", "10", "J", "N", "Q", "K")  # weakest first (R3)
 _RED = ("6", "5", "4", "3", "2", "1", "J", "N", "Q", "K")
@@ -159,4 +159,4 @@ class Piedicavallo(Ruleset):
             void = p.nonking_suit_mask if dealer_played & p.trump_mask else p.trump_mask
         return holders, void
 
-PIEDICAVALLO = register(Piedicavallo())
+PIEDICAVALLO = Piedicavallo()

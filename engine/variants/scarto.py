@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from ..cards import Pack, mask_cards
 from ..errors import Refusal
-from ..rulebook import Combinations, Rand, Ruleset, register
+from ..rulebook import Combinations, Rand, Ruleset
 
 _LONG = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K")  # weakest first
 _ROUND = ("10", "9", "8", "7", "6", "5", "4", "3", "2", "1", "J", "N", "Q", "K")
@@ -128,4 +128,4 @@ class Scarto(Ruleset):
         return [(ok, 3)], 0
 
 
-SCARTO = register(Scarto())
+SCARTO = Scarto()

@@ -7,6 +7,7 @@ import sys
 from dataclasses import asdict, dataclass, fields
 
 from engine.files import atomic_write, read_capped
+from engine.ruleset import variant_names
 from game.common import paths
 
 MAX_SETTINGS_BYTES = 64 * 1024
@@ -21,7 +22,7 @@ class Settings:
     volume: float = 0.7
     speed: float = 1.0  # animation speed factor
     # False (a new player's default): each complete trick stays until a click, and the
-    # AI's cards come at a reading pace (T_AI_READ); True: today's quick table, the
+    # AI's cards come at a reading pace (T_AI_READ); True: the quick table, the
     # trick gathered by itself after T_TRICK_SHOW and the AI's cards every T_AI_MIN
     auto_advance: bool = False
     partner: str = "medium"  # AI level of North
@@ -50,7 +51,7 @@ class Settings:
                 setattr(s, f.name, v)
         if s.language not in LANGUAGES:
             s.language = "en"
-        if s.variant not in ("piedicavallo", "scarto"):
+        if s.variant not in variant_names():
             s.variant = "piedicavallo"
         if isinstance(s.practice_dealer, bool) or not -1 <= s.practice_dealer < 4:
             s.practice_dealer = -1
@@ -82,12 +83,9 @@ class Settings:
 _warned = False
 
 
-LEVEL_ORDER = ("easy", "medium", "hard", "random")
-
-
 def levels() -> list[str]:
-    """The engine's AI levels, the usual ones first, in the order the screens offer them."""
+    """The engine's AI levels in the order the screens offer them: the engine's
+    order, but the random baseline last."""
     from engine.players import level_names
 
-    names = level_names()
-    return [n for n in LEVEL_ORDER if n in names] + [n for n in names if n not in LEVEL_ORDER]
+    return sorted(level_names(), key=lambda n: n == "random")

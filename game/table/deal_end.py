@@ -26,8 +26,9 @@ from game.table.table_session import TableSession
 #: the pages of the end of a deal: its score, its tricks, the viewer's pile and discard
 Page = Literal["score", "tricks", "piles"]
 PAGES: tuple[Page, ...] = ("score", "tricks", "piles")
-#: what the end of a deal offers: the next deal, another game, a page, the review, the menu
-Choice = Literal["next", "again", "score", "tricks", "piles", "review", "menu"]
+#: what the end of a deal offers: the next deal, another game, a page, the review, the
+#: menu; and at the end of a lesson, the next lesson
+Choice = Literal["next", "again", "score", "tricks", "piles", "review", "menu", "next_lesson"]
 
 
 class DealEnd:

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
 from engine.game import Game
 from engine.players import Player, make_player
-from engine.replay import VARIANT
-from engine.ruleset import Ruleset, ruleset
+from engine.ruleset import Ruleset
 from engine.simulate import play_turn
+from engine.state import Command
+from engine.view import SeatView
 from game.table import ai_service
 
 
@@ -29,8 +31,9 @@ class ServicePlayer:
         self.player = player
         self.name = player.name
 
-    def choose(self, view, legal, event_index: int):
-        return ai_service.service().submit(self.player.choose, view, legal, event_index).result()
+    def choose(self, view: SeatView, legal: Sequence[Command], event_index: int) -> Command:
+        command: Command = ai_service.service().submit(self.player.choose, view, legal, event_index).result()
+        return command
 
 
 class LiveGame:
@@ -40,9 +43,8 @@ class LiveGame:
     the viewer also pauses the thinking.  The game autosaves as it goes: its file
     is a complete replay once the game ends."""
 
-    def __init__(self, levels: list[str], n_deals: int, seed: int, path: Path, lead: int = 6,
-                 rules: Ruleset | None = None) -> None:
-        rules = rules or ruleset(VARIANT)
+    def __init__(self, levels: list[str], n_deals: int, seed: int, path: Path, *, rules: Ruleset,
+                 lead: int = 6) -> None:
         self.players = [ServicePlayer(make_player(lv)) for lv in levels]
         self.game = Game(seed, n_deals, levels, autosave=path, rules=rules,
                          extra={"created": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "watch": True})

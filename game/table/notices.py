@@ -3,7 +3,8 @@
 The session's :class:`~game.table.table_session.Notice` objects: a snapshot (the
 table is laid out at once), a refusal of the viewer's last command (the prompt
 comes back under the reason), a person gone or back, the link to the server
-lost or back, an AI taking a seat over.  :class:`Notices` also keeps which
+lost or back (or closed for good: the seat was opened in another window), an AI
+taking a seat over.  :class:`Notices` also keeps which
 seats' people are away, so that the table says "reconnecting" for them.
 """
 
@@ -20,6 +21,9 @@ class Notices:
     def __init__(self, ctl: Table) -> None:
         self.ctl = ctl
         self.away: set[int] = set()  # seats whose person lost the connection
+        #: this seat was opened in another window (with its token): the table stops
+        #: where it is, saying so, and does not reconnect
+        self.elsewhere = False
 
     def hear(self, notice: Notice) -> None:
         ctl = self.ctl
@@ -36,14 +40,20 @@ class Notices:
                 self.away.add(notice.seat)
                 ctl.announce(msg("reconnecting", seat=notice.seat), 2.0)
         elif kind == "connection":
-            self._connection(notice.connected)
+            self._connection(notice.connected, notice.text)
         elif kind in ("takeover", "timeout") and notice.seat >= 0:
             self.away.discard(notice.seat)
             ctl.announce(msg(kind, seat=notice.seat), 2.0)
 
-    def _connection(self, connected: bool) -> None:
-        """The link to the server went, or came back (then the prompt is asked again)."""
+    def _connection(self, connected: bool, reason: str) -> None:
+        """The link to the server went (for good where the seat was opened in another
+        window), or came back (then the prompt is asked again)."""
         ctl = self.ctl
+        if not connected and reason == "opened_elsewhere":
+            self.elsewhere = True
+            ctl.clear_prompt()
+            ctl.say(msg("opened_elsewhere"), "error")
+            return
         if not connected:
             ctl.say(msg("connection_lost"), "error")
             return

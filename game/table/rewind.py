@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from game.common.words import msg
+from game.common.words import MsgKey, msg
 from game.table.table_api import Table
 
 
@@ -42,7 +42,7 @@ class Rewind:
         """Forward again over what was undone; says so when nothing was."""
         return self._go(self.can_redo, self.ctl.session.redo, "nothing_to_redo")
 
-    def _go(self, can: bool, move: Callable[[], bool], nothing: str) -> bool:
+    def _go(self, can: bool, move: Callable[[], bool], nothing: MsgKey) -> bool:
         ctl = self.ctl
         if not ctl.practice:
             return False

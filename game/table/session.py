@@ -1,7 +1,7 @@
 """Starting, resuming and finishing games: the glue between the menu, the
 engine's ``Game`` (with its autosave) and the table view.
 
-The save discipline (README): every event is appended and flushed before it is
+The save discipline (docs/SAVES.md): every event is appended and flushed before it is
 shown; any rewrite goes to a temporary file, fsync, rename.  Here that means:
 
 - a finished game is filed under ``replays/`` by renaming its autosave there

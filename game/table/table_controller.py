@@ -48,7 +48,7 @@ from game.common.constants import SPEEDS, T_ANNOUNCE
 from game.common.position import Position
 from game.common.words import Msg, msg
 from game.table.ai_turns import AiTurns
-from game.table.deal_end import DealEnd, file_game
+from game.table.deal_end import Choice, DealEnd, file_game
 from game.table.discard_pick import DiscardPick, discard_options
 from game.table.hints import HintFn, Hints, find_hint
 from game.table.key_cursor import KeyCursor
@@ -170,6 +170,9 @@ class TableController:
         #: a move could not be saved (disk full...): the table stops, the position
         #: kept, until the player tries again (Enter) or leaves (saved up to there)
         self.save_error: str | None = None
+        #: online: this seat was opened in another window (with its token): this
+        #: table stops where it is, saying so, and does not reconnect
+        self.elsewhere = False
 
     @property
     def game(self) -> Game | None:
@@ -248,7 +251,7 @@ class TableController:
             self.notices.hear(notice)
         if self.finished and self.replay_path is None and self.session.online:
             self.replay_path = file_game(self.session)  # once the server said the game is over
-        if self.out.busy or self.waiting or self.save_error or self.feed.advance():
+        if self.out.busy or self.waiting or self.save_error or self.notices.elsewhere or self.feed.advance():
             return
         if self.feed.shown > self.session.cursor:  # undo moved the game back: lay it out again
             self.resync()
@@ -306,7 +309,7 @@ class TableController:
     def can_act(self) -> bool:
         cursor = self.session.cursor
         return (not self.out.busy and not self.waiting and not self.feed.queued and not self.save_error
-                and self.shown == cursor and self.view().turn in self.human_seats
+                and not self.notices.elsewhere and self.shown == cursor and self.view().turn in self.human_seats
                 and self.prompt_for == cursor)
 
     def click_card(self, card: int) -> bool:
@@ -438,6 +441,21 @@ class TableController:
         self._cancel_ai()  # the AI service is the application's and outlives this table
         if not self.finished:
             self.session.close()  # a local autosave stays: the menu offers to resume
+
+    # --- what the view asks at the end of a deal, and of Enter (a lesson extends them) -----
+
+    @property
+    def end_choices(self) -> tuple[Choice, ...]:
+        """What the end of a deal offers (:attr:`DealEnd.choices`), the first the default."""
+        return self.end.choices
+
+    def choose(self, choice: Choice) -> None:
+        """One of :attr:`end_choices` (:meth:`DealEnd.choose`)."""
+        self.end.choose(choice)
+
+    def key_press(self) -> bool:
+        """Enter or Space (:meth:`KeyCursor.press`); False where it means nothing now."""
+        return self.keys.press()
 
     # --- the end of a deal, of the game --------------------------------------------------
 

@@ -6,7 +6,7 @@ knowledge and nothing else: the events as its viewer's seat saw them
 :class:`~engine.view.SeatView` after any of them.  It sends commands and is told
 what happened.  Two implementations:
 
-* :class:`LocalSession`: an in-process :class:`engine.game.Game`, with its
+* :class:`LocalSession`: a game on this machine (:class:`engine.game.Game`), with its
   autosave, practice undo and redo, and AI seats that the table itself asks in
   its AI process (``ai_seats``: the session hands the table the AI seat's own
   view, never the state);

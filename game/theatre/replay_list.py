@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from engine.replay import Replay, ReplayError, read_replay
-from engine.ruleset import Ruleset, ruleset
+from engine.ruleset import Ruleset, ruleset, variant_names
 from engine.state import DISCARD, PLAY
 from game.common import paths
 from game.common.i18n import N_, _, ngettext
@@ -38,7 +38,7 @@ FOLDERS = (("replays", "replays"), ("autoplay", "autoplay"), ("", "data"))
 #: the statuses a row can have, in the order "sort by result" lists them
 WON, DRAWN, LOST, UNFINISHED, BROKEN = "won", "drawn", "lost", "unfinished", "broken"
 STATUS_ORDER = (WON, DRAWN, LOST, UNFINISHED, BROKEN)
-GAME_FILTERS = ("all", "piedicavallo", "scarto")
+GAME_FILTERS = ("all", *variant_names())
 STATUS_FILTERS = ("all", "finished", "unfinished")
 SORTS = ("newest", "oldest", "game", "result")
 N_("easy"), N_("medium"), N_("hard"), N_("random")

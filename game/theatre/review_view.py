@@ -20,11 +20,15 @@ stored in your record (``game.common.record.set_accuracy``) on a thread of its o
 Keys, besides the theatre's: N or Page Down the next decision, P or Page Up the
 previous one; H shows every hand or only yours; D (Shift+D) the next (previous)
 deal of a file that holds several.
+
+This module holds the view: the review's run, the stepping, the buttons and the
+keys.  Its parts are beside it: the panel (``review_panel``), the chart
+(``review_chart``), the framed cards (``review_marks``), their colours
+(``review_style``); the model they draw is ``review_model``'s.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 import threading
@@ -33,57 +37,33 @@ from pathlib import Path
 from typing import Any
 
 import arcade
-import pyglet
-from arcade import shape_list as sh
+from arcade.types import RGBOrA255
 
 from engine.replay import Replay, ReplayError, read_replay
 from engine.review import Review
 from game.common import damage
-from game.common.constants import CARD_H, CARD_W, FONT, GOLD, HEIGHT, INK, PANEL, WIDTH
-from game.common.i18n import N_, _
-from game.common.navigation import show
+from game.common.constants import HEIGHT, INK, WIDTH
+from game.common.i18n import _
+from game.common.navigation import Back, show
 from game.common.ui import Button
-from game.common.words import cards_from_codes
 from game.table import ai_service
+from game.theatre.review_chart import ReviewChart
+from game.theatre.review_marks import CardMarks
 from game.theatre.review_model import ReviewModel, deals_in, pick_deal, review_deal
+from game.theatre.review_panel import BUTTON_Y, PANEL_BOX, ReviewPanel, fit
+from game.theatre.review_style import DIM_INK, LABEL_COLOURS
 from game.theatre.theatre import ViewerView
 
-#: the labels' colours (as a chess review's)
-LABEL_COLOURS = {
-    "best": (96, 204, 112, 255),
-    "good": (160, 206, 178, 255),
-    "inaccuracy": (242, 204, 72, 255),
-    "mistake": (244, 146, 60, 255),
-    "blunder": (236, 74, 62, 255),
-}
-LABEL_NAMES = {"best": N_("Best"), "good": N_("Good"), "inaccuracy": N_("Inaccuracy"),
-               "mistake": N_("Mistake"), "blunder": N_("Blunder")}
-AI_COLOUR = (110, 200, 255, 255)
-DIM_INK = (190, 196, 182, 255)
-GRID = (245, 240, 225, 40)
-EVEN_LINE = (245, 240, 225, 90)
-TRACK = (245, 240, 225, 34)
-
-# logical 1280x720, left, bottom, width, height: beside the trick, clear of the
-# hands (a lifted Scarto hand reaches y 262) and of the seat labels
-PANEL_BOX = (212, 268, 218, 304)
-CHART_BOX = (856, 318, 248, 262)
-PLOT_PAD = (30, 10, 40, 48)  # the plot inside the chart: left, right, bottom, top
-BUTTON_Y = 268 + 24
 DEAL_BUTTON = (68, 30, 112, 34)  # centre x, centre y, width, height: left of the seek bar
-ROWS_Y = 186  # the summary rows: the first one's middle, down from the panel's top
-ROW_COUNT_X = 120  # the summary rows: the count's right edge (from the panel's inner left)
 POLL = 0.1  # seconds between two looks at the review's progress
 BUDGET: Any = None  # the review's search budget (None: the hard level's; tests set a small one)
 
-_cache: dict[tuple, Review] = {}  # (file, size, mtime, seat, deal) -> its review, for this session
+#: a file's review, by the file (path, size and time when it can be read), seat and deal
+ReviewKey = tuple[object, ...]
+_cache: dict[ReviewKey, Review] = {}  # for this session
 
 
-def label_name(label: str) -> str:
-    return _(LABEL_NAMES[label])
-
-
-def _file_key(path: Path, seat: int, deal: int) -> tuple:
+def _file_key(path: Path, seat: int, deal: int) -> ReviewKey:
     try:
         st = path.stat()
         return (str(path.resolve()), st.st_size, st.st_mtime_ns, seat, deal)
@@ -95,7 +75,7 @@ class ReviewView(ViewerView):
     """The theatre on one deal of ``replay`` in review mode (see the module docstring)."""
 
     def __init__(self, window: arcade.Window | None, replay: Replay, path: str | os.PathLike[str], *,
-                 seat: int, deal: int, back=None, service: ai_service.AIService | None = None,
+                 seat: int, deal: int, back: Back | None = None, service: ai_service.AIService | None = None,
                  budget: Any = None) -> None:
         self.path = Path(path)
         self.replay = replay
@@ -110,11 +90,8 @@ class ReviewView(ViewerView):
         self.call: ai_service.LongCall | None = None
         self.accuracy_saved: threading.Thread | None = None
         self._poll_wait = 0.0
-        self._review_key: tuple = ()
-        self._chart_key: tuple = ()
-        self._marks: list[tuple] = []  # (corners, colour) of the framed cards
-        self._marks_rect = None
-        self._build_review_texts()
+        self._review_key: tuple[object, ...] = ()
+        self._build_parts()
         super().__init__(window, replay, title=_("Review: {name}").format(name=self.path.name), face_up=False,
                          back=back)
         self.face_up = {seat}
@@ -129,7 +106,7 @@ class ReviewView(ViewerView):
 
     # --- the review in the AI process ------------------------------------------------
 
-    def _start(self, key: tuple, service: ai_service.AIService | None, budget: Any) -> None:
+    def _start(self, key: ReviewKey, service: ai_service.AIService | None, budget: Any) -> None:
         self._key = key
         try:
             self.call = ai_service.submit_long(review_deal, str(self.path.resolve()), self.seat, self.deal,
@@ -265,38 +242,11 @@ class ReviewView(ViewerView):
 
     # --- texts -----------------------------------------------------------------------
 
-    def _build_review_texts(self) -> None:
-        left, bottom, w, h = PANEL_BOX
-        x0, x1, top = left + 10, left + w - 10, bottom + h
-
-        def t(x, y, size=12, colour=INK, bold=False, anchor_x="left"):
-            return arcade.Text("", x, y, colour, size, anchor_x=anchor_x, anchor_y="center", font_name=FONT,
-                               bold=bold)
-
-        self.t_where = t(x0, top - 16, 12, GOLD, True)
-        self.t_count = t(x1, top - 16, 11, DIM_INK, anchor_x="right")
-        self.t_label = t(x0, top - 40, 17, INK, True)
-        # the cards named in words (a discard, or a long name, takes two lines)
-        self.t_played = arcade.Text("", x0, top - 70, INK, 12, anchor_y="center", font_name=FONT,
-                                    multiline=True, width=int(w - 66))
-        self.t_played_v = t(x1, top - 70, anchor_x="right")
-        self.t_best = arcade.Text("", x0, top - 102, INK, 12, anchor_y="center", font_name=FONT,
-                                  multiline=True, width=int(w - 66))
-        self.t_best_v = t(x1, top - 102, anchor_x="right")
-        self.t_stake = t(x0, top - 128, 10)
-        self.t_summary = t(x0, top - 148, 12, GOLD, True)
-        self.t_mean = t(x0, top - 166, 11, DIM_INK)
-        self.t_rows = [(t(x0 + 16, top - ROWS_Y - 16 * i, 10), t(x0 + ROW_COUNT_X, top - ROWS_Y - 16 * i, 10, INK,
-                                                              True, anchor_x="right"))
-                       for i in range(5)]
-        self.t_tags = [arcade.Text("", 0, 0, (12, 20, 14), 9, anchor_x="center", anchor_y="center",
-                                   font_name=FONT, bold=True) for _ in range(8)]
-        self.panel_texts = [self.t_where, self.t_count, self.t_label, self.t_played, self.t_played_v,
-                            self.t_best, self.t_best_v, self.t_stake, self.t_summary, self.t_mean,
-                            *(x for row in self.t_rows for x in row)]
-        self.chart_batch = pyglet.graphics.Batch()
-        self.chart_texts: list[arcade.Text] = []
-        self.chart_shapes = sh.ShapeElementList()
+    def _build_parts(self) -> None:
+        """The review's parts: built before the theatre's, which draws a few positions at once."""
+        self.panel = ReviewPanel(self.model, self.replay.rules.pack)
+        self.marks = CardMarks()
+        self.chart = ReviewChart(self.model, self.replay.rules)
 
     def _build_buttons(self) -> None:
         super()._build_buttons()
@@ -307,14 +257,14 @@ class ReviewView(ViewerView):
         self.next_button = Button(_("Next >"), (left + w - 10 - bw / 2, BUTTON_Y, bw, 30), self.next_decision,
                                   tooltip=_("Next decision (N, Page Down)"), font_size=12)
         for b in (self.prev_button, self.next_button):
-            _fit(b.text, 12, bw - 10)
+            fit(b.text, 12, bw - 10)
         self.buttons += [self.prev_button, self.next_button]
         self.deal_button = None
         if self.n_deals > 1:  # bottom left, beside the seek bar
             self.deal_button = Button(_("Deal {n}/{total}").format(n=self.deal, total=self.n_deals),
                                       DEAL_BUTTON, lambda: self.other_deal(1),
                                       tooltip=_("Review another deal (D, Shift+D)"), font_size=12)
-            _fit(self.deal_button.text, 12, DEAL_BUTTON[2] - 10)
+            fit(self.deal_button.text, 12, DEAL_BUTTON[2] - 10)
             self.buttons.append(self.deal_button)
 
     def _refresh_texts(self) -> None:
@@ -325,7 +275,8 @@ class ReviewView(ViewerView):
         if key == self._review_key:
             return
         self._review_key = key
-        self._set_panel(k)
+        several = self.timeline.state(self.timeline.n).n_deals > 1
+        self.panel.show(k, pos=self.pos, error=self.error, progress=self.progress, several=several)
         self._set_marks()
         self._enable_steps()
 
@@ -334,104 +285,6 @@ class ReviewView(ViewerView):
         self.prev_button.enabled = bool(at) and pos > at[0]
         self.next_button.enabled = bool(at) and pos < at[-1]
 
-    def _set_panel(self, k: int | None) -> None:
-        """The panel for decision ``k`` (None: outside the decisions): where, which
-        label, the two cards and their values, and the deal's summary."""
-        d = self.model.decision(k)
-        self._set_where(k)
-        self._set_label(k, d)
-        self._set_cards(k, d)
-        self._set_summary()
-
-    def _set_where(self, k: int | None) -> None:
-        m = self.model
-        n = len(m)
-        several = self.timeline.state(self.timeline.n).n_deals > 1
-        if k is None:
-            where = _("Review of deal {n}").format(n=m.deal) if several else _("Review of the deal")
-            count = ""
-        elif m.kinds[k] == "discard":
-            where, count = _("Your discard"), f"{k + 1}/{n}"
-        else:
-            where = _("Trick {t} of {n}").format(t=m.tricks[k], n=m.n_tricks)
-            count = f"{k + 1}/{n}"
-        self.t_where.text, self.t_count.text = where, count
-        _fit(self.t_where, 12, PANEL_BOX[2] - 60)
-
-    def _set_label(self, k: int | None, d) -> None:
-        m = self.model
-        label_colour = INK
-        if self.error:
-            label = _("The review failed")
-        elif not len(m):
-            label = _("No decision to review")
-        elif k is None:
-            label = _("Before your first decision") if self.pos < m.positions[0] else \
-                _("Outside this deal")
-        elif d is None:
-            label = _("Reviewing…")
-            label_colour = DIM_INK
-        else:
-            label = label_name(d.label)
-            label_colour = LABEL_COLOURS[d.label]
-        self.t_label.text = label
-        self.t_label.color = label_colour
-        _fit(self.t_label, 17, PANEL_BOX[2] - 20)
-
-    def _set_cards(self, k: int | None, d) -> None:
-        """Your card and the AI's, their expected points and the points at stake."""
-        m = self.model
-        played = best = played_v = best_v = stake = ""
-        short = {}  # the cards alone, where the sentence does not fit in two lines (a discard of three)
-        if self.error:
-            played, best = self.error[:32], self.error[32:64]
-        elif k is not None:
-            pack = self.rules.pack
-            cards = cards_from_codes(pack, m.played[k])  # named, never a code
-            played = (_("You laid aside {cards}") if m.kinds[k] == "discard"
-                      else _("You played {cards}")).format(cards=cards)
-            short["played"] = cards[:1].upper() + cards[1:]  # under "Your discard" / "Trick 3 of 15"
-            best = _("The AI prefers …")
-            if d is not None:
-                played_v, best_v = f"{d.expected_played:.1f}", f"{d.expected_best:.1f}"
-                same = set(d.best.split()) == set(d.played.split())
-                best = _("The AI chooses the same") if same else _("The AI prefers {cards}").format(
-                    cards=cards_from_codes(pack, d.best))
-                short["best"] = _("AI: {cards}").format(cards=cards_from_codes(pack, d.best))
-                stake = _("At stake: {points} points").format(points=f"{d.loss:.1f}")
-        self.t_played.text, self.t_played_v.text = played, played_v
-        self.t_best.text, self.t_best_v.text = best, best_v
-        self.t_stake.text = stake
-        for name, t in (("played", self.t_played), ("best", self.t_best)):
-            _fit_lines(t, 12)
-            if t.content_height > 2 * t.font_size * 1.75 and name in short:
-                t.text = short[name]
-                _fit_lines(t, 12, least=7)
-        _fit(self.t_stake, 10, PANEL_BOX[2] - 20)
-        self.t_played.color = LABEL_COLOURS[d.label] if d is not None else INK
-        self.t_best.color = AI_COLOUR if d is not None else DIM_INK
-
-    def _set_summary(self) -> None:
-        """The deal's accuracy, mean loss and count of each label (or the review's progress)."""
-        m = self.model
-        n = len(m)
-        if m.ready:
-            self.t_summary.text = _("Accuracy {pct}%").format(pct=f"{m.accuracy:.0f}")
-            self.t_mean.text = _("Mean loss {points} a decision").format(points=f"{m.mean_loss:.1f}")
-            for (name_t, count_t), (label, c) in zip(self.t_rows, m.counts(), strict=True):
-                name_t.text, count_t.text = label_name(label), str(c)
-                name_t.color = LABEL_COLOURS[label]
-                _fit(name_t, 10, ROW_COUNT_X - 16 - 22, 7)
-        else:
-            self.t_summary.text = "" if self.error or not n else _("The AI reviews your decisions")
-            done, total = self.progress or (0, m.n_decisions)
-            self.t_mean.text = "" if self.error or not n else \
-                _("{done} of {total} decisions").format(done=done, total=total)
-            for name_t, count_t in self.t_rows:
-                name_t.text = count_t.text = ""
-        _fit(self.t_summary, 12, PANEL_BOX[2] - 20)
-        _fit(self.t_mean, 11, PANEL_BOX[2] - 20)
-
     # --- the framed cards on the table -----------------------------------------------------
 
     def _to_screen_pt(self, x: float, y: float) -> tuple[float, float]:
@@ -439,254 +292,20 @@ class ReviewView(ViewerView):
         (px, py), z = self.table_camera.position, self.table_camera.zoom
         return (x - px) * z + WIDTH / 2, (y - py) * z + HEIGHT / 2
 
-    @staticmethod
-    def _box(place) -> tuple[float, float, float, float]:
-        w, h = CARD_W * place.scale / 2, CARD_H * place.scale / 2
-        return place.x - w, place.y - h, place.x + w, place.y + h
-
-    def _frame(self, s) -> list[tuple[float, float]]:
-        """The outline of a card's visible part, as a line strip on the logical screen.
-
-        A card of a fanned hand lies under its right neighbour: its frame runs
-        along the bottom to the neighbour, up the left side, along the top and
-        down the right side to the neighbour's top (a lifted card shows that
-        much); a card nobody covers gets the whole outline."""
-        p = s.place
-        if p.angle % 360 != 0:  # a turned card: its whole outline
-            w, h = CARD_W * p.scale / 2, CARD_H * p.scale / 2
-            a = math.radians(p.angle)
-            c, si = math.cos(a), math.sin(a)
-            pts = [(p.x + dx * c + dy * si, p.y - dx * si + dy * c)
-                   for dx, dy in ((-w, -h), (w, -h), (w, h), (-w, h), (-w, -h))]
-            return [self._to_screen_pt(x, y) for x, y in pts]
-        left, bottom, right, top = self._box(p)
-        cover = None
-        for o in self.table.sprites:
-            q = o.place
-            if o is s or q.hidden or q.z <= p.z or q.angle % 360 != 0:
-                continue
-            ol, ob, or_, ot = self._box(q)
-            if left < ol < right and ob < top and bottom < ot and (cover is None or ol < cover[0]):
-                cover = (ol, ob, or_, ot)
-        if cover is None:
-            pts = [(left, bottom), (right, bottom), (right, top), (left, top), (left, bottom)]
-        else:
-            ol, ob, _or, ot = cover
-            pts = [(ol, bottom), (left, bottom), (left, top), (right, top)]
-            if ot < top:
-                pts.append((right, max(ot, bottom)))
-        return [self._to_screen_pt(x, y) for x, y in pts]
-
     def _set_marks(self) -> None:
-        self._marks = []
-        self._marks_rect = None
+        """Frame your card and the AI's, once the table lies still."""
         played, best = self.framed_cards()
-        if not (played or best) or self.table.busy:
-            return
-        by_key = {s.key: s for s in self.table.sprites}
-        tags = iter(self.t_tags)
-        xs, ys = [], []
-        placed: list[tuple[float, float, float]] = []
-        for card in sorted(played | best, key=lambda c: (c not in played, c)):
-            s = by_key.get(("card", card))
-            if s is None or s.place.hidden or not s.face_up:
-                continue
-            frame = self._frame(s)
-            colour = self._played_colour() if card in played else AI_COLOUR
-            if card in played and card in best:
-                word = _("You · AI")
-            elif card in played:
-                word = _("You")
-            else:
-                word = _("AI")
-            tag = next(tags, None)
-            if tag is None:
-                break
-            left = min(x for x, _y in frame)
-            top = max(y for _x, y in frame)
-            tag.text = word
-            half = tag.content_width / 2 + 4
-            tx, ty = left + half, top + 12  # clear of the card under the tag (and of a raised neighbour)
-            # tags of neighbouring cards (a discard, a close hand) are stacked, not overlaid
-            while any(abs(tx - ox) < half + oh + 2 and abs(ty - oy) < 16 for ox, oy, oh in placed):
-                ty += 17
-            placed.append((tx, ty, half))
-            tag.x, tag.y = tx, ty
-            self._marks.append((tuple(frame), colour, tag))
-            xs += [x for x, _y in frame] + [tx - half, tx + half]
-            ys += [y for _x, y in frame] + [ty + 9]
-        for tag in tags:
-            tag.text = ""
-        if xs:
-            self._marks_rect = (min(xs) - 4, min(ys) - 4, max(xs) + 4, max(ys) + 4)
+        if self.table.busy:
+            played = best = frozenset()
+        self.marks.set(played, best, self._played_colour(), self.table.sprites, self._to_screen_pt)
 
-    def _played_colour(self):
+    def _played_colour(self) -> RGBOrA255:
         d = self.model.decision(self.model.exactly_at(self.pos))
         return LABEL_COLOURS[d.label] if d is not None else INK
 
-    def _draw_marks(self) -> None:
-        for frame, colour, tag in self._marks:
-            arcade.draw_line_strip(frame, colour, 3)
-            w = tag.content_width + 8
-            arcade.draw_lbwh_rectangle_filled(tag.x - w / 2, tag.y - 8, w, 16, colour)
-            tag.draw()
-
-    # --- the chart -------------------------------------------------------------------
-
-    def _plot_box(self) -> tuple[float, float, float, float]:
-        left, bottom, w, h = CHART_BOX
-        pl, pr, pb, pt = PLOT_PAD
-        return left + pl, bottom + pb, w - pl - pr, h - pb - pt
-
-    def _xy(self, trick: float, points: float) -> tuple[float, float]:
-        x0, y0, w, h = self._plot_box()
-        t0, t1 = self.model.x_range()
-        lo, hi = self.model.y_range()
-        return x0 + w * (trick - t0) / max(t1 - t0, 1), y0 + h * (points - lo) / (hi - lo)
-
-    def _build_chart(self) -> None:
-        """The chart's fixed part (one shape list, one text batch), rebuilt when the review comes in."""
-        left, bottom, w, h = CHART_BOX
-        shapes = sh.ShapeElementList()
-        shapes.append(sh.create_rectangle_filled(left + w / 2, bottom + h / 2, w, h, PANEL))
-        self.chart_batch = batch = pyglet.graphics.Batch()
-        texts: list[arcade.Text] = []
-
-        def text(s, x, y, colour=DIM_INK, size=9, anchor_x="center", bold=False):
-            texts.append(arcade.Text(s, x, y, colour, size, anchor_x=anchor_x, anchor_y="center",
-                                     font_name=FONT, bold=bold, batch=batch))
-            return texts[-1]
-
-        self._chart_heading(shapes, text)
-        self._chart_axes(shapes, text)
-        self._chart_curve(shapes, text, texts, batch)
-        self.chart_shapes = shapes
-        self.chart_texts = texts
-
-    def _chart_heading(self, shapes, text) -> None:
-        """The title and the legend: your card (a dot), the AI's (a ring), the result (a diamond)."""
-        left, bottom, w, h = CHART_BOX
-        teams = self.rules.n_sides < self.rules.n_seats
-        title = text(_("Your side's expected points") if teams else _("Your expected points"),
-                     left + 10, bottom + h - 14, GOLD, 11, "left", True)
-        while title.content_width > w - 20 and title.font_size > 8:
-            title.font_size -= 1
-        lx, ly = left + 14, bottom + h - 32
-        legend = (("dot", _("your card")), ("ring", _("the AI's")), ("diamond", _("result")))
-        size = 9
-        while size > 7 and sum(arcade.Text(word, 0, 0, DIM_INK, size, font_name=FONT).content_width + 22
-                               for _k, word in legend) > w - 16:
-            size -= 1
-        for kind, word in legend:
-            if kind == "dot":
-                shapes.append(sh.create_ellipse_filled(lx, ly, 4, 4, INK))
-            elif kind == "ring":
-                shapes.append(sh.create_ellipse_outline(lx, ly, 4, 4, AI_COLOUR, 2))
-            else:
-                shapes.append(sh.create_polygon([(lx, ly - 5), (lx + 5, ly), (lx, ly + 5), (lx - 5, ly)], GOLD))
-            t = text(word, lx + 8, ly, DIM_INK, size, "left")
-            lx += 8 + t.content_width + 14
-
-    def _chart_axes(self, shapes, text) -> None:
-        """The plot's track, the points' grid and the even line, the tricks' ticks."""
-        m = self.model
-        x0, y0, pw, ph = self._plot_box()
-        lo, hi = m.y_range()
-        t0, t1 = m.x_range()
-        shapes.append(sh.create_rectangle_filled(x0 + pw / 2, y0 + ph / 2, pw, ph, TRACK))
-        step = 10 if hi - lo <= 40 else 20
-        v = math.ceil(lo / step) * step
-        while v <= hi + 1e-9:
-            _x, y = self._xy(t0, v)
-            shapes.append(sh.create_line(x0, y, x0 + pw, y, GRID, 1))
-            text(f"{v:g}", x0 - 5, y, DIM_INK, 9, "right")
-            v += step
-        if lo < m.even < hi:
-            _x, y = self._xy(t0, m.even)
-            for xa in range(int(x0), int(x0 + pw), 8):
-                shapes.append(sh.create_line(xa, y, min(xa + 4, x0 + pw), y, EVEN_LINE, 1))
-        ticks = sorted({*range(5, t1 + 1, 5), t1} | ({1} if t0 else set()))
-        clear = -1e9  # the trick labels start right of the discard's
-        if t0 == 0:
-            x, _y = self._xy(0, lo)
-            shapes.append(sh.create_line(x, y0, x, y0 - 4, DIM_INK, 1))
-            clear = text(_("discard"), x - 3, y0 - 12, DIM_INK, 8, "left").right + 3
-        for t in ticks:
-            x, _y = self._xy(t, lo)
-            shapes.append(sh.create_line(x, y0, x, y0 - 4, DIM_INK, 1))
-            label = text(str(t), x, y0 - 12, DIM_INK, 9)
-            if label.left < clear:
-                label.text = ""
-        text(_("tricks"), x0 + pw, y0 - 26, DIM_INK, 8, "right")
-
-    def _chart_curve(self, shapes, text, texts, batch) -> None:
-        """The curve of your choices, a ring where the AI's was worth more, the
-        result; or a line saying why there is no curve yet."""
-        m = self.model
-        x0, y0, pw, ph = self._plot_box()
-        t1 = m.x_range()[1]
-        pts = m.curve()
-        if not pts:
-            msg = self.error and _("The review failed") or (
-                _("No decision to review") if not len(m) else _("The curve comes with the review"))
-            texts.append(arcade.Text(msg, x0 + pw / 2, y0 + ph / 2, DIM_INK, 10, anchor_x="center",
-                                     anchor_y="center", font_name=FONT, batch=batch, multiline=True,
-                                     width=int(pw - 16), align="center"))
-            return
-        line = [self._xy(p.trick, p.played) for p in pts]
-        if m.result is not None:
-            line.append(self._xy(t1, m.result))
-        shapes.append(sh.create_line_strip(line, (245, 240, 225, 170), 2))
-        for p in pts:
-            x, yp = self._xy(p.trick, p.played)
-            if p.best - p.played > 0.05:
-                _x, yb = self._xy(p.trick, p.best)
-                colour = LABEL_COLOURS[p.label]
-                shapes.append(sh.create_line(x, yp, x, yb, (*colour[:3], 150), 2))
-                shapes.append(sh.create_ellipse_outline(x, yb, 4, 4, AI_COLOUR, 2))
-            shapes.append(sh.create_ellipse_filled(x, yp, 4, 4, LABEL_COLOURS[p.label]))
-        if m.result is not None:
-            x, y = self._xy(t1, m.result)
-            shapes.append(sh.create_polygon([(x, y - 6), (x + 6, y), (x, y + 6), (x - 6, y)], GOLD))
-            text(str(m.result), x + 6, y + 13, GOLD, 9, "right", True)
-
-    def _chart_now(self) -> tuple:
-        m = self.model
-        k = self.current_step()
-        return (m.ready, bool(self.error), k if m.ready else None)
-
-    def _draw_chart(self) -> None:
-        key = (self.model.ready, bool(self.error))
-        if key != self._chart_key:
-            self._chart_key = key
-            self._build_chart()
-        self.chart_shapes.draw()
-        self.chart_batch.draw()
-        m = self.model
-        k = self.current_step()
-        if m.ready and k is not None:
-            p = m.curve()[k]
-            x, y = self._xy(p.trick, p.played)
-            x0, y0, pw, ph = self._plot_box()
-            arcade.draw_line(x, y0, x, y0 + ph, (*GOLD[:3], 150), 1)
-            arcade.draw_circle_outline(x, y, 7, GOLD, 2)
-
-    def _chart_rect(self) -> tuple[float, float, float, float]:
-        left, bottom, w, h = CHART_BOX
-        return left - 2, bottom - 2, left + w + 2, bottom + h + 2
-
-    def _chart_step_at(self, x: float, y: float) -> int | None:
-        left, bottom, w, h = CHART_BOX
-        if not (left <= x <= left + w and bottom <= y <= bottom + h) or not self.model.ready:
-            return None
-        pts = self.model.curve()
-        if not pts:
-            return None
-        return min(range(len(pts)), key=lambda k: abs(self._xy(pts[k].trick, 0)[0] - x))
-
     # --- the decisions on the seek bar ----------------------------------------------------
 
-    def bar_extra_key(self) -> tuple:
+    def bar_extra_key(self) -> tuple[object, ...]:
         return (self.model.ready, tuple(self.model.positions))
 
     def draw_bar_extra(self) -> None:
@@ -703,58 +322,27 @@ class ReviewView(ViewerView):
 
     # --- drawing -----------------------------------------------------------------------
 
-    def _panel_rect(self) -> tuple[float, float, float, float]:
-        left, bottom, w, h = PANEL_BOX
-        return left - 2, bottom - 2, left + w + 2, bottom + h + 2
-
-    def side_items(self) -> list:
-        texts = tuple((t.text, t.color, t.font_size) for t in self.panel_texts)
+    def side_items(self) -> list[damage.Item]:
+        texts = tuple((t.text, t.color, t.font_size) for t in self.panel.texts)
         panel_key = (texts, self.model.ready, self.progress, self.error)
-        items = [damage.rect_item("review-panel", panel_key, self._panel_rect()),
-                 damage.rect_item("review-chart", self._chart_now(), self._chart_rect()),
-                 damage.rect_item("review-marks", tuple((tuple(c), col, t.text, t.x, t.y)
-                                                        for c, col, t in self._marks), self._marks_rect)]
+        items = [damage.rect_item("review-panel", panel_key, self.panel.rect()),
+                 damage.rect_item("review-chart", self.chart.damage_key(self.current_step(), self.error),
+                                  self.chart.rect()),
+                 damage.rect_item("review-marks", self.marks.damage_key(), self.marks.rect)]
         return items
 
     def draw_side(self) -> None:
         if self.reaches("review-marks"):
-            self._draw_marks()
+            self.marks.draw()
         if self.reaches("review-panel"):
-            self._draw_panel()
+            self.panel.draw(error=self.error, progress=self.progress)
         if self.reaches("review-chart"):
-            self._draw_chart()
-
-    def _draw_panel(self) -> None:
-        left, bottom, w, h = PANEL_BOX
-        top = bottom + h
-        arcade.draw_lbwh_rectangle_filled(left, bottom, w, h, PANEL)
-        for t in self.panel_texts:
-            if t.text:
-                t.draw()
-        x0 = left + 10
-        m = self.model
-        if m.ready:
-            most = max([c for _l, c in m.counts()] + [1])
-            for i, (label, c) in enumerate(m.counts()):
-                y = top - ROWS_Y - 16 * i
-                arcade.draw_lbwh_rectangle_filled(x0, y - 5, 10, 10, LABEL_COLOURS[label])
-                bx = x0 + ROW_COUNT_X + 6
-                bw = w - 20 - ROW_COUNT_X - 6
-                arcade.draw_lbwh_rectangle_filled(bx, y - 4, bw, 8, TRACK)
-                if c:
-                    arcade.draw_lbwh_rectangle_filled(bx, y - 4, bw * c / most, 8, LABEL_COLOURS[label])
-        elif not self.error and len(m):
-            done, total = self.progress or (0, max(len(m), 1))
-            y = top - ROWS_Y
-            bw = w - 20
-            arcade.draw_lbwh_rectangle_filled(x0, y - 5, bw, 10, TRACK)
-            arcade.draw_lbwh_rectangle_filled(x0, y - 5, bw * done / max(total, 1), 10, GOLD)
-        arcade.draw_line(x0, top - 126, left + w - 10, top - 126, (245, 240, 225, 50), 1)
+            self.chart.draw(self.current_step(), self.error)
 
     # --- input -----------------------------------------------------------------------
 
     def on_click(self, x: float, y: float, button: int) -> None:
-        k = self._chart_step_at(x, y)
+        k = self.chart.step_at(x, y)
         if k is not None:
             self.goto_step(k)
             return
@@ -774,23 +362,6 @@ class ReviewView(ViewerView):
         return super().on_key_press(symbol, modifiers)
 
 
-def _fit(t: arcade.Text, size: int, width: float, least: int = 8) -> None:
-    """Set ``t`` at ``size``, smaller if need be to fit ``width`` (a translation may be longer)."""
-    if t.font_size != size:
-        t.font_size = size
-    while t.text and t.content_width > width and t.font_size > least:
-        t.font_size -= 1
-
-
-def _fit_lines(t: arcade.Text, size: int, least: int = 8) -> None:
-    """A wrapped text set at ``size`` on one line, else smaller on two at most."""
-    for s in range(size, least - 1, -1):
-        if t.font_size != s:
-            t.font_size = s
-        if t.content_height <= (1 if s > 9 else 2) * s * 1.75:
-            return
-
-
 def _store_accuracy(file: str, deal: int, accuracy: float, seat: int) -> None:
     from game.common import record
 
@@ -800,8 +371,8 @@ def _store_accuracy(file: str, deal: int, accuracy: float, seat: int) -> None:
         print(f"tarocchi: the record could not note the review of {file}: {exc}", file=sys.stderr)
 
 
-def open_review(window: arcade.Window, path, seat: int | None = None, back=None, *,
-                deal: int | None = None):
+def open_review(window: arcade.Window, path: str | os.PathLike[str], seat: int | None = None,
+                back: Back | None = None, *, deal: int | None = None) -> ReviewView | None:
     """"Review this deal": the theatre on ``path`` in review mode (the router's "review" screen).
 
     ``seat``: the seat reviewed (None: the file's human seat, else 0); ``back``: a

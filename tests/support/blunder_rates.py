@@ -32,7 +32,7 @@ the trick as it lies before the last card:
 
 A *chance* of a kind is a last card where its condition holds; the rate is
 blunders per chance.  Run ``python -m tests.support.blunder_rates --help`` for the full
-counts (the README's figures); the suite's test uses a few deals.
+counts (the figures of docs/AI.md); the suite's test uses a few deals.
 
 ``--replays DIR`` counts the same kinds in replay files instead (those of
 ``tarocchi tournament --replays DIR``): each position before a card played is

@@ -11,9 +11,10 @@ from typing import Any
 
 from engine.replay import event_from_json
 from engine.ruleset import Ruleset, ruleset
-from engine.state import DealScored, Event, State, apply, new_game
+from engine.state import DealScored, Event, State, apply, legal_commands, new_game
 from engine.view import SPECTATOR, seat_event, seat_view
 from online.client import SeatClient
+from online.options import options_commands
 from online.protocol import event_cards, event_from_wire, view_cards, view_from_json
 
 DB = "tarocchi.sqlite3"
@@ -77,17 +78,38 @@ def _keys(obj: Any) -> set[str]:
     return out
 
 
+def check_options(msg: dict[str, Any], seat: int, states: list[State]) -> None:
+    """An ``options`` message: for ``seat`` on turn at its seq, naming only cards
+    of the seat's hand, and allowing exactly the engine's legal commands."""
+    st = states[msg["seq"]]
+    assert msg["seat"] == seat == st.turn, (seat, msg["seq"], "options to a seat not on turn")
+    view = seat_view(st, seat)
+    pack = st.rules.pack
+    named = msg["play"] if "play" in msg else msg["discard"]["cards"]
+    for code in named:
+        assert view.hand >> pack.parse(code) & 1, (seat, code, "options named a card not held")
+    assert sorted(options_commands(msg, seat, view)) == sorted(legal_commands(st)), (seat, msg["seq"])
+
+
 def check_frames(c: SeatClient, seat: int, data: Path, code: str,
                  sent_cards: int = 0) -> int:
-    """Every frame ``c`` received, against what ``seat`` could know at that seq:
+    """Every frame ``c`` received (see :func:`check_messages`)."""
+    return check_messages([json.loads(raw) for raw in c.frames], seat, data, code, sent_cards,
+                          raws=c.frames)
+
+
+def check_messages(msgs: list[dict[str, Any]], seat: int, data: Path, code: str,
+                   sent_cards: int = 0, raws: list[str] | None = None) -> int:
+    """Every message a seat received, against what ``seat`` could know at that seq:
     an event equals the true event as the seat sees it, a view equals the seat's
-    view, every card named is one the seat may know; the game seed appears in no
-    frame before game over; no token but its own.  Returns the frames checked."""
+    view, every card named is one the seat may know, ``options`` are the engine's
+    legal list; the game seed appears in no message before game over; no token
+    but its own.  Returns the messages checked."""
     rules, events, states, seed = truth(data, code)
     seq = 0
     n = 0
-    for raw in c.frames:
-        msg = json.loads(raw)
+    for i, msg in enumerate(msgs):
+        raw = raws[i] if raws is not None else json.dumps(msg)
         kind = msg["type"]
         n += 1
         if kind != "game_over":
@@ -110,6 +132,8 @@ def check_frames(c: SeatClient, seat: int, data: Path, code: str,
             assert msg["points"] == list(events[msg["seq"] - 1].points)
         elif kind == "game_over":
             assert msg["seq"] == len(events)
+        elif kind == "options":
+            check_options(msg, seat, states)
         elif kind == "error":
             cards = {rules.pack.parse(x) for x in msg.get("cards", [])}
             known = view_cards(seat_view(states[seq], seat)) | sent_cards
@@ -136,3 +160,23 @@ def final_views_match(clients: dict[int, SeatClient], states: list[State]) -> No
     for seat, c in clients.items():
         assert c.last_seq == len(states) - 1, (seat, c.last_seq, len(states) - 1)
         assert c.view == seat_view(states[-1], seat if seat >= 0 else SPECTATOR), seat
+
+
+async def four_people_game(url: str, tls: Any = None, timeout: float = 120.0
+                           ) -> tuple[str, list[SeatClient]]:
+    """A whole one-deal Piedicavallo game of four headless people (random legal
+    cards) at a table made at ``url``; returns its code and the closed clients."""
+    from online.bot import play, random_chooser
+
+    clients = [SeatClient(url, f"p{s}", tls=tls) for s in range(4)]
+    for c in clients:
+        await c.connect(10)
+    code, _ = await clients[0].create("piedicavallo", 1, ["human"] * 4)
+    for s, c in enumerate(clients):
+        await c.join(code, s)
+    await clients[0].host("start")
+    await asyncio.gather(*(play(c, random_chooser(s), timeout=timeout)
+                           for s, c in enumerate(clients)))
+    for c in clients:
+        await c.close()
+    return code, clients

@@ -67,6 +67,13 @@ class PgCluster:
         r = self._run(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U",
                       self.user, "-E", "UTF8", "--no-sync", timeout=120)
         self._check(r, "initdb")
+        self.resume()
+        r = self._run(str(self.bin / "createdb"), "-h", str(self.root), "-p", str(self.port),
+                      "tarocchi")
+        self._check(r, "createdb")
+
+    def resume(self) -> None:
+        """``pg_ctl start`` (again, after :meth:`halt`), waiting until it accepts."""
         opts = (f"-c listen_addresses=127.0.0.1 -c port={self.port} "
                 f"-c unix_socket_directories={self.root} -c max_connections=200 "
                 "-c shared_buffers=32MB")
@@ -74,9 +81,12 @@ class PgCluster:
                       str(self.root / "log"), "-o", opts, "-w", "-t", str(START_TIMEOUT_S),
                       "start", timeout=START_TIMEOUT_S + 10)
         self._check(r, "pg_ctl start")
-        r = self._run(str(self.bin / "createdb"), "-h", str(self.root), "-p", str(self.port),
-                      "tarocchi")
-        self._check(r, "createdb")
+
+    def halt(self) -> None:
+        """Stop the server (``-m fast``: its connections are cut), keeping its data."""
+        r = self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w",
+                      "-t", "20", "stop", timeout=30)
+        self._check(r, "pg_ctl stop")
 
     def new_database(self, name: str) -> str:
         """Another empty database of this cluster; returns its URL."""

@@ -38,8 +38,8 @@ def make_replays(home: Path) -> dict[str, Path]:
     """Write the files under ``home`` (the data folder); returns them by name."""
     rep, auto = home / "replays", home / "autoplay"
     rnd3, rnd4 = [RandomPlayer()] * 3, [RandomPlayer()] * 4
-    p1 = play_game(11, rnd4, 1)
-    p4 = play_game(12, rnd4, 4)
+    p1 = play_game(11, rnd4, 1, rules=PIEDICAVALLO)
+    p4 = play_game(12, rnd4, 4, rules=PIEDICAVALLO)
     s1 = play_game(13, rnd3, 1, rules=SCARTO)
     s3 = play_game(14, rnd3, 3, rules=SCARTO)
     you4 = ["human", "hard", "medium", "hard"]
