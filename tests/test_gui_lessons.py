@@ -65,20 +65,20 @@ def test_a_lesson_at_the_table_shows_the_coach_and_is_remembered(window, home):
         if ctl.can_act() and not view.table.busy:
             view.on_draw()
             # the coach's panel: on screen, clear of the status line and of the hand
-            left, bottom, right, top = view._coach_bounds()
+            left, bottom, right, top = view.texts.coach_bounds()
             assert 0 <= left and right <= WIDTH and top <= HEIGHT
-            x, y, w, h = view._status_box()
+            x, y, w, h = view.texts.status_box()
             assert bottom > y + h, (bottom, y + h)
-            assert "Lesson 4 of 5" in view.coach.text
+            assert "Lesson 4 of 5" in view.texts.coach.text
             # the lesson's idea at its first move, then why each move
-            assert ("R6" in view.coach.text) == (ctl.step_no == 0), view.coach.text
+            assert ("R6" in view.texts.coach.text) == (ctl.step_no == 0), view.texts.coach.text
             ctl.auto_move()
         if ctl.done:
             break
     for _i in range(30):
         view.on_update(1 / 60)
     view.on_draw()
-    assert "Lesson complete" in view.coach.text
+    assert "Lesson complete" in view.texts.coach.text
     assert "p4-discard" in lessons.load_progress()["done"]
     view.on_back()  # Esc: back to the lessons, the lesson ticked
     assert isinstance(window.current_view, LessonsView)
@@ -130,7 +130,7 @@ def test_a_newcomer_follows_the_first_course_by_the_lit_cards_alone(window, home
                         for _i in range(20):
                             view.on_update(1 / 60)
                 view.on_draw()
-                click(view, *view.btn_confirm.rect[:2])
+                click(view, *view.toolbar.btn_confirm.rect[:2])
             else:
                 assert len(bright) == 1, bright  # one card lit
                 click(view, *card_point(view, bright[0]))

@@ -99,7 +99,7 @@ def _table(window, variant: str, shoot: Shooter) -> None:
 def _shoot_deal_and_discard(view, g: str, shoot: Shooter) -> None:
     frames(view, 40, draw_every=0)
     shoot(f"{g}-deal", view)
-    _until(view, lambda: view._can_act())
+    _until(view, lambda: view.ctl.can_act())
     assert view.game.state.phase == DISCARD
     hand = view.ctl.hand_order()
     first = next(c for c in hand if c in view.ctl.legal_cards)
@@ -107,11 +107,11 @@ def _shoot_deal_and_discard(view, g: str, shoot: Shooter) -> None:
     _until(view, lambda: not view.table.busy)
     view.ask_hint()  # the hint figures over the hand, one card of the discard raised
     _until(view, lambda: view.ctl.hints.future is None and not view.table.busy)
-    assert view.hint_texts and view.ctl.discard.selected == [first]
+    assert view.marks.hint_texts and view.ctl.discard.selected == [first]
     shoot(f"{g}-discard", view)
     view.ctl.discard.selected = []
     play_human_turn(view)
-    _until(view, lambda: view._can_act() or view.ctl.waiting)
+    _until(view, lambda: view.ctl.can_act() or view.ctl.waiting)
 
 
 def _shoot_trick(view, rules, g: str, shoot: Shooter) -> None:
@@ -151,7 +151,7 @@ def _shoot_tricks_and_plays(view, rules, g: str, shoot: Shooter) -> None:
                 _shoot_trick(view, rules, g, shoot)
                 seen_trick = True
             view.continue_()
-        elif view._can_act():
+        elif view.ctl.can_act():
             if not seen_play and view.game.state.trick:
                 _shoot_play(view, rules, g, shoot)
                 seen_play = True

@@ -14,7 +14,7 @@ then anticlockwise; a three-seat table leaves the top free.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engine.cards import TRUMP_SUIT, Pack, mask_cards
 from engine.ruleset import Ruleset
@@ -34,7 +34,9 @@ from game.common.constants import (
 )
 from game.common.position import Position
 
-Key = tuple
+#: what a sprite shows: ``("card", c)``, or ``("back", owner, i)`` with owner a seat,
+#: "discard", "stock" or "deck" (see the module)
+Key = tuple[Any, ...]
 
 
 class Place(NamedTuple):
@@ -282,7 +284,7 @@ _PLATES = ((6 + SOUTH_PLATE_W // 2, 58), (WIDTH - 6 - PLATE_W // 2, 200),
 _OPEN_NORTH_PLATE = (884 + PLATE_W // 2, NORTH_Y + 8)
 
 
-def _tokens(plates) -> tuple[tuple[int, int], ...]:
+def _tokens(plates: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
     out = []
     for spot_, (x, y) in enumerate(plates):
         w = SOUTH_PLATE_W if spot_ == BOTTOM else PLATE_W

@@ -297,7 +297,7 @@ class RemoteSession:
         if g is None:
             return None
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        kind = "match" if g.header.deals > 1 else "deal"
+        kind = "match" if (g.header.deals or 1) > 1 else "deal"
         if self.rules.name != "piedicavallo":
             kind = f"{self.rules.name}-{kind}"
         folder = paths.replays_dir()

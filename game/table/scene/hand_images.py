@@ -76,10 +76,10 @@ class HandImages:
         key = (where, n, full)
         got = self._fan_cache.get(key)
         if got is None:
-            got = self._compose_fan(layout.hand_places(where, n, False, full=full))
-            tex = arcade.Texture(got[0], hash=f"fan:{where}:{n}:{full}:{textures.VERSION}:s")
+            image, centre = self._compose_fan(layout.hand_places(where, n, False, full=full))
+            tex = arcade.Texture(image, hash=f"fan:{where}:{n}:{full}:{textures.VERSION}:s")
             self.tex.atlas.add(tex)
-            got = (tex, got[1])
+            got = (tex, centre)
             self._fan_cache[key] = got
         return got
 

@@ -119,6 +119,8 @@ class TableLabels:
         self.pile_titles: list[arcade.Text] = []
         self._pile_title_room: list[float] = []
         for t, (x, y) in enumerate(seating.pile_pos):
+            tx: float
+            ty: float
             if y > HEIGHT / 2 and x > WIDTH / 2:
                 tx, ty, anchor = x - ph / 2 - 18, y, "right"
                 room = tx - 1000  # as far as North's plate (it ends at 996)

@@ -14,7 +14,7 @@ import pyglet
 
 from engine.ruleset import Ruleset
 from game.common import layout, textures
-from game.common.constants import CARD_W, FONT, GOLD, INK
+from game.common.constants import CARD_W, FONT, GOLD, INK, TRICK_SCALE
 from game.common.i18n import N_, _
 from game.common.ui import fit_font, panel_picture
 from game.table.scene.shadows import SHADOW_BASE
@@ -58,14 +58,14 @@ class LastTrick:
         texts = [arcade.Text(_("Last trick (click to close)"), cx, top - 19, INK, 13, anchor_x="center",
                              anchor_y="center", font_name=FONT, batch=batch)]
         y = bottom + 146
-        k = layout.card_size(layout.TRICK_SCALE)[0] / SHADOW_BASE[0]
+        k = layout.card_size(TRICK_SCALE)[0] / SHADOW_BASE[0]
         for i, c in enumerate(cards):
             seat = (leader + i) % n
             x = layout.overlay_card_x(n, i)
             kind = "win" if i == win else ("lead" if i == 0 else None)
             if kind is not None:
                 glows.append(arcade.Sprite(self.soft[kind], k, x, y))
-            face = textures.Textures.nearest(self.faces[c], CARD_W * layout.TRICK_SCALE)
+            face = textures.Textures.nearest(self.faces[c], CARD_W * TRICK_SCALE)
             faces.append(arcade.Sprite(face, 1.0, x, y))
             name = arcade.Text(names[seat], x, bottom + 52, GOLD if i == win else INK, 12,
                                anchor_x="center", anchor_y="center", font_name=FONT, bold=True, batch=batch)

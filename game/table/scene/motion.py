@@ -186,9 +186,8 @@ class Motion:
         self.sound("cut", t / sp)
         cx, cy = layout.DECK_POS[sc.seating.spot(cutter)]
         dx0, dy0 = layout.DECK_POS[dspot]
-        vx, vy = (cx - dx0), (cy - dy0)
-        norm = math.hypot(vx, vy) or 1.0
-        vx, vy = vx / norm * 60, vy / norm * 60
+        norm = math.hypot(cx - dx0, cy - dy0) or 1.0
+        vx, vy = (cx - dx0) / norm * 60, (cy - dy0) / norm * 60
         n_top = n_cards - max(4, min(n_cards - 4, event.cut))
         top = order[n_cards - n_top:]
         rest = order[: n_cards - n_top]

@@ -88,9 +88,12 @@ class CardLook:
 
     def texture_for(self, s: CardSprite, face_up: bool, width: float) -> arcade.Texture:
         """The face (a known card shown face up) or the back, made for the nearest size."""
+        tex: arcade.Texture
         if face_up and s.key[0] == "card":
-            return textures.Textures.nearest(self.faces[s.key[1]], width)
-        return self.tex.back_for(width)
+            tex = textures.Textures.nearest(self.faces[s.key[1]], width)
+        else:
+            tex = self.tex.back_for(width)
+        return tex
 
     def set_face(self, s: CardSprite, face_up: bool, scale: float | None = None) -> None:
         """Show the face or the back, from the texture made for the nearest size."""

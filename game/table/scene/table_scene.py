@@ -390,7 +390,7 @@ class TableScene:
 
     def damage_items(self) -> list[Any]:
         """Everything :meth:`draw` draws, as ``game.common.damage`` items (after :meth:`prepare`)."""
-        items = []
+        items: list[Any] = []
         lb = self.labels
         for sl in (self.shadows.sprites, self.hands.fans, self.hands.bands, self.sprite_list, lb.markers):
             items.extend(damage.sprite_items(sl))
