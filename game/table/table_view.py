@@ -84,7 +84,7 @@ class TableView(BaseView):
         self.words = Words(rules, viewer if viewer in human_seats else None)
         subs = [name or (_(p) if p != "human" else "") for p, name in zip(game.players, game.names,
                                                                        strict=True)]
-        self.table = TableScene(rules, self.words.names(), sound, subs, words=self.words)
+        self.table = TableScene(rules, self.words.names(), sound, subs, words=self.words, bottom=viewer)
         self.table.speed = settings.speed if settings else 1.0
         self.texts = TableTexts(self.words, self.table.seating, self.table.labels)
         self.marks = HandMarks(self.table)
