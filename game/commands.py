@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 
-def add_game_commands(sub) -> None:
+def add_game_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from engine import argtypes
     from engine.cli import add_variant_option
 

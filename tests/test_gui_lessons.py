@@ -138,3 +138,71 @@ def test_a_newcomer_follows_the_first_course_by_the_lit_cards_alone(window, home
         assert ctl.done, (lid, ctl.step_no)
         view.leave()
     assert set(lessons.COURSES["piedicavallo"][:4]) <= set(lessons.load_progress()["done"])
+
+
+def test_every_coach_panel_fits_and_its_heading_breaks_between_phrases(window, home):
+    """Every lesson in every language, at each of the player's moves: the coach's
+    panel clear of the status line, and its heading two lines (where the lesson
+    stands, its title) each short enough not to wrap."""
+    import arcade
+
+    from game.common.constants import FONT
+    from game.screens.lessons_view import start_lesson
+    from game.table.table_view import COACH_BOX
+
+    for lang in ("en", "fr", "it"):
+        i18n.set_language(lang)
+        try:
+            for lid in lessons.lesson_ids():
+                start_lesson(window, lid)
+                view = window.current_view
+                ctl = view.ctl
+                t_end = time.monotonic() + 120
+                moves = 0
+                while not (ctl.done and (not ctl.lesson.free or moves >= 4)) and time.monotonic() < t_end:
+                    view.on_update(1 / 60)
+                    if ctl.pending is not None and not ctl.pending[0].done():
+                        time.sleep(0.002)
+                    if ctl.waiting == "trick":
+                        ctl.continue_()
+                    if not (ctl.can_act() and not view.table.busy):
+                        continue
+                    view.on_draw()
+                    _left, bottom, _right, _top = view._coach_bounds()
+                    x, y, w, h = view._status_box()
+                    assert bottom > y + h, (lang, lid, ctl.step_no, view.coach.text)
+                    for line in view.coach.text.split("\n")[:2]:
+                        width = arcade.Text(line, 0, 0, font_size=12, font_name=FONT).content_width
+                        assert width <= COACH_BOX[2], (lang, lid, line, width)
+                    ctl.auto_move()
+                    moves += 1
+                    if ctl.lesson.free and moves >= 4:  # a coached deal: its first moves
+                        break
+                assert moves, (lang, lid)
+                view.leave()
+        finally:
+            i18n.set_language("en")
+
+
+def test_the_next_lesson_button_opens_the_next_lesson(window, home):
+    from game.screens.lessons_view import start_lesson
+
+    i18n.set_language("en")
+    start_lesson(window, "s3-matto")
+    view = window.current_view
+    ctl = view.ctl
+    t_end = time.monotonic() + 120
+    while time.monotonic() < t_end and not (ctl.done and ctl.status is not None
+                                            and ctl.status.key == "lesson_done"):
+        view.on_update(1 / 60)
+        if ctl.waiting == "trick":
+            ctl.continue_()
+        if ctl.can_act() and not view.table.busy:
+            ctl.auto_move()
+    view.on_draw()
+    buttons = [b for b in view._extra if b.label == _("Next lesson")]
+    assert len(buttons) == 1
+    buttons[0].action()
+    nxt = window.current_view
+    assert nxt is not view and nxt.ctl.lesson.id == "s4-coach"
+    nxt.leave()

@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from engine.counted import counted
 
@@ -56,7 +56,9 @@ DB_NAME = "record.sqlite3"
 FORMAT = "tarocchi-replay"
 FORMAT_VERSION = 1
 HUMAN = "human"
-RESULTS = ("win", "draw", "loss")
+#: a deal's or a game's result for the player's side (the ``result`` column's values)
+Result = Literal["win", "draw", "loss"]
+RESULTS: tuple[Result, ...] = ("win", "draw", "loss")
 
 
 @dataclass(frozen=True)
@@ -417,7 +419,7 @@ def side_of(rec: ReplayRecord) -> tuple[str | None, str]:
     return None, _levels_label(pl[i] for i in range(len(pl)) if i != s)
 
 
-def _verdict(outcome: Any, side: int) -> str:
+def _verdict(outcome: Any, side: int) -> Result:
     """The engine's :class:`~engine.ruleset.Outcome` as ``side`` reads it at the
     table: a draw, a win (among the winners), else a loss."""
     if outcome.draw:
@@ -431,7 +433,7 @@ def _rules(variant: Variant) -> Any:
     return ruleset(variant.name)
 
 
-def deal_outcome(variant: Variant, seat: int, points: list[int]) -> tuple[int, int, int, str]:
+def deal_outcome(variant: Variant, seat: int, points: list[int]) -> tuple[int, int, int, Result]:
     """(us, them, score, result) of one deal for ``seat``'s side; ``score`` is
     the points above a fair share (Piedicavallo: us - 57; Scarto: count - 26).
     The result is the table's: the ruleset's ``deal_outcome`` (the score sheet's)."""
@@ -442,7 +444,7 @@ def deal_outcome(variant: Variant, seat: int, points: list[int]) -> tuple[int, i
     return us, them, us - variant.even, _verdict(rules.deal_outcome(points), side)
 
 
-def game_outcome(variant: Variant, seat: int, deals: list[list[int]]) -> tuple[list[int], int, int, str]:
+def game_outcome(variant: Variant, seat: int, deals: list[list[int]]) -> tuple[list[int], int, int, Result]:
     """(totals, us, them, result) of a finished game for ``seat``'s side: the
     ruleset's ``totals`` and ``game_outcome`` (what the table announces)."""
     rules = _rules(variant)
@@ -725,7 +727,7 @@ class DealRow:
     us: int
     them: int
     score: int
-    result: str
+    result: Result
     accuracy: float | None
 
 
@@ -748,8 +750,8 @@ def _rate(wins: int, n: int) -> float | None:
     return round(wins / n, 3) if n else None
 
 
-def _tally(rows: Iterable[tuple[str, ...]]) -> dict[str, int]:
-    t = {"win": 0, "draw": 0, "loss": 0}
+def _tally(rows: Iterable[tuple[Result, ...]]) -> dict[Result, int]:
+    t: dict[Result, int] = {"win": 0, "draw": 0, "loss": 0}
     for (r,) in rows:
         t[r] += 1
     return t

@@ -337,6 +337,13 @@ def _discard_points(w: Words, r: Msg) -> str:
                     n).format(n=n)
 
 
+def _only_of_suit(w: Words, r: Msg) -> str:
+    if r.get("suit") == TRUMP_SUIT:
+        return _("the {card} is your only trump, and trumps were led: play it").format(card=_card_arg(w, r))
+    return _("the {card} is your only card of {suit}, the suit led: follow with it").format(
+        card=_card_arg(w, r), suit=suit_name(r.number("suit", -1)))
+
+
 _ReasonWords = Callable[["Words", Msg], str]
 
 #: one sentence per reason key of :mod:`engine.ai.reasons`
@@ -344,18 +351,21 @@ _REASONS: dict[str, _ReasonWords] = {
     "forced": lambda w, r: _("it is the only card you may play"),
     "partner_sure": lambda w, r: _("your partner's trick is sure: give it points"),
     "matto_save": lambda w, r: _("you cannot win this trick: the Matto saves your points"),
-    "take_sure": lambda w, r: _("the {card} takes this trick: no card left out can beat it").format(
+    "take_sure": lambda w, r: _("the {card} takes this trick: no card still to be played can beat it").format(
         card=_card_arg(w, r)),
     "void_trump": lambda w, r: _("you are void in {suit}: a trump takes this").format(
         suit=suit_name(r.number("suit", -1))),
     "master_trumps_out": lambda w, r: _("the last trump is out: your {card} is now master").format(
         card=_card_arg(w, r)),
-    "master": lambda w, r: _("no higher card of the suit is left out: your {card} is master").format(
+    "master": lambda w, r: _("no higher card of the suit is still to be played: your {card} is master").format(
         card=_card_arg(w, r)),
     "top_trump": lambda w, r: _("the {card} is the highest trump left: lead it to draw trumps").format(
         card=_card_arg(w, r)),
     "second_low": lambda w, r: _("second hand low: keep your strong cards for later"),
     "cannot_win": lambda w, r: _("nothing you hold beats the {card}: give your cheapest card").format(
+        card=_card_arg(w, r)),
+    "only_of_suit": _only_of_suit,
+    "cheap_win": lambda w, r: _("the {card} is your cheapest card that wins the trick so far").format(
         card=_card_arg(w, r)),
     "keep_matto": lambda w, r: _("keep the Matto for a trick you cannot win"),
     "draw_trumps": lambda w, r: _("lead a trump to draw the others' trumps"),
@@ -409,16 +419,19 @@ def _lesson_step(w: Words, m: Msg) -> str:
 
 
 def _lesson_coach(w: Words, m: Msg) -> str:
-    """The coach's panel: the lesson, the step, what it teaches and why this move."""
-    head = _("Lesson {k} of {n}: {title}").format(k=m.get("k"), n=m.get("n"), title=_(str(m.get("title"))))
+    """The coach's panel: where the lesson stands (a line), its title (a line),
+    what it teaches and why this move."""
+    k, n = m.get("k"), m.get("n")
     step = m.number("step")
     total = m.number("steps")
-    if m.get("over"):
-        lines = [head, _("Lesson complete! Press Esc for the menu, or go on to the next lesson.")]
-    elif total:
-        lines = [_("{lesson} · move {i} of {n}").format(lesson=head, i=step + 1, n=total)]
+    if total and not m.get("over"):
+        where = _("Lesson {k} of {n} · move {i} of {steps}").format(k=k, n=n, i=step + 1, steps=total)
     else:
-        lines = [head]
+        where = _("Lesson {k} of {n}").format(k=k, n=n)
+    lines = [where + "\n" + _(str(m.get("title")))]
+    if m.get("over"):
+        lines.append(_("Lesson complete! Go on to the next lesson, or press Esc for the menu.")
+                     if m.get("next") else _("Lesson complete! Press Esc for the menu."))
     if m.get("intro_too", True):  # said at the first move, and at the end
         lines[-1] += "\n" + _(str(m.get("intro")))
     why = m.get("why")
@@ -484,7 +497,8 @@ _TEMPLATES: dict[str, _Template] = {
     "lesson_coach": _lesson_coach,
     "lesson_wrong": _lesson_wrong,
     "lesson_wrong_discard": _lesson_wrong_discard,
-    "lesson_done": lambda w, m: _("Lesson complete! Esc: the menu"),
+    "lesson_done": lambda w, m: _("Lesson complete! Enter: the next lesson. Esc: the menu")
+    if m.get("next") else _("Lesson complete! Esc: the menu"),
 }
 
 
@@ -517,9 +531,11 @@ class Words:
         return [self.name(s) for s in range(self.rules.n_seats)]
 
     def say(self, m: Msg | None) -> str:
+        """The message in words, as a sentence (its first letter a capital)."""
         if m is None:
             return ""
-        return _TEMPLATES[m.key](self, m)
+        text = _TEMPLATES[m.key](self, m)
+        return text[:1].upper() + text[1:]
 
     def refusal(self, r: Refusal) -> str:
         """A refusal in plain words: "you must follow Cups" (its rule id apart,

@@ -17,10 +17,17 @@ from __future__ import annotations
 import getpass
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from engine.ruleset import ruleset
+from engine.ruleset import Ruleset, ruleset
 from game.common import paths
+
+if TYPE_CHECKING:  # loaded when a table is hosted or joined
+    import ssl
+
+    from game.table.remote_session import RemoteSession
+    from online.client import ThreadedClient
 
 #: the port of the server this program starts to host a table
 DEFAULT_PORT = 8765
@@ -90,7 +97,7 @@ def table_link(url: str, code: str) -> str:
 class Lobby:
     """A table being filled (or under way), as this client sees it."""
 
-    client: Any
+    client: ThreadedClient
     joined: dict[str, Any]
     url: str
     is_host: bool
@@ -103,7 +110,7 @@ class Lobby:
     error: str = ""
 
     @property
-    def rules(self):
+    def rules(self) -> Ruleset:
         return ruleset(self.variant)
 
     @property
@@ -156,7 +163,7 @@ class Lobby:
         except Exception as exc:  # noqa: BLE001
             raise OnlineError(str(exc)) from None
 
-    def session(self):
+    def session(self) -> RemoteSession:
         """The table's session once the game has started."""
         from game.table.remote_session import RemoteSession
 
@@ -172,13 +179,13 @@ class Lobby:
         self.client.close()
 
 
-def certificates_dir():
+def certificates_dir() -> Path:
     """Where a player puts the certificate files of servers they trust beyond the
     system's authorities (a club's self-signed one): ``certificates/`` in the data folder."""
     return paths.home() / "certificates"
 
 
-def _tls_context(url: str):
+def _tls_context(url: str) -> ssl.SSLContext | None:
     """For a wss:// address: the system's trust store and the player's certificate files."""
     if not url.startswith("wss://"):
         return None
@@ -187,7 +194,7 @@ def _tls_context(url: str):
     return client_context(trusted_files(certificates_dir()))
 
 
-def _connect(address: str):
+def _connect(address: str) -> tuple[ThreadedClient, str]:
     from online.client import ThreadedClient
 
     url = server_url(address)

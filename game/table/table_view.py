@@ -475,11 +475,13 @@ class TableView(BaseView):
             extra.append(self.btn_continue)
         elif ctl.waiting == "scoring" and self.score_panel:
             extra.extend(self._end_row())
+        elif not ctl.waiting and ctl.end_choices:  # a lesson done: the next one
+            extra.extend(self._end_row())
         self._extra = extra
 
     END_LABELS = {"next": N_("Next deal"), "again": N_("Play again"), "score": N_("The score"),
                   "tricks": N_("The tricks"), "piles": N_("Your pile"), "review": N_("Review this deal"),
-                  "menu": N_("Back to the menu")}
+                  "menu": N_("Back to the menu"), "next_lesson": N_("Next lesson")}
 
     def _end_button(self, c: str) -> Button:
         b = self._end_buttons.get(c)
@@ -498,21 +500,25 @@ class TableView(BaseView):
         return sum(self._end_button(c).rect[2] for c in choices) + self.END_GAP * max(0, len(choices) - 1)
 
     def _end_row(self) -> list[Button]:
-        """The end of a deal's buttons in a row under the panel shown, the default first."""
+        """The end of a deal's buttons in a row under the panel shown, the default
+        first; a lesson's (no panel) in a column under the coach's panel."""
         choices = self.ctl.end_choices
         panel = self.review_panel or self.score_panel
-        assert panel is not None
         buttons = [self._end_button(c) for c in choices]
-        gap = self.END_GAP
-        total = self._row_width(choices)
-        x = WIDTH / 2 - total / 2
-        for b in buttons:
-            w = b.rect[2]
-            rect = (x + w / 2, panel.button_y, w, 40)
+        if panel is None:
+            left, bottom, right, _top = self._coach_bounds()
+            rects = [((left + right) / 2, bottom - 32 - i * (40 + self.END_GAP), b.rect[2], 40)
+                     for i, b in enumerate(buttons)]
+        else:
+            x = WIDTH / 2 - self._row_width(choices) / 2
+            rects = []
+            for b in buttons:
+                rects.append((x + b.rect[2] / 2, panel.button_y, b.rect[2], 40))
+                x += b.rect[2] + self.END_GAP
+        for b, rect in zip(buttons, rects, strict=True):
             if b.rect != rect:
                 b.rect = rect
                 b.text.x, b.text.y = rect[:2]
-            x += w + gap
         return buttons
 
     def _place_tooltip(self) -> tuple[str, float, float] | None:

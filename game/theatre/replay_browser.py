@@ -21,10 +21,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import arcade
+from arcade.types import RGBOrA255
 
 from game.common.constants import FONT, GOLD, HEIGHT, RED, WIDTH
 from game.common.i18n import N_, _, ngettext
-from game.common.navigation import going_back, knows, show
+from game.common.navigation import Back, going_back, knows, show
 from game.common.ui import BaseView, Button
 from game.common.words import game_name
 from game.theatre import replay_list as rl
@@ -46,7 +47,7 @@ def _cycle(values: tuple[str, ...], current: str) -> str:
 
 
 class ReplayBrowserView(BaseView):
-    def _back_here(self):
+    def _back_here(self) -> Back:
         """The way back to this list from a replay or a review, said on its "<"."""
         return going_back(lambda: self.window.show_view(ReplayBrowserView(self.window)),
                           _("Back to the replays (Esc)"))
@@ -236,7 +237,7 @@ class ReplayBrowserView(BaseView):
         self.focus = -1
         self._set_buttons()
 
-    def say(self, text: str, colour=GOLD) -> None:
+    def say(self, text: str, colour: RGBOrA255 = GOLD) -> None:
         self.prompt.text = text
         self.prompt.color = colour
         fit_ellipsis(self.prompt, WIDTH - 80)
