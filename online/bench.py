@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -71,14 +72,15 @@ def cpu_ms(pid: int) -> float:
 def start_server(data: Path, *, pin: bool = False, synchronous: str = "FULL",
                  rate: float = 1000.0, port: int = 0, db: str | None = None,
                  lease: float = 5.0, ai_workers: int = 1,
-                 db_connections: int = DB_CONNECTIONS, ai_ms: int | None = None
-                 ) -> tuple[subprocess.Popen[str], str]:
-    """``python -m online.server`` on a free port (a node of ``db`` if given);
+                 db_connections: int = DB_CONNECTIONS, ai_ms: int | None = None,
+                 options: Sequence[str] = ONE_ADDRESS) -> tuple[subprocess.Popen[str], str]:
+    """``python -m online.server`` on a free port (a node of ``db`` if given), with
+    ``options`` of ``tarocchi serve`` (default: the limits per address lifted);
     returns it and its URL.  It writes its figures to ``data/stats.json`` when
     stopped (SIGTERM)."""
     cmd = [sys.executable, "-m", "online.server", "--data", str(data), "--port", str(port),
            "--rate", str(rate), "--synchronous", synchronous, "--ai-workers", str(ai_workers),
-           *ONE_ADDRESS]
+           *options]
     if db:
         cmd += ["--db", db, "--lease-seconds", str(lease), "--db-connections", str(db_connections)]
     if ai_ms is not None:
