@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from engine.cards import mask_cards
 from engine.replay import Replay, read_replay
-from engine.review import BLUNDER, LABELS, Decision, Review, default_seat, review_replay
+from engine.review import BLUNDER, LABELS, Decision, Grader, Review, default_seat, review_replay
 from engine.state import CardPlayed, DealScored, Discarded
 from engine.view import seat_view
 
@@ -76,7 +76,7 @@ def only_deal(replay: Replay, deal: int) -> Replay:
 
 
 def review_deal(path: str | os.PathLike[str], seat: int | None, deal: int | None, *,
-                seed: int = SEED, budget: Any = None, parallel: bool = True,
+                seed: int = SEED, budget: Grader | None = None, parallel: bool = True,
                 progress: Callable[[int, int], None] | None = None) -> Review:
     """Review ``seat``'s decisions in one deal of the file at ``path`` (see the
     module docstring).  Runs in the AI process: it reads the file itself, so
