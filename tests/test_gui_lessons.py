@@ -148,7 +148,7 @@ def test_every_coach_panel_fits_and_its_heading_breaks_between_phrases(window, h
 
     from game.common.constants import FONT
     from game.screens.lessons_view import start_lesson
-    from game.table.table_view import COACH_BOX
+    from game.table.table_texts import COACH_BOX
 
     for lang in ("en", "fr", "it"):
         i18n.set_language(lang)
@@ -161,17 +161,17 @@ def test_every_coach_panel_fits_and_its_heading_breaks_between_phrases(window, h
                 moves = 0
                 while not (ctl.done and (not ctl.lesson.free or moves >= 4)) and time.monotonic() < t_end:
                     view.on_update(1 / 60)
-                    if ctl.pending is not None and not ctl.pending[0].done():
+                    if ctl.ai.pending is not None and not ctl.ai.pending[0].done():
                         time.sleep(0.002)
                     if ctl.waiting == "trick":
                         ctl.continue_()
                     if not (ctl.can_act() and not view.table.busy):
                         continue
                     view.on_draw()
-                    _left, bottom, _right, _top = view._coach_bounds()
-                    x, y, w, h = view._status_box()
-                    assert bottom > y + h, (lang, lid, ctl.step_no, view.coach.text)
-                    for line in view.coach.text.split("\n")[:2]:
+                    _left, bottom, _right, _top = view.texts.coach_bounds()
+                    x, y, w, h = view.texts.status_box()
+                    assert bottom > y + h, (lang, lid, ctl.step_no, view.texts.coach.text)
+                    for line in view.texts.coach.text.split("\n")[:2]:
                         width = arcade.Text(line, 0, 0, font_size=12, font_name=FONT).content_width
                         assert width <= COACH_BOX[2], (lang, lid, line, width)
                     ctl.auto_move()
@@ -200,7 +200,7 @@ def test_the_next_lesson_button_opens_the_next_lesson(window, home):
         if ctl.can_act() and not view.table.busy:
             ctl.auto_move()
     view.on_draw()
-    buttons = [b for b in view._extra if b.label == _("Next lesson")]
+    buttons = [b for b in view.toolbar.extra if b.label == _("Next lesson")]
     assert len(buttons) == 1
     buttons[0].action()
     nxt = window.current_view
