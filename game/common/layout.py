@@ -120,7 +120,7 @@ CENTRE = (WIDTH // 2, 426)
 SOUTH_SPAN = 940 - 96
 
 
-def _south_places(n: int, face_up: bool, raised: frozenset[int]) -> list[Place]:
+def _bottom_places(n: int, face_up: bool, raised: frozenset[int]) -> list[Place]:
     # Cards at rest sit on whole pixels and are not turned (except by quarter
     # turns), so they are drawn 1:1: see constants.HAND_SCALE.
     if n <= 17:  # 16 or 17 cards (the dealer's) close up to keep clear of the labels
@@ -212,7 +212,7 @@ def hand_places(where: int, n: int, face_up: bool, raised: frozenset[int] = froz
     if n == 0:
         return []
     if where == BOTTOM:
-        return _south_places(n, face_up, raised)
+        return _bottom_places(n, face_up, raised)
     scale = SMALL_SCALE if not face_up else OPEN_SCALE
     step = hidden_step(full) if not face_up else 26
     if where == TOP and face_up and n > 15:
