@@ -380,7 +380,9 @@ export class TableScreen {
    * @param {string} was
    */
   link(state, was) {
-    if (state === "lost") this.banner.textContent = t("Connection lost: reconnecting…");
+    if (state === "elsewhere") {
+      this.banner.textContent = t("Opened elsewhere: this seat is now played from another window");
+    } else if (state === "lost") this.banner.textContent = t("Connection lost: reconnecting…");
     else if (state === "open" && was !== "connecting") this.banner.textContent = t("Connected again");
     else if (state === "open") this.banner.textContent = "";
   }
