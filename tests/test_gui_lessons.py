@@ -200,7 +200,7 @@ def test_the_next_lesson_button_opens_the_next_lesson(window, home):
         if ctl.can_act() and not view.table.busy:
             ctl.auto_move()
     view.on_draw()
-    buttons = [b for b in view._extra if b.label == _("Next lesson")]
+    buttons = [b for b in view.toolbar.extra if b.label == _("Next lesson")]
     assert len(buttons) == 1
     buttons[0].action()
     nxt = window.current_view
