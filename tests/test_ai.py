@@ -257,7 +257,7 @@ def test_hint_lists_every_legal_card_best_first() -> None:
     assert sorted(c for c, _v in h) == sorted(legal)  # type: ignore[type-var]
     vals = [v for _c, v in h]
     # the first is the natural card among those tied within the search's noise
-    # (issue 39's tie-break), the rest best first
+    # (the natural-card tie-break), the rest best first
     assert vals[1:] == sorted(vals[1:], reverse=True)
     assert all(0 <= v <= 114 for v in vals)
     # the medium player's card is one the same search rates
@@ -425,7 +425,8 @@ def test_tournament_writes_its_games_as_replays(tmp_path) -> None:
 
 
 def test_medium_tuning_variants() -> None:
-    """``medium:key=value,...`` levels for tuning matches (issue 39's screens)."""
+    """``medium:key=value,...`` levels for tuning matches (screens of the tie-break's
+    settings)."""
     import pytest
 
     from engine.ai.cli import make_level

@@ -292,16 +292,15 @@ def test_hard_discard_is_legal_and_deterministic() -> None:
         assert HardPlayer(parallel=False, rounds=3).choose(view, legal, idx) == a
 
 
-# The medium level is the yardstick: its decisions must not move.  These digests
-# were recorded before the hard level's rework (issue 15); issue 39's tie-break
-# moved medium on purpose, and medium without it (``natural=False``) still plays
-# those games exactly.
+# The medium level is the yardstick: its decisions must not move.  Medium without
+# the natural-card tie-break (``natural=False``) plays these games; with it (the
+# level as shipped), the games below.
 MEDIUM_PINNED = {
     ("piedicavallo", 1): "34458a038185aad8",
     ("piedicavallo", 2): "a5e615354f7c2bd9",
     ("scarto", 4): "8aae0f90979632b0",
 }
-#: the same games with the tie-break (issue 39)
+#: the same games with the tie-break
 MEDIUM_NATURAL_PINNED = {
     ("piedicavallo", 1): "205ad472a881ca7a",
     ("piedicavallo", 2): "fb666a09c7d40c17",
@@ -358,7 +357,7 @@ def test_tuning_variants_of_hard_and_the_oracle() -> None:
     [
         ("hard:rounds=1,oracle=1", "oracle=1 only works in 'tarocchi tournament'"),
         ("hard:rounds=x", "setting 'rounds' in 'hard:rounds=x': must be a whole number, not 'x'"),
-        ("hard:rounds=0", "must be a positive whole number, not '0'"),  # issue 36: no nonsense run
+        ("hard:rounds=0", "must be a positive whole number, not '0'"),  # no empty run
         ("hard:rounds=999999999999", "must be at most 3,000"),  # nor an endless one
         ("hard:ms=-5", "must be a positive whole number"),
         ("hard:work=nan", "must be a finite number"),

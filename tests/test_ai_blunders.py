@@ -1,4 +1,4 @@
-"""Visible blunders at the last card of a trick (issue 39).
+"""Visible blunders at the last card of a trick.
 
 The kinds are defined from the rules in :mod:`tests.support.blunder_rates` (its
 docstring gives each precise definition):
@@ -270,7 +270,7 @@ def test_spare_partner_needs_the_margin_to_overtake():
     assert not overtakes(sview._replace(trick=tuple(_c(SCARTO, "D4", "T17"))), _c(SCARTO, "T21")[0])
 
 
-#: Hard's overtake in the 200-deal match of issue 39 (seed 41, deal pair 176,
+#: Hard's overtake in a 200-deal match against medium (seed 41, deal pair 176,
 #: seating 1): seat 3 last on its partner's trump 13 (Swords 7 led, the Knight
 #: of Swords), with trumps 5, 11 and 17 legal; the search preferred trump 17 by
 #: 9.1 points at 40 rounds, 16 here.

@@ -1,11 +1,11 @@
-"""Issue 36, part 3: every command refuses nonsense in one line.
+"""Every command refuses nonsense in one line.
 
 Every numeric and path option of every command is fed bad values of each kind
 (zero, negative, huge, not a number, nan and inf, a file for a folder, a folder
 for a file, a folder that does not exist): argparse must refuse each with exit
 code 2, no traceback, and one error line naming the option, at once.  The
-parser runs in-process (fast, drawn by hypothesis); the cases the issue found
-(tracebacks, hangs, nonsense run) run as a user would, in a subprocess with a
+parser runs in-process (fast, drawn by hypothesis); the cases that once gave a
+traceback, a hang or a nonsense run run as a user would, in a subprocess with a
 timeout."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ OPTIONS: list[tuple[list[str], list[str], str, str]] = [
     (["autoplay"], [], "--screenshots", "new_dir"),
     (["replay", str(GOLDEN)], [], "--at", "index"),
     (["replay", str(GOLDEN)], [], "--screenshot", "out_file"),
-    # online play (issue 30): the server, the bot, the server's bench
+    # online play: the server, the bot, the server's bench
     (["serve"], [], "--port", "index"),
     (["serve"], [], "--ai-workers", "count"),
     (["serve"], [], "--data", "out_dir"),
@@ -77,6 +77,11 @@ OPTIONS: list[tuple[list[str], list[str], str, str]] = [
     (["bench", "server"], ["--tables", "1"], "--tables", "count"),
     (["bench", "server"], ["--tables", "1"], "--timeout", "seconds"),
     (["bench", "server"], ["--tables", "1"], "--out", "out_dir"),
+    (["serve"], [], "--per-address-connections", "count"),
+    (["serve"], [], "--per-address-lobbies", "count"),
+    (["serve"], [], "--wrong-codes", "count"),
+    (["bench", "soak"], [], "--games", "count"),
+    (["bench", "soak"], [], "--at-once", "count"),
 ]
 
 NOT_NUMBERS = ["", " ", "abc", "1.5x", "0x10", "--", "1e", "None", "[]", "½"]

@@ -1,8 +1,14 @@
-"""What the code's own words point at must be there.
+"""The code's own words: what they point at is there, and they speak of behaviour.
 
 A comment or docstring that cites a file (``engine/ai/anytime.py``,
 ``docs/HEADLESS.md``, ``PROTOCOL.md``) sends a reader to it: the file must be in
 the repository.  The same for the relative links of the repository's Markdown pages.
+
+Code, comments, docstrings, test names and pyproject.toml say what the code does
+and why, in the present tense: no issue numbers, no word that dates (the day, a
+stop of the work).  A reader cannot follow an issue number, and a word for the day
+is wrong the day after; that history belongs in the commit messages and
+CHANGELOG.md.
 """
 
 from __future__ import annotations
@@ -28,6 +34,12 @@ CITED = re.compile(
     r"(?![\w/])"
 )
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+#: history told in the code: an issue's number, a day, a stop or a bug of the work
+HISTORY = re.compile(
+    r"(?<![a-z])issue[\s_#(]*\d+|\btoday'?s\b|\b(?:this )?stop \d+\b|\bthis stop\b|\bbugs? \d+\b"
+    r"|\bas (?:it|they) (?:was|were) before (?:them|this|that)\b",
+    re.IGNORECASE,
+)
 
 
 def source_files(suffix: str) -> list[Path]:
@@ -102,3 +114,28 @@ def test_every_relative_link_of_a_markdown_page_exists() -> None:
                 if not (page.parent / target).exists():
                     missing.append(f"{page.relative_to(ROOT)}:{n}: {target}")
     assert not missing, "links to nothing:\n" + "\n".join(missing)
+
+
+def history_in(text: str) -> list[str]:
+    return [m.group(0) for m in HISTORY.finditer(text)]
+
+
+def test_history_is_found_in_a_sample_text() -> None:
+    """The pattern finds the ways history was told, and not behaviour."""
+    told = ["Iss" + "ue 36, part 3: every command", "(iss" + "ue\n    32)", "test_iss" + "ue_13",
+            "tod" + "ay's quick table", "the screens of this st" + "op", "(b" + "ug 7)",
+            "the level as it was bef" + "ore them"]
+    for text in told:
+        assert history_in(text), text
+    behaviour = ["the game is left exactly as it was before the command", "stop the run now",
+                 "a tissue of 12 cards", "the 5-point rule", "issued 3 times"]
+    for text in behaviour:
+        assert not history_in(text), text
+
+
+def test_no_history_in_code_or_pyproject() -> None:
+    told = [f"{p.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)!r}"
+            for p in [*source_files(".py"), ROOT / "pyproject.toml"]
+            for text in [p.read_text(encoding="utf-8")]
+            for m in HISTORY.finditer(text)]
+    assert not told, "history in the code (say it in a commit message):\n" + "\n".join(told)

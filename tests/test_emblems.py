@@ -1,4 +1,4 @@
-"""The trump emblems, one small drawing function a trump (issue 37), pinned to the
+"""The trump emblems, one small drawing function a trump, pinned to the
 pixels they drew before the table replaced the long if/elif: any change to the art
 shows here, emblem by emblem, before it shows on a card."""
 

@@ -1,4 +1,4 @@
-"""Every function on one screen (issue 37): at most 60 lines, from its ``def`` to its
+"""Every function on one screen: at most 60 lines, from its ``def`` to its
 last line, nested functions counted on their own (and inside their parent).
 
 The only exceptions are the AI's hot kernels, kept whole because splitting them

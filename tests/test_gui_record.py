@@ -44,11 +44,11 @@ def test_a_deal_the_ai_played_alone_at_the_table_is_counted_apart(window, home, 
                      sound=SoundBoard(False), auto_continue=True)
     window.show_view(view)
     settle(view, limit=20000, draw_every=30)
-    assert view.finished and view.replay_path.parent == home / "replays"
+    assert view.ctl.finished and view.ctl.replay_path.parent == home / "replays"
     record.wait_for_notes()  # the table notes it off the frame loop
     view.close()
     s = stats_json(capsys)
-    # the AI played every seat: recorded apart, never as the player's (issue 36)
+    # the AI played every seat: recorded apart, never as the player's
     assert (s["deals"], s["games"]) == (0, 0) and s["by_level"] == {}
     assert s["ai_only"] == {"deals": 1, "games": 1}
     assert stats_json(capsys, "--rebuild") == s
@@ -62,7 +62,7 @@ def test_autoplay_is_not_your_record_and_rebuild_agrees(window, home, capsys):
     assert before["deals"] == 4
     run_autoplay(deals=1, seed=5, players=["random"] * 4, speed=8.0, window=window)
     after = stats_json(capsys)  # autoplay notes its replay itself before it returns
-    # the AI alone: not the player's deals (issue 36), counted apart
+    # the AI alone: not the player's deals, counted apart
     assert {k: v for k, v in after.items() if k != "ai_only"} == \
         {k: v for k, v in before.items() if k != "ai_only"}
     assert after["ai_only"] == {"deals": 1, "games": 1}

@@ -1,4 +1,4 @@
-"""Screens navigate by name (issue 37): a view asks its window for a screen and the
+"""Screens navigate by name: a view asks its window for a screen and the
 router (game/router.py) opens it; the menu's buttons go where they say."""
 
 from __future__ import annotations
@@ -35,6 +35,14 @@ def test_an_unknown_screen_is_named_with_the_known_ones(window) -> None:
     with pytest.raises(KeyError, match="no screen called 'nowhere'; the screens are: game, lessons, menu"):
         navigation.show(window, "nowhere")
     assert navigation.knows(window, "review") and not navigation.knows(window, "nowhere")
+
+
+def test_the_screen_type_names_every_screen_of_the_router_and_no_other() -> None:
+    """``navigation.Screen`` (what ``show`` accepts, so mypy refuses a misspelt
+    name) and the router's openers are the same set."""
+    from typing import get_args
+
+    assert set(get_args(navigation.Screen)) == set(router.SCREENS)
 
 
 @pytest.mark.parametrize("screen", sorted(PLAIN))

@@ -1,6 +1,6 @@
 """The C kernels (engine/ai/_native.c) against the pure-Python ones they mirror.
 
-Both paths must give the same answers on the same seeds (issue 33): the same
+Both paths must give the same answers on the same seeds: the same
 legal cards, the same card from the rules of thumb, the same playouts, the same
 exact values *and* the same count of positions searched (so the deadlines and
 the counted work behave alike), the same deals of the hidden cards from the

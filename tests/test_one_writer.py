@@ -1,4 +1,4 @@
-"""Issue 36, part 1: one writer per data folder.  The process that has the
+"""One writer per data folder.  The process that has the
 autosave open holds the folder's lock; a second Tarocchi on the same folder is
 refused a game (new or resumed) in one line naming the folder, and a lock left
 by a dead process never blocks anyone."""

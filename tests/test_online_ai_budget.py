@@ -1,5 +1,5 @@
-"""The hard AI's time a decision is a server setting (``tarocchi serve --ai-ms``,
-issue 33): it reaches the players the server's AI processes make, and bad values
+"""The hard AI's time a decision is a server setting (``tarocchi serve --ai-ms``):
+it reaches the players the server's AI processes make, and bad values
 are refused in one line."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What bad input gets (issue 30): each case refused with an error to that client
+"""What bad input gets: each case refused with an error to that client
 alone, the other table still served, and no log changed."""
 
 from __future__ import annotations

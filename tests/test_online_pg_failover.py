@@ -1,4 +1,4 @@
-"""Failover (issue 31): two nodes on one throw-away PostgreSQL, games in
+"""Failover: two nodes on one throw-away PostgreSQL, games in
 progress (AI seats and people, clients spread over both nodes), SIGKILL the node
 that runs a game, twice: another node takes it over once the lease expired, the
 clients continue to the end through any node, 0 events lost, 0 duplicated, the

@@ -1,4 +1,4 @@
-"""Two server nodes on one PostgreSQL (issue 31): four people of one table
+"""Two server nodes on one PostgreSQL: four people of one table
 spread over both nodes, a spectator at the other node.  The node that does not
 run the table redirects (the URL of the owner, nothing else), the clients follow
 by themselves, and the whole match is played to the end: every frame each client
@@ -186,7 +186,7 @@ def test_a_node_whose_lease_was_taken_drops_the_table_and_its_client_follows(
 
 
 def test_the_single_server_loopback_game_passes_on_postgresql(pg_dsn: str, tmp_path: Path) -> None:
-    """The server issue's loopback game (tests/test_online_games.py, its helper and
+    """The single server's loopback game (tests/test_online_games.py, its helper and
     its checks unchanged) on one node whose store is PostgreSQL."""
     from tests.test_online_games import _whole_game
 

@@ -1,4 +1,4 @@
-"""Issue 36, part 2: a write error keeps the game.  A failed append of the
+"""A write error keeps the game.  A failed append of the
 autosave (disk full, folder gone, read-only) leaves ``Game`` exactly as it was
 before the command, cuts the log back to its last whole line (``tarocchi check``
 accepts it) and raises one ``SaveFailed`` naming the file and the error."""

@@ -1,4 +1,4 @@
-"""Issue 13, the table's side: archive first then clear, a finished game filed at
+"""Saves, the table's side: archive first then clear, a finished game filed at
 the next start, `play --resume`, an autosave that cannot be resumed left as it
 is (one line says why), New game asking before filing an interrupted game,
 autoplay's own log, and clear one-line errors for an unusable data folder or
@@ -109,7 +109,7 @@ def test_play_resume_with_an_autosave_it_cannot_resume_says_why_and_keeps_it(hom
             "non-string player": "'7'", "bad JSON": "line 5: bad JSON",
             "not a replay": "not a Tarocchi replay"}[case] in line
     assert paths.autosave_path().read_bytes() == before  # byte-identical
-    # nothing else made but the data folder's writer lock (issue 36), which is never removed
+    # nothing else made but the data folder's writer lock, which is never removed
     assert sorted(p.name for p in home.iterdir() if p.name != paths.LOCK_NAME) == ["autosave.jsonl"]
 
 

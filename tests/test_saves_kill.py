@@ -1,4 +1,4 @@
-"""Kill tests (issue 13): a child process resuming or playing a game through the
+"""Kill tests: a child process resuming or playing a game through the
 real session path is SIGKILLed at random moments; every event it reported
 written must still be in its file, which must read cleanly (a torn last line
 is dropped).  Also ``simulate --jobs 2`` killed: its workers die with it and no

@@ -1,5 +1,5 @@
-"""Every sentence the table builds around a seat or a count, in the three catalogs
-(issue 14, bugs 1-2): each message worded for every seat (you and the others)
+"""Every sentence the table builds around a seat or a count, in the three catalogs:
+each message worded for every seat (you and the others)
 and for counts 0, 1, 2 and more, in English, French and Italian, then searched
 for what pasting "You" into a sentence written for a name, or a count into a
 fixed plural, leaves behind ("You's", "You cuts", "Vous remporte", "Tu prende",
@@ -109,8 +109,8 @@ def _outcome_texts(words: Words) -> Texts:
 
 def _refusal_texts(words: Words) -> Texts:
     """Refusals that name a seat (the one to play, the dealer: never the player
-    refused) or a count, and what may be played instead of a refused card (issue
-    32), named or counted."""
+    refused) or a count, and what may be played instead of a refused card, named
+    or counted."""
     out: Texts = []
     for seat in range(words.rules.n_seats)[1:]:
         for reason in ("out_of_turn", "not_dealer"):
@@ -128,7 +128,7 @@ def _refusal_texts(words: Words) -> Texts:
 
 
 def _reason_texts(words: Words) -> Texts:
-    """The hint's reasons (issue 32): every key, with its card, suit or cards."""
+    """The hint's reasons: every key, with its card, suit or cards."""
     out: Texts = []
     pack = words.rules.pack
     for key in KEYS:
@@ -142,7 +142,7 @@ def _reason_texts(words: Words) -> Texts:
 
 
 def _lesson_texts(words: Words) -> Texts:
-    """The lessons (issue 32): every kind of move, guided and free, the coach's panel."""
+    """The lessons: every kind of move, guided and free, the coach's panel."""
     out: Texts = []
     for kind in ("lead", "follow", "trump", "any", "matto", "discard"):
         for free in (False, True):
@@ -218,8 +218,9 @@ def test_messages_about_you_have_their_own_wording(lang: str) -> None:
         i18n.set_language("en")
 
 
-def test_the_checks_would_catch_the_bugs_of_the_issue() -> None:
-    """The patterns find the very texts issue 14 reported."""
+def test_the_checks_catch_the_texts_a_pasted_word_makes() -> None:
+    """The patterns find the texts that pasting a seat or a count into a sentence
+    made ("Trumps in You's discard", "1 tricks")."""
     reported = {"en": ["Trumps in You's discard: 0", "East deals; You cuts", "1 tricks", "1 cards"],
                 "fr": ["Vous remporte le pli", "Vous coupe", "1 plis"],
                 "it": ["Tu prende la presa", "1 prese"]}
@@ -254,3 +255,14 @@ def test_every_template_is_worded() -> None:
                "connection_back", "opened_elsewhere", "save_failed", "lesson_step", "lesson_coach", "lesson_wrong",
                "lesson_wrong_discard", "lesson_done"}
     assert set(_TEMPLATES) <= covered, set(_TEMPLATES) - covered
+
+
+def test_the_message_keys_type_names_every_template_and_no_other() -> None:
+    """``MsgKey`` (what ``msg`` accepts, so mypy refuses a misspelt key) and the
+    templates are the same set: a template nobody may ask for, or a key with no
+    words, fails here."""
+    from typing import get_args
+
+    from game.common.words import MsgKey
+
+    assert set(get_args(MsgKey)) == set(_TEMPLATES)

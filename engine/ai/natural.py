@@ -172,7 +172,7 @@ def spare_fives(view: SeatView, vals: list[tuple[int, float]]) -> list[tuple[int
     the opponents' trump 17 (medium, Piedicavallo seed 199) trump 1 is lost in a
     later trick either way, and keeping trump 16 was worth 7.25 points more in
     its exact solves.  Any watcher sees a 5-point card given away, though, and
-    the issue (39) asks for none: the rule costs about 7 points once in 200
+    a player should never see one: the rule costs about 7 points once in 200
     deals (medium's self-play count; 0.04 points a deal)."""
     if not vals or not thrown_five(view, vals[0][0]):
         return vals

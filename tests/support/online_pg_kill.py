@@ -1,4 +1,4 @@
-"""Failover on PostgreSQL (issue 31): K server nodes on one database, games in
+"""Failover on PostgreSQL: K server nodes on one database, games in
 progress with clients spread over the nodes; SIGKILL the node that runs a table
 at random moments (and start it again on its port, a new node).  Another node
 takes the table over once the lease expired, rebuilds it from the log, the
