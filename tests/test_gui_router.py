@@ -37,6 +37,7 @@ def test_an_unknown_screen_is_named_with_the_known_ones(window) -> None:
     assert navigation.knows(window, "review") and not navigation.knows(window, "nowhere")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("screen", sorted(PLAIN))
 def test_each_screen_opens_by_its_name(window, home, screen) -> None:
     view = navigation.show(window, screen)

@@ -271,6 +271,7 @@ def _menus(window, shoot: Shooter, home: Path) -> None:
         shoot(name, view)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_text_meets_a_text_or_an_index_in_any_scene(window, home, lang, tmp_path) -> None:
     i18n.set_language(lang)

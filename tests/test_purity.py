@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests import import_cycles
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
 
 
+@pytest.mark.slow
 def test_the_import_contracts_are_kept() -> None:
     r = subprocess.run([sys.executable, "-c", LINT_IMPORTS, "--no-cache"], cwd=ROOT,
                        capture_output=True, text=True, timeout=300)
@@ -48,6 +51,7 @@ def test_engine_runs_without_ui_modules() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
+@pytest.mark.slow
 def test_online_runs_without_ui_modules() -> None:
     code = (
         "import sys, online.server, online.client, online.bot, online.bench, online.cli\n"
@@ -126,6 +130,7 @@ def games_by_default(packages: tuple[str, ...], root: Path = ROOT,
     return out
 
 
+@pytest.mark.slow
 def test_no_parameter_or_field_defaults_to_a_game() -> None:
     """Every ruleset is passed: ``Game(seed, deals, rules=...)``, never a
     Piedicavallo assumed by ``rules: Ruleset = PIEDICAVALLO``."""
@@ -205,6 +210,7 @@ def every_name_lists(packages: tuple[str, ...], names: set[str], root: Path = RO
     return out
 
 
+@pytest.mark.slow
 def test_the_games_and_levels_are_listed_in_one_place_each() -> None:
     """Code that goes over every game or level asks the lists
     (``variant_names()``, ``level_names()``): a new game or level is added in
