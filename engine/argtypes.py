@@ -195,6 +195,11 @@ def out_file(text: str) -> str:
     return text
 
 
+#: How seats are numbered, for every option that takes one.
+SEATS_HELP = ("seats are numbered 0 = South, 1 = East, 2 = North, 3 = West "
+              "(Scarto: 0 = South, 1 = East, 2 = West)")
+
+
 def add_variant_option(p: argparse.ArgumentParser) -> None:
     """``--variant piedicavallo|scarto`` (default piedicavallo); here, below both
     ``engine.cli`` and ``engine.ai.cli``, so that neither imports the other for it."""
@@ -217,6 +222,7 @@ __all__ = [
     "MAX_GAMES",
     "MAX_PROCESSES",
     "MAX_SECONDS",
+    "SEATS_HELP",
     "count",
     "index",
     "new_dir",

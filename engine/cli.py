@@ -14,10 +14,11 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from . import argtypes
 from .argtypes import add_variant_option
+from .counted import counted
 from .files import clean_temporaries, die_with_parent, exit_cleanly_on_sigterm
 from .game import Game
 from .players import Player, level_names, make_player
@@ -26,6 +27,9 @@ from .rng import Rng, mix64
 from .ruleset import Ruleset, ruleset
 from .simulate import play_game
 from .state import PHASE_NAMES, State
+
+if TYPE_CHECKING:
+    from .review import Review
 
 #: The subcommands of a parser (``add_subparsers``), as argparse types them.
 _Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -37,7 +41,7 @@ def _add_check(sub: _Subparsers) -> None:
         help="validate replay files",
         description="Validate replay files against the rules.",
     )
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE", help="replay files (.jsonl) to check")
     p.add_argument("--json", action="store_true", help="one JSON object per file")
     p.add_argument(
         "--at", type=argtypes.index(argtypes.MAX_EVENTS), metavar="N",
@@ -54,7 +58,8 @@ def _add_simulate(sub: _Subparsers) -> None:
     )
     p.add_argument("--games", type=argtypes.count(argtypes.MAX_GAMES), required=True, metavar="N",
                    help=f"how many games (1 to {argtypes.MAX_GAMES:,})")
-    p.add_argument("--seed", type=argtypes.seed, required=True, metavar="S")
+    p.add_argument("--seed", type=argtypes.seed, required=True, metavar="S",
+                   help="the run's seed: the same seed, players and options give the same games")
     p.add_argument(
         "--players",
         default=None,
@@ -68,7 +73,8 @@ def _add_simulate(sub: _Subparsers) -> None:
         help="whole games (a match of four deals, or Scarto's three) instead of single deals",
     )
     add_variant_option(p)
-    p.add_argument("--out", type=argtypes.out_dir, required=True, metavar="DIR")
+    p.add_argument("--out", type=argtypes.out_dir, required=True, metavar="DIR",
+                   help="folder for the replay files, game-00000.jsonl and on (created if missing)")
     p.add_argument(
         "--budget-ms",
         type=argtypes.count(argtypes.MAX_BUDGET_MS),
@@ -101,17 +107,25 @@ def _add_review(sub: _Subparsers) -> None:
     p = sub.add_parser(
         "review",
         help="grade one seat's decisions in a replay",
-        description="For every decision of one seat (its discard, every card it played), "
-        "the hard AI's choice with only what that seat knew, the expected points of the card "
-        "played and of the best card on the same sampled deals, the loss and a label (best, "
-        "good, inaccuracy, mistake, blunder); then the mean loss and an accuracy percentage.",
+        description="For every decision of one seat (its discard, every card it played), the "
+        "hard AI's search, with only what that seat knew and more work than at the table, values "
+        "every choice on the same sampled deals: the expected points of the card played and of "
+        "the best card, the loss (counted only beyond the search's noise) and a label (best, "
+        "good, inaccuracy, mistake, blunder).  Then, over the real choices (more than one card "
+        "allowed, not all worth the same): the mean loss, and the accuracy, the share of them "
+        "on which the best card was played.",
     )
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="replay files (.jsonl) of a deal or a game; with several, a last line "
+                   "sums them all up")
     p.add_argument("--seat", type=argtypes.whole(0, 3), default=None, metavar="S",
-                   help="the seat to review (default: the human seat, else 0)")
+                   help=f"the seat to review (default: the human seat, else 0); {argtypes.SEATS_HELP}")
     p.add_argument("--seed", type=argtypes.seed, default=0, metavar="N",
                    help="seed of the sampled deals (same file and seed, same review)")
-    p.add_argument("--json", action="store_true", help="print one JSON object (last line)")
+    p.add_argument("--codes", action="store_true",
+                   help="cards by their codes (DK, T21, M) instead of their names")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (last line), cards by their codes")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_review)
 
@@ -231,7 +245,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             )
         else:
             status = "finished" if len(points) == rp.final.n_deals else "unfinished"
-            _say(f"{name}: ok, {rp.final.deal_no} deal(s), {status}, points {points}")
+            _say(f"{name}: ok, {counted(rp.final.deal_no, 'deal')}, {status}, points {points}")
     return 0 if ok_all else 1
 
 
@@ -239,18 +253,48 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
+    from .review import Review
+
+    reviews: list[Review] = []
+    status = 0
+    for name in args.files:
+        got = _review_file(args, name)
+        if isinstance(got, int):
+            status = max(status, got)
+            continue
+        review, rules = got
+        reviews.append(review)
+        if args.json:
+            print(json.dumps(review.to_json()))
+        else:
+            for line in review_lines(review, rules, args.codes):
+                print(line)
+    if len(args.files) > 1 and reviews:
+        every = Review("", reviews[0].variant, reviews[0].seat, args.seed,
+                       [d for r in reviews for d in r.decisions])
+        if args.json:
+            print(json.dumps({"files": len(reviews), "graded": len(every.graded),
+                              "mean_loss": round(every.mean_loss, 3),
+                              "accuracy": round(every.accuracy, 1), "labels": every.counts()}))
+        else:
+            print(f"{counted(len(reviews), 'file')}: {review_summary(every)}")
+    return status
+
+
+def _review_file(args: argparse.Namespace, name: str) -> tuple[Review, Ruleset] | int:
+    """One file's review, or the exit status of why not (said on stderr)."""
     from tqdm import tqdm
 
     from .review import default_seat, review_replay
 
     try:
-        rp = read_replay(args.file)
+        rp = read_replay(name)
     except ReplayError as exc:
-        print(f"{args.file}: {exc}", file=sys.stderr)
+        print(f"{name}: {exc}", file=sys.stderr)
         return 1
     seat = default_seat(rp) if args.seat is None else args.seat
     if not 0 <= seat < rp.rules.n_seats:
-        print(f"--seat {seat}: {rp.rules.title} has seats {rp.rules.seat_range_text()}",
+        print(f"{name}: --seat {seat}: {rp.rules.title} has seats {rp.rules.seat_range_text()}",
               file=sys.stderr)
         return 2
     bar = tqdm(desc="review", unit="decision", disable=args.quiet, file=sys.stderr)
@@ -260,24 +304,44 @@ def cmd_review(args: argparse.Namespace) -> int:
         bar.n = done
         bar.refresh()
 
-    review = review_replay(rp, seat, file=args.file, seed=args.seed, progress=progress)
+    review = review_replay(rp, seat, file=name, seed=args.seed, progress=progress)
     bar.close()
-    if args.json:
-        print(json.dumps(review.to_json()))
-        return 0
-    names = rp.rules.seat_names
-    print(f"{args.file}: {names[seat]} (seat {seat}), {rp.rules.title}")
+    return review, rp.rules
+
+
+def review_lines(review: Review, rules: Ruleset, codes: bool = False) -> list[str]:
+    """``tarocchi review``'s report: a line a decision, cards by name (by code
+    with ``codes``), then the summary over the real choices."""
+    pack = rules.pack
+
+    def cards(text: str) -> str:
+        if codes:
+            return text
+        return ", ".join(pack.card_name(pack.parse(c)) for c in text.split())
+
+    out = [f"{review.file}: {rules.seat_names[review.seat]} (seat {review.seat}), {rules.title}"]
     for d in review.decisions:
-        where = "discard" if d.kind == "discard" else f"deal {d.deal} trick {d.trick:2d}"
+        where = "discard" if d.kind == "discard" else f"deal {d.deal}, trick {d.trick:2d}"
         if d.forced:
-            print(f"  {where}: {d.played} (forced)")
-            continue
-        better = "" if d.label == "best" else f"; best {d.best} {d.expected_best:.1f}"
-        print(f"  {where}: {d.played} {d.expected_played:.1f}{better} -> {d.label}"
-              + (f" (-{d.loss:.1f})" if d.loss else ""))
-    print(f"mean loss {review.mean_loss:.2f} points a decision over {len(review.graded)} "
-          f"decisions; accuracy {review.accuracy:.1f}%")
-    return 0
+            out.append(f"  {where}: {cards(d.played)} (forced)")
+        elif not d.real:
+            out.append(f"  {where}: {cards(d.played)} (every choice worth the same)")
+        elif d.label == "best":
+            out.append(f"  {where}: {cards(d.played)} {d.expected_played:.1f} points -> best")
+        else:
+            out.append(f"  {where}: {cards(d.played)} {d.expected_played:.1f} points; best "
+                       f"{cards(d.best)} {d.expected_best:.1f} -> {d.label} (-{d.loss:.1f})")
+    out.append(review_summary(review))
+    return out
+
+
+def review_summary(review: Review) -> str:
+    """The summary line: mean loss and accuracy over the real choices."""
+    real = len(review.graded)
+    best = review.counts()["best"]
+    return (f"mean loss {review.mean_loss:.2f} points a real choice over "
+            f"{counted(real, 'real choice')} (of {counted(len(review.decisions), 'decision')}); "
+            f"accuracy {review.accuracy:.1f}%: the best on {best} of {real}")
 
 
 # --- simulate --------------------------------------------------------------------

@@ -2,39 +2,45 @@
 engine.
 
 For every decision of the seat (its discard when it dealt, every card it played)
-the strongest AI level, seeing only that seat's view at that moment, values every
-candidate on the same sampled deals: the expected final points of the seat's side
-(Piedicavallo's card points, Scarto's count).  The loss of a decision is the best
-candidate's value less the played one's (never negative), and its label follows
-the chess names: best, good (< 2 points), inaccuracy (2-5), mistake (5-10),
-blunder (>= 10).  A forced decision (one legal choice) is listed but not graded.
+the hard level's search, with more work than it has at the table and seeing
+only that seat's view at that moment, values every candidate on the same
+sampled deals: the expected final points of the seat's side (Piedicavallo's
+card points, Scarto's count).  Deals are weighted by how well they explain the
+other seats' plays; playouts end a few tricks early and the rest is solved
+exactly; the last tricks are solved exactly in every deal.
 
-The summary: the mean loss per graded decision, and an accuracy percentage, the
-mean over graded decisions of ``100 * exp(-loss / 5)`` (a best move is 100, a
-loss of 2 points about 67, of 5 about 37, of 10 about 14).
+A decision is a *real choice* when more than one card (or discard) may be
+played and the candidates are not all worth the same.  The loss of a real
+choice is the best candidate's value less the played one's, counted only when
+the gap is beyond the search's noise: more than :attr:`Grader.z` standard
+errors of the paired difference over the same deals, plus a quarter of a point
+(else 0: as good as the best).  Its label follows the chess names: best, good (< 2 points),
+inaccuracy (2-5), mistake (5-10), blunder (>= 10).  A forced card and a choice
+among cards all worth the same are listed but not graded.
 
-The review is a pure function of the file, the seat and the seed (fixed sample
-counts, no clock): the same file and seed give the same review.
+The summary, over the real choices: the mean loss, and the accuracy, the
+share of them on which the seat played a best card (a loss of 0).
+
+The review is a pure function of the file, the seat and the seed (fixed work,
+no clock): the same file and seed give the same review.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from .cards import mask_cards
 from .replay import Replay
 from .rng import mix64
 from .state import CardPlayed, Discarded
-from .view import seat_view
+from .view import SeatView, seat_view
 
 #: (upper bound of the loss, label), checked in order
 LABELS = ((1e-9, "best"), (2.0, "good"), (5.0, "inaccuracy"), (10.0, "mistake"))
 BLUNDER = "blunder"
-#: The scale of the accuracy curve, in points of loss.
-ACCURACY_SCALE = 5.0
 
 
 def label(loss: float) -> str:
@@ -42,6 +48,29 @@ def label(loss: float) -> str:
         if loss < bound:
             return name
     return BLUNDER
+
+
+@dataclass(frozen=True)
+class Grader:
+    """The review's fixed work a decision (no clock: the same on every machine)."""
+
+    #: rounds of the hard search's sampled deals for a card (the hard level at the
+    #: table completes about 50 in its second)
+    rounds: int = 200
+    #: exact solving is planned as the hard level plans it with this budget (ms)
+    plan_ms: float = 8000.0
+    #: playouts end with this many cards a hand, the rest solved exactly
+    exact_tail: int = 4
+    #: rounds of deals for the dealer's discard
+    discard_rounds: int = 30
+    #: a gap within this many standard errors of the paired difference, plus
+    #: ``margin`` points, is no loss: the search cannot tell the two apart
+    z: float = 2.0
+    margin: float = 0.25
+
+
+#: The review's work (``tarocchi review`` and the game's review screen).
+REVIEW = Grader()
 
 
 @dataclass(frozen=True)
@@ -58,6 +87,8 @@ class Decision:
     label: str
     forced: bool
     options: int  # legal choices
+    #: a real choice: more than one option, and not all worth the same
+    real: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -73,7 +104,8 @@ class Review:
 
     @property
     def graded(self) -> list[Decision]:
-        return [d for d in self.decisions if not d.forced]
+        """The real choices (see the module): what the summary counts."""
+        return [d for d in self.decisions if d.real]
 
     @property
     def mean_loss(self) -> float:
@@ -82,10 +114,11 @@ class Review:
 
     @property
     def accuracy(self) -> float:
+        """The share of real choices, in percent, on which a best card was played."""
         g = self.graded
         if not g:
             return 100.0
-        return sum(100.0 * math.exp(-d.loss / ACCURACY_SCALE) for d in g) / len(g)
+        return 100.0 * sum(1 for d in g if d.loss < 1e-9) / len(g)
 
     def counts(self) -> dict[str, int]:
         out = {name: 0 for _b, name in LABELS}
@@ -128,48 +161,119 @@ def decision_points(replay: Replay, seat: int) -> Iterator[int]:
             yield i
 
 
-def _grade(replay: Replay, seat: int, i: int, dseed: int, budget: Any, parallel: bool) -> Decision:
-    """The grade of ``seat``'s decision at event ``i``: the AI's values of every
-    option on sampled deals seeded by ``dseed``, the one played against the best."""
-    from .ai.players import card_values, discard_values_ranked
+# --- the values of the candidates, deal by deal ------------------------------------------
 
+
+@dataclass(frozen=True)
+class Valued:
+    """Candidates valued on the same deals: ``rows[w][j]`` is candidate ``j``'s
+    value in deal ``w``, of weight ``weights[w]``."""
+
+    cands: list[int]
+    weights: list[float]
+    rows: list[Sequence[float]]
+
+    def mean(self, j: int) -> float:
+        tot = sum(self.weights)
+        return sum(w * r[j] for w, r in zip(self.weights, self.rows, strict=True)) / tot
+
+    def gap(self, a: int, b: int) -> tuple[float, float]:
+        """Candidate ``a``'s mean less ``b``'s, and the standard error of that
+        paired difference."""
+        ws = self.weights
+        tot = sum(ws)
+        g = sum(w * (r[a] - r[b]) for w, r in zip(ws, self.rows, strict=True)) / tot
+        var = sum(w * w * (r[a] - r[b] - g) ** 2 for w, r in zip(ws, self.rows, strict=True))
+        return g, math.sqrt(var) / tot
+
+
+def beyond_noise(gap: float, se: float, grader: Grader) -> float:
+    """A loss of ``gap`` points (standard error ``se``), or 0 when the search
+    cannot tell it from no loss (see :class:`Grader`)."""
+    return gap if gap > grader.z * se + grader.margin else 0.0
+
+
+def _card_values(view: SeatView, grader: Grader, seed: int, parallel: bool) -> tuple[Valued, list[list[int]]]:
+    """The legal cards' classes (equivalent cards together) and the first card of
+    each valued on the hard search's deals."""
+    from .ai.anytime import Limits, PlaySearch, config_for, drive
+
+    cfg = replace(config_for(view.rules), stop_every=0, prune_every=0, natural=False, uct_iters=0,
+                  max_worlds=1 << 30, max_exact_worlds=1 << 30, exact_tail=grader.exact_tail)
+    s = PlaySearch(view, cfg, seed, grader.plan_ms)
+    if len(s.cands) > 1:
+        drive(s, Limits(None, grader.rounds), parallel)
+    kind = 1 if s.worlds[1] >= cfg.min_exact_worlds or not s.worlds[0] else 0
+    weights: list[float] = []
+    rows: list[Sequence[float]] = []
+    rounds = [r for r in s.rounds[kind] if r[2]]
+    if rounds:
+        top = max(lw for _c, logw, _r in rounds for lw in logw)
+        for _c, logw, rr in rounds:
+            for lw, row in zip(logw, rr, strict=True):
+                weights.append(math.exp(lw - top))
+                rows.append(row)
+    else:  # a single class: nothing to compare
+        weights, rows = [1.0], [[0.0] * len(s.cands)]
+    return Valued(s.cands, weights, rows), s.classes
+
+
+def _discard_values(view: SeatView, grader: Grader, seed: int, parallel: bool, played: int) -> Valued:
+    """The hard level's candidate discards and the one played, valued on the same deals."""
+    from .ai.anytime import DiscardSearch, Limits, config_for, drive
+    from .ai.players import hard_discard_candidates
+
+    cfg = replace(config_for(view.rules), stop_every=0, discard_halve_every=0,
+                  discard_max_worlds=1 << 30)
+    cands = [d for d, _v in hard_discard_candidates(view.rules, view.hand, cfg.discard_cands)]
+    if played not in cands:
+        cands.append(played)
+    s = DiscardSearch(view, cfg, seed, cands)
+    if len(cands) > 1:
+        drive(s, Limits(None, grader.discard_rounds), parallel)
+    rows: list[Sequence[float]] = [row for rr in s.round_rows for row in rr] or [[0.0] * len(cands)]
+    return Valued(cands, [1.0] * len(rows), rows)
+
+
+def _grade(replay: Replay, seat: int, i: int, dseed: int, grader: Grader, parallel: bool) -> Decision:
+    """The grade of ``seat``'s decision at event ``i``: every option valued on the
+    same sampled deals seeded by ``dseed``, the one played against the best."""
     codes = replay.rules.pack.codes
     state = replay.states[i]
     event = replay.events[i]
     view = seat_view(state, seat)
     legal = view.legal()
     if isinstance(event, Discarded):
-        vals = discard_values_ranked(view, budget, dseed, parallel, include=event.cards)
-        by = dict(vals)
-        played_key = event.cards
-        kind = "discard"
-        trick = 0
+        kind, trick, played = "discard", 0, event.cards
+        valued = _discard_values(view, grader, dseed, parallel, played)
+        at = valued.cands.index(played)
+        keys = list(valued.cands)
     else:
         assert isinstance(event, CardPlayed)
-        vals = card_values(view, budget, dseed, parallel)
-        by = dict(vals)
-        played_key = event.card
-        kind = "play"
-        trick = state.trick_no + 1
-    forced = len(legal) == 1
-    best_key, best_v = vals[0]
-    played_v = by[played_key]
-    loss = 0.0 if forced else max(0.0, best_v - played_v)
-    if loss < 1e-9:
-        best_key, best_v = played_key, played_v  # the played move is (one of) the best
+        kind, trick, played = "play", state.trick_no + 1, event.card
+        valued, classes = _card_values(view, grader, dseed, parallel)
+        at = next(j for j, g in enumerate(classes) if played in g)
+        keys = [played if j == at else c for j, c in enumerate(valued.cands)]
+    means = [valued.mean(j) for j in range(len(keys))]
+    best = max(range(len(keys)), key=lambda j: (means[j], j == at))
+    real = len(legal) > 1 and max(means) - min(means) > 1e-9
+    loss = beyond_noise(*valued.gap(best, at), grader) if real else 0.0
+    if loss == 0.0:
+        best = at  # the played move is (one of) the best
     return Decision(
         index=i,
         deal=state.deal_no,
         trick=trick,
         kind=kind,
-        played=_text(codes, kind, played_key),
-        best=_text(codes, kind, best_key),
-        expected_played=round(played_v, 3),
-        expected_best=round(best_v, 3),
+        played=_text(codes, kind, played),
+        best=_text(codes, kind, keys[best]),
+        expected_played=round(means[at], 3),
+        expected_best=round(means[best], 3),
         loss=round(loss, 3),
         label=label(loss),
-        forced=forced,
+        forced=len(legal) == 1,
         options=len(legal),
+        real=real,
     )
 
 
@@ -179,21 +283,20 @@ def review_replay(
     *,
     file: str = "",
     seed: int = 0,
-    budget: Any = None,
+    budget: Grader | None = None,
     parallel: bool = True,
     progress: Callable[[int, int], None] | None = None,
 ) -> Review:
-    """Grade ``seat``'s decisions in ``replay`` (see the module docstring)."""
-    from .ai.players import REVIEW
-
+    """Grade ``seat``'s decisions in ``replay`` (see the module docstring) with
+    the work of ``budget`` (default :data:`REVIEW`)."""
+    grader = budget or REVIEW
     rules = replay.rules
     if not 0 <= seat < rules.n_seats:
         raise ValueError(f"seat {seat} is not a seat {rules.seat_range_text()}")
-    budget = budget or REVIEW
     points = list(decision_points(replay, seat))
     out: list[Decision] = []
     for k, i in enumerate(points):
-        out.append(_grade(replay, seat, i, mix64(seed, i, seat), budget, parallel))
+        out.append(_grade(replay, seat, i, mix64(seed, i, seat), grader, parallel))
         if progress:
             progress(k + 1, len(points))
     return Review(file, rules.name, seat, seed, out)

@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.game import Game
+    from game.common.settings import Settings
+    from game.window import TarocchiWindow
 
 
 def prepare_environment() -> None:
@@ -22,14 +29,14 @@ def prepare_environment() -> None:
         pyglet.options.debug_gl = bool(os.environ.get("TAROCCHI_DEBUG_GL"))
 
 
-def window_class():
+def window_class() -> type[TarocchiWindow]:
     """The game's window class (arcade imported): see :func:`make_window`."""
     from game.window import TarocchiWindow
 
     return TarocchiWindow
 
 
-def make_window(settings):
+def make_window(settings: Settings) -> TarocchiWindow:
     from game.common.constants import HEIGHT, TITLE, WIDTH
 
     window = window_class()(WIDTH, HEIGHT, TITLE, resizable=True, antialiasing=False,
@@ -59,7 +66,7 @@ def run(first_frame_exit: bool = False, resume: bool = False) -> int:
     return 0
 
 
-def _check_data_folder(resume: bool):
+def _check_data_folder(resume: bool) -> tuple[Path | None, Game | None] | int:
     """Before the window: the data folder usable, the autosave filed or resumed.
     ``(filed, game)`` (``game``: the resumed game, or None), or an exit status."""
     from game.common import paths
@@ -71,7 +78,7 @@ def _check_data_folder(resume: bool):
         print(f"tarocchi: {exc}", file=sys.stderr)
         return 2
     filed = session.startup()  # stale temporary files, a finished game not yet filed
-    game = None
+    game: Game | None = None
     if resume:
         try:
             game = session.resume()
@@ -84,7 +91,7 @@ def _check_data_folder(resume: bool):
     return filed, game
 
 
-def _open_window():
+def _open_window() -> TarocchiWindow:
     """The window with the player's settings, language, sound and textures loading."""
     prepare_environment()
     from game.common import i18n, textures
@@ -101,7 +108,7 @@ def _open_window():
     return window
 
 
-def _first_screen(window, game, filed: bool) -> None:
+def _first_screen(window: TarocchiWindow, game: Game | None, filed: Path | None) -> None:
     """The resumed game at the table, else the menu (saying a game was just filed)."""
     from game.common.i18n import _
 
@@ -112,9 +119,10 @@ def _first_screen(window, game, filed: bool) -> None:
         window.show_screen("menu", notice=notice)
 
 
-def _first_frame_and_exit(window) -> int:
+def _first_frame_and_exit(window: TarocchiWindow) -> int:
     """The start-up check: one frame drawn, the time since the process started printed."""
     view = window.current_view
+    assert view is not None  # _first_screen showed one
     window.dispatch_events()
     view.on_update(1 / 60)
     view.on_draw()  # the view itself: Window.on_draw draws nothing, and a

@@ -22,11 +22,25 @@ frames on which something was drawn (in ``full`` redraw mode, every frame).
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    import arcade
+
+    from engine.game import Game
+    from engine.ruleset import Ruleset
+    from game.table.lessons import Lesson
+    from game.table.table_view import TableView
+
+#: what ``--json`` prints
+Figures = dict[str, Any]
 
 
 class AutoplayFailed(Exception):
@@ -60,8 +74,9 @@ def percentile(values: list[float], q: float) -> float:
 
 def run_autoplay(deals: int = 1, seed: int = 1, players: list[str] | None = None,
                  speed: float = 2.0, screenshots: str | None = None,
-                 max_seconds: float = 600.0, window=None, size=(1280, 720),
-                 variant: str = "piedicavallo", language: str | None = None) -> dict:
+                 max_seconds: float = 600.0, window: arcade.Window | None = None,
+                 size: tuple[int, int] = (1280, 720), variant: str = "piedicavallo",
+                 language: str | None = None) -> Figures:
     """Play at the real table; ``language``: the table's (default: the one in Settings)."""
     from game.app import prepare_environment
 
@@ -106,7 +121,8 @@ def _shots_folder(screenshots: str | None) -> Path | None:
     return shots_dir
 
 
-def _new_logged_game(rules, players: list[str], deals: int, seed: int, variant: str):
+def _new_logged_game(rules: Ruleset, players: list[str], deals: int, seed: int,
+                     variant: str) -> tuple[Game, Path]:
     """The game, logged to a new file of its own (autoplay/<time>.jsonl): the user's
     autosave and replays are never touched.  ``(game, log_path)``."""
     from engine.files import describe_os_error
@@ -127,7 +143,8 @@ def _new_logged_game(rules, players: list[str], deals: int, seed: int, variant: 
     return game, log_path
 
 
-def _hidden_window(window, size, title: str):
+def _hidden_window(window: arcade.Window | None, size: tuple[int, int],
+                   title: str) -> tuple[arcade.Window, bool]:
     """``window``, or a hidden game window of ``size`` made for this run: ``(window, own)``."""
     if window is not None:
         return window, False
@@ -158,7 +175,7 @@ class _Shots:
                                  "play": int(100 / speed),
                                  "scoring": int(60 * (T_COUNT + 0.4) / speed)}.get(name, 30)
 
-    def take_due(self, view) -> bool:
+    def take_due(self, view: TableView) -> bool:
         """Count a frame down for each wanted picture; take those due.  Whether one was."""
         import arcade
 
@@ -181,7 +198,7 @@ class _Shots:
         return [str(self.folder / f"{n}.png") for n in self.taken] if self.folder else []
 
 
-def _autoplay_view(window, game, speed: float, shots: _Shots):
+def _autoplay_view(window: arcade.Window, game: Game, speed: float, shots: _Shots) -> TableView:
     """The table with an AI in every seat, South's hand face up, shown on ``window``."""
     from game.common.settings import Settings
     from game.common.sound import SoundBoard
@@ -196,7 +213,8 @@ def _autoplay_view(window, game, speed: float, shots: _Shots):
     return view
 
 
-def _give_up(view, window, own_window: bool, log_path: Path, failed: Exception):
+def _give_up(view: TableView, window: arcade.Window, own_window: bool, log_path: Path,
+             failed: Exception) -> NoReturn:
     """A write failed: close what is open, drop a log with no move, raise the one line."""
     from engine.files import SaveFailed, describe_os_error
 
@@ -209,7 +227,8 @@ def _give_up(view, window, own_window: bool, log_path: Path, failed: Exception):
     _discard_unplayed(log_path)
     if isinstance(failed, SaveFailed):
         raise AutoplayFailed(str(failed)) from failed
-    where = getattr(failed, "filename", None)
+    assert isinstance(failed, OSError)  # run_autoplay hands on a SaveFailed or an OSError
+    where = failed.filename
     raise AutoplayFailed(f"could not write {where or 'a file'}: {describe_os_error(failed)}") from failed
 
 
@@ -219,7 +238,8 @@ def paths_autoplay_dir() -> Path:
     return paths.home() / "autoplay"
 
 
-def _play(view, window, game, own_window: bool, shots: _Shots, max_seconds: float) -> dict:
+def _play(view: TableView, window: arcade.Window, game: Game, own_window: bool, shots: _Shots,
+          max_seconds: float) -> Figures:
     frame_ms: list[float] = []
     drawn_ms: list[float] = []
     dt = 1 / 60
@@ -241,24 +261,24 @@ def _play(view, window, game, own_window: bool, shots: _Shots, max_seconds: floa
             shots.scene_times.setdefault(shots.scene or "start", []).append(ms)
         if game.save_error is not None:  # a failed write the table caught: the run stops
             raise game.save_error
-        if view.pending is not None and not view.pending[0].done():
+        if view.ctl.ai.pending is not None and not view.ctl.ai.pending[0].done():
             time.sleep(max(0.0, t0 + dt - time.perf_counter()))  # a 60 Hz window while the AI thinks
-        if view.finished and view.score_panel is None and not view.table.busy:
+        if view.ctl.finished and view.score_panel is None and not view.table.busy:
             break
-        if view.finished and shots.folder and "scoring" in shots.wanted:
+        if view.ctl.finished and shots.folder and "scoring" in shots.wanted:
             continue
         if time.perf_counter() > t_end:
             raise SystemExit(f"autoplay: not finished after {max_seconds:.0f} s")
     view.close()
-    __import__("game.common.record", fromlist=["note_safely"]).note_safely(view.replay_path)  # your record
+    __import__("game.common.record", fromlist=["note_safely"]).note_safely(view.ctl.replay_path)  # your record
     out = _figures(view, window, game, shots, frames, frame_ms, drawn_ms)
     if own_window:
         window.close()
     return out
 
 
-def _figures(view, window, game, shots: _Shots, frames: int, frame_ms: list[float],
-             drawn_ms: list[float]) -> dict:
+def _figures(view: TableView, window: arcade.Window, game: Game, shots: _Shots, frames: int,
+             frame_ms: list[float], drawn_ms: list[float]) -> Figures:
     """What ``--json`` prints: the frame times, the replay, the screenshots, the points."""
     from game.common import damage
 
@@ -269,7 +289,7 @@ def _figures(view, window, game, shots: _Shots, frames: int, frame_ms: list[floa
         "drawn_frames": len(drawn_ms),
         "drawn_ms_p95": round(percentile(drawn_ms, 0.95), 3),
         "redraw": damage.redraw_mode(window),
-        "replay": str(view.replay_path),
+        "replay": str(view.ctl.replay_path),
         "scenes": {k: {"frames": len(v), "p95": round(percentile(v, 0.95), 3)}
                    for k, v in shots.scene_times.items()},
         "screenshots": shots.files(),
@@ -277,7 +297,7 @@ def _figures(view, window, game, shots: _Shots, frames: int, frame_ms: list[floa
     }
 
 
-def cmd_autoplay(args) -> int:
+def cmd_autoplay(args: argparse.Namespace) -> int:
     from engine.ruleset import ruleset
 
     if getattr(args, "lesson", None):
@@ -327,7 +347,8 @@ def cmd_autoplay(args) -> int:
 
 
 def run_lesson(lesson_id: str, language: str | None = None, screenshots: str | None = None,
-               speed: float = 4.0, window=None, size=(1280, 720), max_seconds: float = 600.0) -> dict:
+               speed: float = 4.0, window: arcade.Window | None = None, size: tuple[int, int] = (1280, 720),
+               max_seconds: float = 600.0) -> Figures:
     """Play a lesson (``game.table.lessons``) at the real table by its own prepared
     moves, clicked as a player would; a screenshot of every move's prompt (the
     card lit, what to do and why) and of the end."""
@@ -359,6 +380,7 @@ def run_lesson(lesson_id: str, language: str | None = None, screenshots: str | N
 
     frames = _play_lesson(view, lesson, speed, max_seconds, shoot)
     ctl = view.ctl
+    assert isinstance(ctl, lessons.LessonController)
     out = {
         "lesson": lesson.id,
         "game": lesson.game,
@@ -375,7 +397,7 @@ def run_lesson(lesson_id: str, language: str | None = None, screenshots: str | N
     return out
 
 
-def _lesson_view(window, lesson, speed: float):
+def _lesson_view(window: arcade.Window, lesson: Lesson, speed: float) -> TableView:
     """The table on the lesson's session, its AI answering inline, shown on ``window``."""
     from game.common.settings import Settings
     from game.common.sound import SoundBoard
@@ -386,7 +408,7 @@ def _lesson_view(window, lesson, speed: float):
     settings = Settings(speed=speed, auto_advance=True, sound=False)
     session = lessons.lesson_session(lesson)
 
-    def controller(view):
+    def controller(view: TableView) -> lessons.LessonController:
         return lessons.LessonController(lesson, view, executor=InlineExecutor(), settings=settings,
                                         auto_continue=True, session=session)
 
@@ -396,13 +418,16 @@ def _lesson_view(window, lesson, speed: float):
     return view
 
 
-def _play_lesson(view, lesson, speed: float, max_seconds: float, shoot) -> int:
+def _play_lesson(view: TableView, lesson: Lesson, speed: float, max_seconds: float,
+                 shoot: Callable[[str], None]) -> int:
     """Frames until the lesson is done, each move made by the lesson's own answer
     after a picture of its prompt; the scoring and the end pictured too.  The
     number of frames."""
     from game.common.constants import T_COUNT
+    from game.table.lessons import LessonController
 
     ctl = view.ctl
+    assert isinstance(ctl, LessonController)
     frames = 0
     shot_at = -1
     scoring_at = -1
@@ -432,7 +457,7 @@ def _play_lesson(view, lesson, speed: float, max_seconds: float, shoot) -> int:
             raise SystemExit(f"autoplay: lesson {lesson.id} not finished after {max_seconds:.0f} s")
 
 
-def cmd_lesson(args) -> int:
+def cmd_lesson(args: argparse.Namespace) -> int:
     """``tarocchi autoplay --lesson LESSON|list``."""
     from game.table import lessons
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 
-def add_game_commands(sub) -> None:
+def add_game_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from engine import argtypes
     from engine.cli import add_variant_option
 
@@ -18,7 +18,8 @@ def add_game_commands(sub) -> None:
     add_variant_option(p)
     p.add_argument("--deals", type=argtypes.whole(1, 100), default=1, metavar="N",
                    help="1 (a deal) or the game's full length: 4 (a Piedicavallo match), 3 (Scarto)")
-    p.add_argument("--seed", type=argtypes.seed, default=1, metavar="S")
+    p.add_argument("--seed", type=argtypes.seed, default=1, metavar="S",
+                   help="the seed of the deals (default 1; the same seed, the same cards)")
     p.add_argument("--players", default=None, metavar="P,P,...",
                    help="AI levels by seat: South, East, North, West (Scarto: South, East, West); "
                    "default medium")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import arcade
@@ -18,11 +19,11 @@ from game.common.navigation import show
 from game.theatre.theatre import ViewerView, render_position
 
 
-def add_replay_command(sub) -> None:
+def add_replay_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="watch a saved game again",
                        description="Open the replay viewer on FILE; with --at and --screenshot, "
                        "render the table after the first N events to a PNG and exit.")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help="a replay file (.jsonl)")
     p.add_argument("--at", type=argtypes.index(argtypes.MAX_EVENTS), metavar="N",
                    help="start at (or render) the position after N events")
     p.add_argument("--screenshot", type=argtypes.out_file, metavar="OUT.png",
@@ -38,13 +39,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     import sys
 
     path = Path(args.file)
+    rp: Replay | None = None
+    error = ""
     try:
         rp = read_replay(path)
     except ReplayError as exc:
         if args.screenshot or args.bench_seek:
             print(f"{path}: {exc}", file=sys.stderr)
             return 1
-        rp = None
         error = str(exc)
     if rp is not None and args.at is not None and not 0 <= args.at <= len(rp.events):
         print(f"--at {args.at} is outside 0..{len(rp.events)} for {path}", file=sys.stderr)
@@ -52,12 +54,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from game.app import prepare_environment
 
     prepare_environment()
-    if args.bench_seek:
+    if rp is not None and args.bench_seek:
         return _bench_seek(rp, path.name)
-    if args.screenshot:
+    if rp is not None and args.screenshot:
         return _screenshot(rp, args.at if args.at is not None else len(rp.events), Path(args.screenshot),
                            path.name, not args.face_down)
-    def first_view(window):
+
+    def first_view(window: arcade.Window) -> None:
         if rp is None:
             show(window, "message", text=f"{path.name}\n{error}", title=_("This replay cannot be shown"))
             return
@@ -69,7 +72,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return _run(first_view)
 
 
-def _run(first_view) -> int:
+def _run(first_view: Callable[[arcade.Window], None]) -> int:
     """Open the game window, ``first_view(window)`` showing its first screen (as
     ``game.app.run`` does for the menu)."""
     from game.app import make_window
@@ -96,7 +99,7 @@ def _screenshot(rp: Replay, at: int, out: Path, title: str, face_up: bool) -> in
     settings = Settings.load()
     i18n.set_language(settings.language)
     window = arcade.Window(WIDTH, HEIGHT, "Tarocchi", visible=False, antialiasing=False, vsync=False)
-    window.settings = settings  # type: ignore[attr-defined]
+    window.settings = settings
     image = render_position(window, rp, at, title, face_up)
     window.close()
     try:  # a PNG by its name's suffix (OUT.png); the folder is never made

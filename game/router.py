@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from game.common.navigation import Screen
+
 
 def _menu(window: Any, notice: str = "") -> Any:
     from game.screens.menu import MenuView
@@ -103,7 +105,7 @@ def _game(window: Any, game: Any, practice: bool = False, resumed: bool = False)
 
 
 #: every screen by name: its opener
-SCREENS: dict[str, Callable[..., Any]] = {
+SCREENS: dict[Screen, Callable[..., Any]] = {
     "menu": _menu,
     "new_game": _new_game,
     "message": _message,
@@ -126,7 +128,7 @@ def _show(window: Any, view: Any) -> Any:
     return view
 
 
-def show(window: Any, screen: str, **arguments: Any) -> Any:
+def show(window: Any, screen: Screen, **arguments: Any) -> Any:
     """Open the screen called ``screen`` on ``window``."""
     try:
         opener = SCREENS[screen]

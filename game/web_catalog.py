@@ -90,7 +90,7 @@ def build() -> dict[str, Any]:
         "words": words,
         "cards": cards,
         "games": {v: _game(ruleset(v)) for v in variant_names()},
-        "levels": [lv for lv in level_names() if lv in ("random", "easy", "medium", "hard")],
+        "levels": level_names(),
         "trump_suit": TRUMP_SUIT,
     }
 

@@ -5,9 +5,12 @@ comes first (``game.app.window_class``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import arcade
 
 from game.common import damage
+from game.common.navigation import Screen
 
 
 class TarocchiWindow(arcade.Window):
@@ -24,32 +27,32 @@ class TarocchiWindow(arcade.Window):
 
     presents_rects = True
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.present_boxes: list | None = None  # None: the whole window
+        self.present_boxes: list[tuple[int, int, int, int]] | None = None  # None: the whole window
         self._told = False  # whether a view said what it drew since the last flip
         self._exposed = True
-        self._presented_size: tuple | None = None
+        self._presented_size: tuple[int, int] | None = None
 
     def on_expose(self) -> None:
         self._exposed = True  # uncovered or mapped: show all of the kept picture
 
-    def show_screen(self, screen: str, **arguments):
+    def show_screen(self, screen: Screen, **arguments: Any) -> Any:
         """Show a screen by its name (``game.router``: the one place that knows them)."""
         from game import router
 
         return router.show(self, screen, **arguments)
 
-    def knows_screen(self, screen: str) -> bool:
+    def knows_screen(self, screen: Screen) -> bool:
         from game import router
 
         return screen in router.SCREENS
 
-    def show_view(self, new_view) -> None:
+    def show_view(self, new_view: arcade.View) -> None:
         super().show_view(new_view)
         self._exposed = True  # the next frame shows the whole window once
 
-    def set_fullscreen(self, *args, **kwargs) -> None:
+    def set_fullscreen(self, *args: Any, **kwargs: Any) -> None:
         super().set_fullscreen(*args, **kwargs)
         # a new X window and GL surface, even at the same size: a blank back buffer
         self._presented_size = None
@@ -57,7 +60,7 @@ class TarocchiWindow(arcade.Window):
         self._exposed = True
         self.__dict__.pop("_tarocchi_presenter", None)  # made again for the new X window
 
-    def add_present_boxes(self, boxes: list | None) -> None:
+    def add_present_boxes(self, boxes: list[tuple[int, int, int, int]] | None) -> None:
         """What an ``on_draw`` redrew (None: all of it), added up until ``flip``."""
         if not self._told:
             self._told, self.present_boxes = True, []
@@ -74,7 +77,7 @@ class TarocchiWindow(arcade.Window):
         if presenter is None:
             super().flip()
             return
-        size = tuple(self.get_framebuffer_size())
+        size = self.get_framebuffer_size()
         if size != self._presented_size:
             # a new size reaches the GL drawable at a buffer swap; the swap
             # leaves the back buffer undefined, so the next frame is drawn whole

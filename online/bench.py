@@ -11,7 +11,10 @@ user + system CPU time over the play, divided by the moves.  With ``--think-ms
 With ``--db postgresql://...`` the servers are K nodes of one service on that
 database (``--nodes K``, online/cluster.py): table i is created at node i % K,
 which runs it, and its clients know every node (the first they try is that one).
-``--ai-seats M`` gives the last M seats of every table to the server's AI
+PostgreSQL's own share is measured beside the nodes' (online/bench_db.py):
+``db_cpu_ms_per_move`` (its processes' CPU, when it runs on this machine) and
+``db_commits_per_s``.  ``server_log_warnings`` counts the nodes' log lines that
+warn (a table dropped, a lease lost).  ``--ai-seats M`` gives the last M seats of every table to the server's AI
 (``--ai-level``, ``--ai-workers`` processes a node): the latency is still that of
 the people's commands, and ``ai_decisions_per_s_per_node`` is what the nodes
 decided.
@@ -31,12 +34,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from engine.replay import ReplayError, read_replay
 from engine.ruleset import ruleset
 
+from .bench_db import DbProbe
 from .bot import play, random_chooser
 from .client import SeatClient
 from .serve_options import DB_CONNECTIONS
@@ -67,14 +72,15 @@ def cpu_ms(pid: int) -> float:
 def start_server(data: Path, *, pin: bool = False, synchronous: str = "FULL",
                  rate: float = 1000.0, port: int = 0, db: str | None = None,
                  lease: float = 5.0, ai_workers: int = 1,
-                 db_connections: int = DB_CONNECTIONS, ai_ms: int | None = None
-                 ) -> tuple[subprocess.Popen[str], str]:
-    """``python -m online.server`` on a free port (a node of ``db`` if given);
+                 db_connections: int = DB_CONNECTIONS, ai_ms: int | None = None,
+                 options: Sequence[str] = ONE_ADDRESS) -> tuple[subprocess.Popen[str], str]:
+    """``python -m online.server`` on a free port (a node of ``db`` if given), with
+    ``options`` of ``tarocchi serve`` (default: the limits per address lifted);
     returns it and its URL.  It writes its figures to ``data/stats.json`` when
     stopped (SIGTERM)."""
     cmd = [sys.executable, "-m", "online.server", "--data", str(data), "--port", str(port),
            "--rate", str(rate), "--synchronous", synchronous, "--ai-workers", str(ai_workers),
-           *ONE_ADDRESS]
+           *options]
     if db:
         cmd += ["--db", db, "--lease-seconds", str(lease), "--db-connections", str(db_connections)]
     if ai_ms is not None:
@@ -85,13 +91,16 @@ def start_server(data: Path, *, pin: bool = False, synchronous: str = "FULL",
     data.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                TAROCCHI_SERVER_STATS=str(data / "stats.json"))
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=root, env=env)
+    with open(data / "server.log", "w") as log:  # its log (a line a table) kept aside
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True, cwd=root,
+                                env=env)
     assert proc.stdout is not None
     line = proc.stdout.readline().strip()
     if not line.startswith("ws://"):
         proc.kill()
         proc.wait(10)
-        raise RuntimeError(f"the server did not start: {line!r}")
+        said = (data / "server.log").read_text(errors="replace").strip().splitlines()[-3:]
+        raise RuntimeError(f"the server did not start: {line!r} {' '.join(said)}")
     return proc, line
 
 
@@ -177,7 +186,8 @@ def _pct(xs: list[float], q: float) -> float:
 
 
 async def _bench(urls: list[str], tables: int, variant: str, seats: list[str],
-                 think: tuple[float, float], timeout: float, pids: list[int]) -> dict[str, Any]:
+                 think: tuple[float, float], timeout: float, pids: list[int],
+                 probe: DbProbe | None = None) -> dict[str, Any]:
     """Table i is created at node i % K (its clients try that node first)."""
     sem = asyncio.Semaphore(CONNECT_AT_ONCE)
     ready = asyncio.Event()
@@ -191,6 +201,7 @@ async def _bench(urls: list[str], tables: int, variant: str, seats: list[str],
     # the others back) before the play begins together
     while started[0] + sum(1 for t in tasks if t.done()) < tables:
         await asyncio.sleep(0.05)
+    db0 = probe.snapshot() if probe else None
     cpu0 = [cpu_ms(p) for p in pids]
     me0 = time.process_time()
     t0 = time.perf_counter()
@@ -198,6 +209,7 @@ async def _bench(urls: list[str], tables: int, variant: str, seats: list[str],
     results = await asyncio.gather(*tasks, return_exceptions=True)
     wall = time.perf_counter() - t0
     cpu = [cpu_ms(p) - c for p, c in zip(pids, cpu0, strict=True)]
+    db1 = probe.snapshot(wait_for_stats=True) if probe else None
     runs = [r for r in results if isinstance(r, tuple)]
     lat = [x for r, _, _ in runs for x in r.latencies]
     events = sum(r.events for r, _, _ in runs)
@@ -223,6 +235,7 @@ async def _bench(urls: list[str], tables: int, variant: str, seats: list[str],
         "server_cpu_percent": round(sum(cpu) / 10 / wall, 1),
         "node_cpu_percent": [round(c / 10 / wall, 1) for c in cpu],
         "client_cpu_percent": round((time.process_time() - me0) * 100 / wall, 1),
+        **(probe.figures(db0, db1, moves, wall) if probe and db0 and db1 else {}),
         "_codes": [code for _, ok, code in runs if ok],
     }
 
@@ -282,6 +295,15 @@ def _node_stats(data: Path, nodes: int) -> list[dict[str, Any]]:
     return out
 
 
+def _log_warnings(data: Path) -> int:
+    """Lines of the nodes' logs that warn or report an error (a table dropped, ...)."""
+    n = 0
+    for f in data.glob("node*/server.log"):
+        n += sum(1 for line in f.read_text(errors="replace").splitlines()
+                 if " WARNING " in line or " ERROR " in line)
+    return n
+
+
 def _ai_figures(stats: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
     decisions = [int(s.get("ai_decisions", 0)) for s in stats]
     return {  # one entry a node, in node order (None: the node decided nothing)
@@ -329,8 +351,13 @@ def run_bench(tables: int, variant: str, think: tuple[float, float] = (0.25, 0.7
                 os.sched_setaffinity(0, {1})
             except (AttributeError, OSError):
                 pass
-        result = asyncio.run(_bench(urls, tables, variant, seats, think, timeout,
-                                    [p.pid for p in procs]))
+        probe = DbProbe(db) if db else None
+        try:
+            result = asyncio.run(_bench(urls, tables, variant, seats, think, timeout,
+                                        [p.pid for p in procs], probe))
+        finally:
+            if probe is not None:
+                probe.close()
         result["store"] = "postgresql" if db else "sqlite"
         codes = result.pop("_codes")
         files = _replays(data, len(codes))
@@ -345,6 +372,7 @@ def run_bench(tables: int, variant: str, think: tuple[float, float] = (0.25, 0.7
         procs = []
         stats = _node_stats(data, nodes)
         result["server"] = stats[0] if nodes == 1 else stats
+        result["server_log_warnings"] = _log_warnings(data)
         if ai_seats:
             result.update(_ai_figures(stats, result["seconds"]))
     finally:

@@ -1,5 +1,5 @@
-"""The online commands of ``tarocchi``: ``serve``, ``bot`` and ``bench server``
-(no window: ``game.cli`` lists them among its tools).  The parsers are built
+"""The online commands of ``tarocchi``: ``serve``, ``bot``, ``bench server`` and
+``bench soak`` (no window: ``game.cli`` lists them among its tools).  The parsers are built
 here without importing websockets; each command imports what it runs."""
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def add_bot_arguments(p: argparse.ArgumentParser) -> None:
                    help="e.g. ws://127.0.0.1:8765")
     p.add_argument("--code", required=True, type=_code, help="the table's code")
     p.add_argument("--seat", type=argtypes.index(3), default=None, metavar="N",
-                   help="the seat (default: the first free one)")
+                   help=f"the seat (default: the first free one); {argtypes.SEATS_HELP}")
     p.add_argument("--level", default="random", choices=level_names(),
                    help="an AI level, or random legal moves (the default)")
     p.add_argument("--name", default="", type=_name, help="the name shown at the table")
@@ -90,7 +90,8 @@ def add_bench_arguments(b: argparse.ArgumentParser) -> None:
 
     b.add_argument("--tables", type=argtypes.count(MAX_BENCH_TABLES), required=True, metavar="N",
                    help=f"tables played at once (1-{MAX_BENCH_TABLES})")
-    b.add_argument("--variant", choices=variant_names(), default="piedicavallo")
+    b.add_argument("--variant", choices=variant_names(), default="piedicavallo",
+                   help="the game every table plays (default piedicavallo)")
     b.add_argument("--out", default=None, metavar="DIR", type=argtypes.out_dir,
                    help="write each finished table's replay here")
     b.add_argument("--think-ms", default="250-750", metavar="LO-HI", type=_think,
@@ -118,8 +119,36 @@ def add_bench_arguments(b: argparse.ArgumentParser) -> None:
     b.add_argument("--ai-ms", type=argtypes.whole(50, 10_000, "milliseconds"), default=None,
                    metavar="MS", help="with --ai-seats: the hard AI's time a decision "
                    "(tarocchi serve --ai-ms; default 1000)")
-    b.add_argument("--timeout", type=argtypes.seconds, default=900.0, metavar="S")
+    b.add_argument("--timeout", type=argtypes.seconds, default=900.0, metavar="S",
+                   help="give up after S seconds (default 900)")
     b.add_argument("--json", action="store_true", help="one JSON line (the default output)")
+
+
+def add_soak_arguments(b: argparse.ArgumentParser) -> None:
+    b.add_argument("--games", type=argtypes.count(1_000_000), default=5000, metavar="N",
+                   help="single deals played to the end (default 5000)")
+    b.add_argument("--lobbies", type=argtypes.whole(0, 1_000_000, "number of lobbies"),
+                   default=5000, metavar="N",
+                   help="tables created and left unstarted, in step with the games (default 5000)")
+    b.add_argument("--at-once", type=argtypes.count(500), default=16, metavar="K",
+                   help="games played at the same time (default 16)")
+    b.add_argument("--variant", choices=["scarto", "piedicavallo"], default="scarto",
+                   help="the game of every table: one person's seat, random AI in the others "
+                   "(default scarto)")
+    b.add_argument("--lobby-expiry", type=argtypes.number(0.05, 3600), default=1.0, metavar="S",
+                   help="the server's --lobby-expiry, shortened so the lobbies go in the run "
+                   "(default 1 s)")
+    b.add_argument("--sample-seconds", type=argtypes.number(0.1, 3600), default=2.0,
+                   metavar="S", help="the server's RSS and tables sampled every S seconds "
+                   "(default 2)")
+    b.add_argument("--addresses", type=argtypes.whole(0, 250, "number of addresses"),
+                   default=50, metavar="A",
+                   help="the clients speak from loopback addresses 127.0.1.1 .. 127.0.1.A, as "
+                   "many houses (default 50; 0: all from 127.0.0.1, which the server's limits "
+                   "per address then bound)")
+    b.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="NORMAL",
+                   help="the server's SQLite durability (default NORMAL: the soak measures "
+                   "memory, not the disk)")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -138,6 +167,12 @@ def _bench(args: argparse.Namespace) -> int:
     from .bench import cmd_bench_server
 
     return cmd_bench_server(args)
+
+
+def _soak(args: argparse.Namespace) -> int:
+    from .soak import cmd_soak
+
+    return cmd_soak(args)
 
 
 def _serve_backup(args: argparse.Namespace) -> int:
@@ -175,4 +210,13 @@ def add_online_commands(sub: argparse._SubParsersAction[Any]) -> None:
             "cards on loopback to the end of a deal; print one JSON line of figures.")
         add_bench_arguments(b)
         b.set_defaults(func=_bench)
+        b = bsub.add_parser(
+            "soak", help="thousands of games and abandoned lobbies through one server",
+            description="Start a server (a short lobby expiry, the limits per address as "
+            "served) and play N single deals through it, K at a time, while as many clients "
+            "create tables and leave them unstarted; print one JSON object: the server's RSS "
+            "and tables in memory over time, RSS after the first 500 games and at the end. "
+            "Exit 1 if RSS moved more than 10% or tables are left in memory.")
+        add_soak_arguments(b)
+        b.set_defaults(func=_soak)
         bsub.metavar = "{" + ",".join(bsub.choices) + "}"

@@ -11,7 +11,8 @@ PROTOCOL.md "Limits per address"):
 - **messages** a second across all its connections (a token bucket per
   address, beside each connection's own);
 - **wrong table codes**: a short burst is forgiven, then each wrong code starts
-  a pause that doubles; during it every lookup by code is answered
+  a pause that doubles (no new burst until every wrong code is forgiven, one a
+  minute); during it every lookup by code is answered
   ``rate_limited`` with ``retry_after``, unless the message holds a valid token
   of that table (a player coming back is never kept out by a scanner sharing
   their address).
@@ -290,8 +291,8 @@ class Limits:
         a = self._get(addr)
         if a.codes.full():
             a.strikes = 0  # every wrong code forgiven: the pauses start again from the first
-        if a.codes.take():
-            return
+        if a.strikes == 0 and a.codes.take():
+            return  # within the burst (once past it, only a full pardon gives a new one)
         s = self.settings
         a.strikes += 1
         pause = min(s.pause_max_seconds, s.pause_seconds * 2.0 ** min(a.strikes - 1, 60))

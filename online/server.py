@@ -53,6 +53,7 @@ from .protocol import (
     decode_client,
     encode,
 )
+from .ring import Ring
 from .serve_options import AI_MS, DB_CONNECTIONS, limit_settings
 from .sqlite_store import SqliteStore
 from .store import SeqConflict, is_postgres_url
@@ -613,26 +614,27 @@ def write_stats(srv: TarocchiServer, path: Path) -> None:
     import json
 
     assert srv.hub is not None
-    t = list(srv.hub.timings)
 
     def pct(xs: list[float], q: float) -> float:
         xs = sorted(xs)
         return round(xs[min(len(xs) - 1, int(q * len(xs)))] * 1000, 2) if xs else 0.0
 
-    commit = [a for a, _ in t]
-    fan = [b for _, b in t]
+    commit = srv.hub.timings.column(0)
+    fan = srv.hub.timings.column(1)
     store = srv.hub.store
     out = {
-        "commits": len(t), "transactions": getattr(store, "commits", None),
+        "commits": len(commit), "transactions": getattr(store, "commits", None),
         "commit_p50_ms": pct(commit, 0.5), "commit_p95_ms": pct(commit, 0.95),
         "fanout_p50_ms": pct(fan, 0.5), "fanout_p95_ms": pct(fan, 0.95),
     }
-    ai = list(srv.hub.ai.timings)
+    ai = srv.hub.ai.timings.column()
     if ai:
         out.update({"ai_decisions": srv.hub.ai.decisions, "ai_ms_p50": pct(ai, 0.5),
                     "ai_ms_p95": pct(ai, 0.95)})
-    g = list(getattr(store, "timings", []))
-    w = list(getattr(store, "wakeups", []))
+    groups: Ring | None = getattr(store, "timings", None)  # the SQLite store's (PostgreSQL: none)
+    wakes: Ring | None = getattr(store, "wakeups", None)
+    g = groups.rows() if groups is not None else []
+    w = wakes.column() if wakes is not None else []
     if g:
         out.update({
             "queue_wait_p50_ms": pct([x[0] for x in g], 0.5),

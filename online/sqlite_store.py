@@ -18,11 +18,11 @@ import queue
 import sqlite3
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .ring import Ring
 from .store import SeqConflict, TableRecord
 
 GROUP_MAX = 512
@@ -117,8 +117,8 @@ class SqliteStore:
         self.commits = 0  # transactions committed (for the bench)
         #: per group: (seconds the first append waited in the queue, seconds of the
         #: transaction, changes in it); per wake-up of a loop: seconds to be run
-        self.timings: deque[tuple[float, float, int]] = deque(maxlen=100_000)
-        self.wakeups: deque[float] = deque(maxlen=100_000)
+        self.timings = Ring(100_000, 3)
+        self.wakeups = Ring(100_000)
 
     # --- the writer thread --------------------------------------------------------
 
@@ -151,7 +151,7 @@ class SqliteStore:
                     by_loop.setdefault(loop, []).append((fut, ok, value))
             t_done = time.perf_counter()
             waited = max((t_pick - p.t for p, _, _ in ops if isinstance(p, _Append)), default=0.0)
-            self.timings.append((waited, t_done - t_pick, len(ops)))
+            self.timings.append(waited, t_done - t_pick, len(ops))
             for loop, settled in by_loop.items():  # one wake-up of the loop a group
                 try:
                     loop.call_soon_threadsafe(_settle_all, settled, t_done, self.wakeups)
@@ -380,7 +380,7 @@ def read_events(path: str | os.PathLike[str], code: str) -> list[str]:
 
 
 def _settle_all(settled: list[tuple[asyncio.Future[Any], bool, Any]], t_done: float,
-                wakeups: deque[float]) -> None:
+                wakeups: Ring) -> None:
     wakeups.append(time.perf_counter() - t_done)
     for fut, ok, value in settled:
         if fut.done():

@@ -66,6 +66,7 @@ from .protocol import (
     event_json,
     view_to_json,
 )
+from .ring import Ring
 from .store import Store, TableRecord, token_hash
 
 log = logging.getLogger("tarocchi.online")
@@ -127,7 +128,7 @@ class AiRunner:
         self.inline = inline
         self._pool: Executor | None = None
         #: seconds each decision took, from asking to the answer (the bench's figures)
-        self.timings: deque[float] = deque(maxlen=100_000)
+        self.timings = Ring(100_000)
         self.decisions = 0
         #: told (level, seconds) after each decision (the server's metrics)
         self.on_decision: Callable[[str, float], None] | None = None
@@ -514,7 +515,7 @@ class Table:
                                  "totals": list(self.rules.totals(self._scores_at(seq))),
                                  "outcome": outcome_json(self.rules.deal_outcome(e.points))})
         self._offer(self.conns)
-        self.hub.timings.append((t1 - t0, time.perf_counter() - t1))
+        self.hub.timings.append(t1 - t0, time.perf_counter() - t1)
         if self.rec.status == "over":
             self._game_over()
         self._schedule()
@@ -661,7 +662,7 @@ class Hub:
         self._create_lock = asyncio.Lock()
         self.on_replay: Callable[[Path], None] | None = None
         #: (commit, fan-out) seconds of the latest commits, for the bench
-        self.timings: deque[tuple[float, float]] = deque(maxlen=200_000)
+        self.timings = Ring(200_000, 2)
 
     async def load(self) -> int:
         """At start-up: the tables in play and in the lobby (a finished game's replay

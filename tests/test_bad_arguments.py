@@ -77,6 +77,11 @@ OPTIONS: list[tuple[list[str], list[str], str, str]] = [
     (["bench", "server"], ["--tables", "1"], "--tables", "count"),
     (["bench", "server"], ["--tables", "1"], "--timeout", "seconds"),
     (["bench", "server"], ["--tables", "1"], "--out", "out_dir"),
+    (["serve"], [], "--per-address-connections", "count"),
+    (["serve"], [], "--per-address-lobbies", "count"),
+    (["serve"], [], "--wrong-codes", "count"),
+    (["bench", "soak"], [], "--games", "count"),
+    (["bench", "soak"], [], "--at-once", "count"),
 ]
 
 NOT_NUMBERS = ["", " ", "abc", "1.5x", "0x10", "--", "1e", "None", "[]", "½"]

@@ -169,7 +169,7 @@ def test_new_game_setup_by_mouse(window, home):
     x, y = v.b_start.rect[:2]
     click(v, x, y)
     table = window.current_view
-    assert isinstance(table, TableView) and table.practice
+    assert isinstance(table, TableView) and table.ctl.practice
     assert table.game.header.deals == 4 and table.game.header.extra["practice"] is True
     frames(table, 5)
     table.close()
@@ -177,7 +177,8 @@ def test_new_game_setup_by_mouse(window, home):
 
 
 def test_hint_shows_expected_points_for_each_legal_card(window, home):
-    from game.table.table_view import TableView, find_hint
+    from game.table.hints import find_hint
+    from game.table.table_view import TableView
 
     if find_hint() is None:
         return  # no AI package yet: the button is disabled (tested below)
@@ -187,13 +188,13 @@ def test_hint_shows_expected_points_for_each_legal_card(window, home):
                      settings=window.settings, sound=window.sound)
     window.show_view(view)
     settle(view)
-    assert view.btn_hint.enabled
+    assert view.toolbar.btn_hint.enabled
     view.on_key_press(arcade.key.H, 0)
-    assert view.hint_future is not None
+    assert view.ctl.hints.future is not None
     import time
 
     t_end = time.monotonic() + 60
-    while not view.hints and time.monotonic() < t_end:
+    while not view.ctl.hints.values and time.monotonic() < t_end:
         frames(view, 1, draw_every=0)
         time.sleep(0.01)
     view.on_draw()
@@ -202,8 +203,8 @@ def test_hint_shows_expected_points_for_each_legal_card(window, home):
         cards = {c for cmd in legal for c in cmd.cards}
     else:
         cards = {cmd.card for cmd in legal}
-    assert set(view.hints) == cards
-    assert len(view.hint_texts) == len(cards)
+    assert set(view.ctl.hints.values) == cards
+    assert len(view.marks.hint_texts) == len(cards)
     view.close()
 
 
@@ -212,8 +213,8 @@ def test_hint_button_disabled_outside_practice(window, home):
 
     game = session.new_game(partner="random", opponents="random", match=False, seed=2)
     view = TableView(window, game, session.ai_players(game), settings=window.settings, sound=window.sound)
-    assert not view.btn_hint.enabled and view.btn_hint.tooltip
-    assert not view.btn_undo.enabled
+    assert not view.toolbar.btn_hint.enabled and view.toolbar.btn_hint.tooltip
+    assert not view.toolbar.btn_undo.enabled
     view.close()
 
 

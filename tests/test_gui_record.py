@@ -45,7 +45,7 @@ def test_a_deal_the_ai_played_alone_at_the_table_is_counted_apart(window, home, 
                      sound=SoundBoard(False), auto_continue=True)
     window.show_view(view)
     settle(view, limit=20000, draw_every=30)
-    assert view.finished and view.replay_path.parent == home / "replays"
+    assert view.ctl.finished and view.ctl.replay_path.parent == home / "replays"
     record.wait_for_notes()  # the table notes it off the frame loop
     view.close()
     s = stats_json(capsys)

@@ -17,9 +17,9 @@ import arcade
 import pytest
 
 from engine.ai import pool
-from engine.ai.players import MEDIUM
 from engine.players import make_player
 from engine.replay import read_replay, write_replay
+from engine.review import Grader
 from engine.simulate import play_game
 from engine.variants import SCARTO
 from game.common import i18n, record
@@ -32,6 +32,9 @@ from tests.test_ai_service import _alive, _wait_gone
 from tests.test_gui_helpers import damaged_vs_whole
 from tests.test_gui_record import overlaps
 
+#: a light review: a few rounds a decision
+QUICK = Grader(rounds=4, discard_rounds=2)
+
 GOLDEN = Path(__file__).parent / "golden"
 SINGLE = GOLDEN / "single-seed-42.jsonl"
 MATCH = GOLDEN / "match-seed-7.jsonl"
@@ -41,7 +44,7 @@ WAIT = 240.0  # a guard against a hang, not a measure of speed
 @pytest.fixture()
 def quick(monkeypatch):
     """A small search budget, an empty cache of reviews, English."""
-    monkeypatch.setattr(review_view, "BUDGET", MEDIUM)
+    monkeypatch.setattr(review_view, "BUDGET", QUICK)
     review_view._cache.clear()
     i18n.set_language("en")
     yield

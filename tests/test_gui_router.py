@@ -37,6 +37,14 @@ def test_an_unknown_screen_is_named_with_the_known_ones(window) -> None:
     assert navigation.knows(window, "review") and not navigation.knows(window, "nowhere")
 
 
+def test_the_screen_type_names_every_screen_of_the_router_and_no_other() -> None:
+    """``navigation.Screen`` (what ``show`` accepts, so mypy refuses a misspelt
+    name) and the router's openers are the same set."""
+    from typing import get_args
+
+    assert set(get_args(navigation.Screen)) == set(router.SCREENS)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("screen", sorted(PLAIN))
 def test_each_screen_opens_by_its_name(window, home, screen) -> None:

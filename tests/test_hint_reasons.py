@@ -23,6 +23,8 @@ from engine.view import SeatView, seat_view
 # --- the rules, written again from RULES.md (codes only: no engine ranking tables) ---
 
 SUITS = "SBCD"
+#: a suit by the engine's number, trumps included
+SUITS_AND_TRUMPS = SUITS + "T"
 #: R3 / S2: each suit's cards from the highest down
 ORDER = {
     "piedicavallo": {"S": "K Q N J 10 9 8 7 6 5", "B": "K Q N J 10 9 8 7 6 5",
@@ -178,6 +180,9 @@ _PLAY_CLAIMS: dict[str, Callable[[Seen, str, Reason, tuple[str, ...]], bool]] = 
     "take_sure": lambda k, card, r, code: (
         bool(k.trick) and k.wins(card) and not (k.opponent_after() and k.unseen_beats(card))),
     "void_trump": _void_trump,
+    "cheap_win": lambda k, card, r, code: (
+        bool(k.trick) and k.wins(card)
+        and not any(k.pts[c] < k.pts[card] and k.wins(c) for c in k.legal if c != "M")),
     "master": _master,
     "master_trumps_out": _master,
     "top_trump": lambda k, card, r, code: (
@@ -185,7 +190,11 @@ _PLAY_CLAIMS: dict[str, Callable[[Seen, str, Reason, tuple[str, ...]], bool]] = 
     "second_low": lambda k, card, r, code: (
         len(k.trick) == 1 and bool(k.led()) and not k.wins(card) and k.cheapest(card)),
     "cannot_win": _cannot_win,
-    "keep_matto": lambda k, card, r, code: "M" in k.hand and card != "M" and k.cheapest(card),
+    "only_of_suit": lambda k, card, r, code: (
+        bool(k.led()) and k.led() == SUITS_AND_TRUMPS[r.get("suit")]  # type: ignore[index]
+        and [c for c in k.hand if suit_of(c) == k.led()] == [card]),
+    "keep_matto": lambda k, card, r, code: (
+        bool(k.trick) and "M" in k.hand and card != "M" and k.cheapest(card)),
     "draw_trumps": lambda k, card, r, code: (
         not k.trick and suit_of(card) == "T" and any(suit_of(x) == "T" for x in k.unseen)),
     "lead_low": lambda k, card, r, code: not k.trick and card != "M" and k.pts[card] == 1,

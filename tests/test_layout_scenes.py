@@ -99,26 +99,26 @@ def _table(window, variant: str, shoot: Shooter) -> None:
 def _shoot_deal_and_discard(view, g: str, shoot: Shooter) -> None:
     frames(view, 40, draw_every=0)
     shoot(f"{g}-deal", view)
-    _until(view, lambda: view._can_act())
+    _until(view, lambda: view.ctl.can_act())
     assert view.game.state.phase == DISCARD
     hand = view.ctl.hand_order()
     first = next(c for c in hand if c in view.ctl.legal_cards)
     click(view, *card_point(view, first))
     _until(view, lambda: not view.table.busy)
     view.ask_hint()  # the hint figures over the hand, one card of the discard raised
-    _until(view, lambda: view.ctl.hint_future is None and not view.table.busy)
-    assert view.hint_texts and view.ctl.selected == [first]
+    _until(view, lambda: view.ctl.hints.future is None and not view.table.busy)
+    assert view.marks.hint_texts and view.ctl.discard.selected == [first]
     shoot(f"{g}-discard", view)
-    view.ctl.selected = []
+    view.ctl.discard.selected = []
     play_human_turn(view)
-    _until(view, lambda: view._can_act() or view.ctl.waiting)
+    _until(view, lambda: view.ctl.can_act() or view.ctl.waiting)
 
 
 def _shoot_trick(view, rules, g: str, shoot: Shooter) -> None:
     """A finished trick won by another seat: every card stays in view, with the piles' titles."""
     pos = view.ctl.position(view.ctl.shown)
     assert len(pos.trick) == rules.n_seats  # every card of the trick stays in view
-    assert [t.text for t in view.table.pile_titles] == [
+    assert [t.text for t in view.table.labels.pile_titles] == [
         view.words.pile_title(side, pos.tricks_won[side]) for side in range(rules.n_sides)]
     shoot(f"{g}-trick", view)
 
@@ -147,11 +147,11 @@ def _shoot_tricks_and_plays(view, rules, g: str, shoot: Shooter) -> None:
     seen_trick = seen_play = False
     while not view.ctl.waiting == "scoring":
         if view.ctl.waiting == "trick":
-            if not seen_trick and view.ctl.trick_winner != 0:
+            if not seen_trick and view.ctl.feed.trick_winner != 0:
                 _shoot_trick(view, rules, g, shoot)
                 seen_trick = True
             view.continue_()
-        elif view._can_act():
+        elif view.ctl.can_act():
             if not seen_play and view.game.state.trick:
                 _shoot_play(view, rules, g, shoot)
                 seen_play = True
@@ -208,8 +208,7 @@ REVIEWS: dict = {}  # path -> the review, worked out once for the three language
 
 
 def _review(window, shoot: Shooter, path: Path, g: str) -> None:
-    from engine.ai.players import MEDIUM
-    from engine.review import default_seat
+    from engine.review import Grader, default_seat
     from game.table import ai_service
     from game.theatre import review_view
     from game.theatre.review_model import pick_deal
@@ -217,7 +216,7 @@ def _review(window, shoot: Shooter, path: Path, g: str) -> None:
     rp = read_replay(path)
     service = ai_service.AIService(use_process=False)
     old = review_view.BUDGET
-    review_view.BUDGET = MEDIUM
+    review_view.BUDGET = Grader(rounds=4, discard_rounds=2)
     try:
         view = review_view.ReviewView(window, rp, path, seat=default_seat(rp), deal=pick_deal(rp, None),
                                       service=service)

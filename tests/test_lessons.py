@@ -10,7 +10,8 @@ import json
 
 import pytest
 
-from engine.state import DISCARD, PLAY
+from engine.cards import mask_cards
+from engine.state import DISCARD, PLAY, Discard, Play
 from game.common import i18n
 from game.common.words import Words
 from game.table import lessons
@@ -112,7 +113,7 @@ def test_each_course_plays_start_to_end_and_meets_every_play_and_discard_rule(ga
             assert texts and all(t and "{" not in t for t in texts), (lid, lang)
         assert words["en"] != words["fr"] != words["it"]
         if lesson.free:  # the deal's score sheet ends it, the coach's panel put away
-            assert ctl.sheet is not None and ctl.coach is None
+            assert ctl.end.sheet is not None and ctl.coach is None
         else:
             assert "Lesson complete" in Words(ctl.rules, 0).say(ctl.coach)
     assert met == {k: v for k, v in MEETS.items() if BY_ID[k].game == game}
@@ -194,3 +195,129 @@ def test_in_the_free_deal_the_player_may_choose_another_card(home) -> None:
         if ctl.finished:
             break
     assert chosen == 3 and ctl.finished and "R10" in ctl.rules_met()
+
+
+# --- every reason is about the move shown ------------------------------------------------------
+
+#: the reasons a move of each kind may be given: each a claim about the card (or
+#: the discard) the move makes, never about another card of the hand
+KIND_REASONS = {
+    "lead": {"forced", "master", "master_trumps_out", "top_trump", "draw_trumps", "lead_low"},
+    "follow": {"forced", "partner_sure", "take_sure", "only_of_suit", "cheap_win", "second_low",
+               "cannot_win"},
+    "trump": {"forced", "partner_sure", "take_sure", "void_trump", "only_of_suit", "cheap_win",
+              "second_low", "cannot_win"},
+    "any": {"forced", "partner_sure", "second_low", "cannot_win"},
+    "matto": {"matto_save", "forced"},
+    "discard": {"discard_void", "discard_points", "discard_low"},
+}
+
+
+def _moves(lesson_id: str) -> list[tuple[object, object, object]]:
+    """(view, move lit, its reason) at each of the player's turns, the lesson
+    played by its own moves."""
+    ctl, out = make(lesson_id)
+    got = []
+    for _ in range(30000):
+        ctl.update(1 / 60)
+        if ctl.can_act():
+            got.append((ctl.view(), ctl.expected, ctl.why))
+            assert ctl.auto_move()
+        if ctl.done and (not ctl.lesson.free or ctl.finished):
+            return got
+    raise AssertionError(f"{lesson_id}: not finished")
+
+
+def _about_the_move(view, cmd, why) -> bool:
+    """Whether ``why`` is a reason of the move's own kind and names no other card."""
+    if why is None or why.key not in KIND_REASONS[lessons.kind_of(view, cmd)]:
+        return False
+    cards = set(cmd.cards) if isinstance(cmd, Discard) else {cmd.card}
+    named = why.get("cards") or ((why.get("card"),) if why.get("card") is not None else ())
+    if why.key == "cannot_win":  # it names the card winning the trick, which is not the player's
+        return not set(named) & cards
+    if why.key == "only_of_suit":
+        return view.rules.pack.suit[cmd.card] == why.get("suit") and set(named) == cards
+    return set(named) <= cards
+
+
+@pytest.mark.parametrize("lesson_id", [x.id for x in LESSONS])
+def test_every_step_s_reason_is_about_the_card_it_plays(lesson_id: str, home) -> None:
+    lesson = BY_ID[lesson_id]
+    moves = _moves(lesson_id)
+    assert len(moves) == (len(lesson.steps) if not lesson.free else len(moves)) > 0
+    for i, (view, cmd, why) in enumerate(moves):
+        if not lesson.free:  # the lesson's own move, of the kind it says
+            assert cmd == lessons.command_of(view.rules, 0, lesson.steps[i])
+            assert lessons.kind_of(view, cmd) == lesson.steps[i].kind
+        assert _about_the_move(view, cmd, why), (lesson_id, i, view.rules.pack.codes[getattr(cmd, "card", 0)],
+                                                 why)
+
+
+def test_the_coach_keeps_the_matto_while_the_partner_is_still_to_play(home) -> None:
+    # the coached deal's first trick: East leads the King of Coins, South cannot win it
+    # and holds the Matto, North plays after: a teacher keeps the Matto (its reason
+    # "the Matto saves your points" would hold, for a point or two)
+    view, cmd, _why = _moves("p5-coach")[0]
+    p = view.rules.pack
+    assert len(view.trick) == 1 and view.hand >> p.matto & 1
+    assert view.rules.side[(view.seat + 2) % 4] == view.rules.side[view.seat]  # North, still to play
+    assert lessons.reason(view, Play(0, p.matto)).key == "matto_save"
+    assert cmd != Play(0, p.matto) and not lessons.matto_now(view)
+
+
+@pytest.mark.parametrize("lesson_id", ["p5-coach", "s4-coach"])
+def test_the_coach_plays_the_matto_only_by_its_rule_of_thumb(lesson_id: str, home) -> None:
+    """On a trick the other side is sure to take, no partner still to play, every
+    other card it may play worth more than 1 point (or nothing else to play)."""
+    for view, cmd, _why in _moves(lesson_id):
+        p = view.rules.pack
+        if cmd != Play(0, p.matto):
+            continue
+        others = [c for c in mask_cards(view.legal_mask()) if c != p.matto]
+        if not others:
+            continue
+        rules = view.rules
+        n = rules.n_seats
+        later = [(view.seat + k) % n for k in range(1, n - len(view.trick))]
+        assert view.trick and not any(rules.side[s] == rules.side[view.seat] for s in later)
+        assert min(p.points[c] for c in others) > 1
+
+
+def test_a_finished_lesson_offers_the_next_one(home) -> None:
+    opened = []
+    ctl, out = make("p1-follow", on_next=opened.append)
+    run(ctl, out)
+    for _ in range(3000):  # the last trick played out, then the lesson says it is over
+        if ctl.status is not None and ctl.status.key == "lesson_done":
+            break
+        ctl.update(1 / 60)
+    assert ctl.done and ctl.end_choices == ("next_lesson", "menu")
+    assert "Enter: the next lesson" in Words(ctl.rules, 0).say(ctl.status)
+    assert ctl.key_press() and opened == ["p2-trump"]
+    last, out = make("s4-coach", on_next=opened.append)  # the last lesson: no next one
+    run(last, out)
+    assert "next_lesson" not in last.end_choices
+    assert lessons.lesson_after("p5-coach") == "s1-play"
+
+
+def test_the_coach_s_heading_breaks_between_phrases_and_sentences_start_with_a_capital(home) -> None:
+    ctl, out = make("p1-follow")
+    for _ in range(3000):
+        ctl.update(1 / 60)
+        if ctl.can_act():
+            break
+    view = ctl.view()
+    wrong = next(c.card for c in view.legal() if c != ctl.expected)
+    assert not ctl.click_card(wrong)
+    for lang in ("en", "fr", "it"):
+        i18n.set_language(lang)
+        try:
+            w = Words(ctl.rules, 0)
+            head = w.say(ctl.coach).split("\n")
+            assert head[:2] == [i18n._("Lesson {k} of {n} · move {i} of {steps}").format(k=1, n=5, i=1, steps=5),
+                                i18n._("Following suit")]
+            refusal = w.say(ctl.status)
+            assert refusal[0].isupper(), refusal  # a card name first ("trump 6 may be played...")
+        finally:
+            i18n.set_language("en")

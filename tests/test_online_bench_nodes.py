@@ -31,6 +31,10 @@ def test_two_nodes_on_one_database_run_the_tables_between_them(pg_dsn: str,
     result = json.loads(r.stdout.strip().splitlines()[-1])
     assert result["store"] == "postgresql" and result["nodes"] == 2
     assert result["finished"] == 4 and result["replays_accepted"] == 4
+    # PostgreSQL's own share, read beside the nodes' (its processes run on this machine)
+    assert result["db_commits_per_s"] > 0 and 0 < result["db_commits_per_move"] <= 2
+    assert result["db_cpu_ms_per_move"] > 0 and result["db_processes"] >= 3
+    assert result["server_log_warnings"] == 0
     # table i is run by node i % 2: both nodes committed events and decided AI moves
     assert [s["commits"] > 0 for s in result["server"]] == [True, True]
     assert all(d > 0 for d in result["ai_decisions_per_s_per_node"])

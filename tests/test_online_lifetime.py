@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 from engine.replay import read_replay
 from online.bot import play, random_chooser
 from online.client import ClientError, SeatClient
+from online.ring import Ring
 from online.server import ServerHandle, start_background
 from tests.support.online_harness import DB, stored_events, table_row, truth, wait_until
 
@@ -158,3 +160,20 @@ def test_a_restart_reloads_only_the_tables_in_play_and_in_the_lobby(tmp_path: Pa
         assert stored_events(data, codes["over"])  # never deleted
     finally:
         h.stop()
+
+
+def test_the_bench_figures_take_their_memory_once() -> None:
+    """The latest figures of the commits kept in a ring taken at the start: the
+    newest overwrite the oldest, in order, and nothing grows."""
+    r = Ring(4, 2)
+    assert len(r) == 0 and r.column(0) == []
+    for i in range(3):
+        r.append(i, 10 * i)
+    assert r.rows() == [(0, 0), (1, 10), (2, 20)]
+    size = sys.getsizeof(r._data)
+    for i in range(3, 11):
+        r.append(i, 10 * i)
+    assert len(r) == 4 and r.column(0) == [7, 8, 9, 10] and r.column(1) == [70, 80, 90, 100]
+    assert sys.getsizeof(r._data) == size
+    with pytest.raises(ValueError):
+        r.append(1.0)

@@ -103,7 +103,10 @@ def test_wrong_codes_a_burst_then_a_pause_that_doubles_then_forgiven() -> None:
     lim.wrong_code(a)
     assert lim.code_pause(a) == pytest.approx(4.0)
     assert lim.hits["codes"] == 3 and lim.code_pause("192.0.2.6") == 0
-    clock.t += 3 * 60 + 4  # every wrong code forgiven: a new burst, the pause from 1 s again
+    clock.t += 150  # two of the burst forgiven meanwhile: no free guesses while in pauses
+    lim.wrong_code(a)
+    assert lim.code_pause(a) == pytest.approx(8.0)
+    clock.t += 3 * 60 + 8  # every wrong code forgiven: a new burst, the pause from 1 s again
     for _ in range(3):
         lim.wrong_code(a)
     assert lim.code_pause(a) == 0

@@ -207,3 +207,47 @@ def test_pg_leases_fence_the_writes_of_a_node_that_lost_its_table(pg_dsn: str) -
             await s.close()
 
     run(go())
+
+
+def test_pg_appends_of_many_tables_commit_together_each_fenced(pg_dsn: str) -> None:
+    """Appends made in the same loop iteration go in one group (one transaction):
+    the tables this node holds are written, a table whose lease another node took
+    is refused alone (LeaseLost), and a taken seq refuses only its own append
+    (SeqConflict), the others of the group committed all the same."""
+    from online.pg_store import LeaseLost, PgStore
+
+    async def go() -> None:
+        import psycopg
+
+        a = await PgStore.open(pg_dsn, node="A", url="ws://a", lease_seconds=30)
+        b = await PgStore.open(pg_dsn, node="B", url="ws://b", lease_seconds=30)
+        tids = [await a.create_table(_record(f"GRP{i:03d}")) for i in range(6)]
+        lost = tids[5]
+        async with await psycopg.AsyncConnection.connect(pg_dsn, autocommit=True) as conn:
+            await conn.execute("UPDATE leases SET expires_at = now() - interval '1 s'"
+                               " WHERE table_id = %s", (lost,))  # as if A had stalled
+        assert (await b.acquire(lost)).node == "B"
+        await a.append(tids[4], 1, ["taken"])
+        commits = a.commits
+        results = await asyncio.gather(
+            *(a.append(t, 1, [f"e{t}", f"f{t}"], (0, f"c{t}"), "playing") for t in tids),
+            return_exceptions=True)
+        assert [r is None for r in results] == [True, True, True, True, False, False]
+        assert isinstance(results[4], SeqConflict) and not isinstance(results[4], LeaseLost)
+        assert isinstance(results[5], LeaseLost)
+        assert a.commits - commits <= 5  # one group, then each alone after the taken seq
+        for t in tids[:4]:
+            rec = await b.load_table(t)
+            assert rec is not None and rec.events == [f"e{t}", f"f{t}"]
+            assert rec.commands == {(0, f"c{t}"): 2} and rec.status == "playing"
+        for t, events in ((tids[4], ["taken"]), (lost, [])):
+            rec = await b.load_table(t)
+            assert rec is not None and rec.events == events and rec.status == "lobby"
+        # without the taken seq, the same kind of group is one transaction
+        commits = a.commits
+        await asyncio.gather(*(a.append(t, 3, [f"g{t}"]) for t in tids[:4]))
+        assert a.commits - commits == 1
+        for s in (a, b):
+            await s.close()
+
+    run(go())

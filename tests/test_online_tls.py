@@ -25,11 +25,11 @@ import pytest
 import trustme
 
 from engine.ruleset import ruleset
-from online.bot import play, random_chooser
 from online.client import ClientError, SeatClient
 from online.server import ServerHandle, start_background
 from online.sqlite_store import read_events
 from online.tls import TlsError, client_context, server_context
+from tests.support.online_harness import four_people_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,26 +60,11 @@ def tls_server(tmp_path: Path, pems: dict[str, Path]) -> Iterator[ServerHandle]:
         handle.stop()
 
 
-async def _four_seats_play(url: str, ca: Path) -> tuple[str, list[SeatClient]]:
-    tls = client_context([ca])
-    clients = [SeatClient(url, f"p{s}", tls=tls) for s in range(4)]
-    for c in clients:
-        await c.connect(10)
-    code, _ = await clients[0].create("piedicavallo", 1, ["human"] * 4)
-    for s, c in enumerate(clients):
-        await c.join(code, s)
-    await clients[0].host("start")
-    await asyncio.gather(*(play(c, random_chooser(s), timeout=120)
-                           for s, c in enumerate(clients)))
-    for c in clients:
-        await c.close()
-    return code, clients
-
-
 def test_a_whole_game_over_wss_between_four_headless_seats(tls_server: ServerHandle,
                                                            pems: dict[str, Path]) -> None:
     assert tls_server.url.startswith("wss://")
-    code, clients = asyncio.run(_four_seats_play(tls_server.url, pems["ca"]))
+    code, clients = asyncio.run(four_people_game(tls_server.url,
+                                                 client_context([pems["ca"]])))
     stored = read_events(tls_server.data_dir / "tarocchi.sqlite3", code)
     assert all(c.over is not None for c in clients)
     assert all(c.last_seq == len(stored) for c in clients) and len(stored) > 40

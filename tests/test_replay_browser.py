@@ -234,7 +234,7 @@ def check_layout(view, label: str) -> None:
     from game.common.constants import HEIGHT, WIDTH
 
     boxes = [(t.left, t.bottom, t.right, t.top, t.text) for t in view.texts()]
-    from game.theatre.replay_browser import DIALOG
+    from game.theatre.replay_question import DIALOG
 
     for b in boxes:
         assert 0 <= b[0] and b[2] <= WIDTH and 0 <= b[1] and b[3] <= HEIGHT, (label, b)
@@ -285,7 +285,7 @@ def test_delete_asks_then_moves_the_file_to_the_trash(window, dozen, home):
     view._layout_rows()
     press(window, k.DELETE)
     assert view.confirm is not None and view.confirm.path == dozen["s-game"]
-    assert str(home / "trash") in view.question_detail.text and "not erased" in view.question_detail.text
+    assert str(home / "trash") in view.question.detail.text and "not erased" in view.question.detail.text
     press(window, k.ESCAPE)  # kept
     assert view.confirm is None and dozen["s-game"].exists() and len(view.entries) == len(dozen)
     press(window, k.DELETE)
@@ -305,7 +305,7 @@ def test_delete_asks_then_moves_the_file_to_the_trash(window, dozen, home):
     view._layout_rows()
     view.on_mouse_press(*view.b_delete.rect[:2], arcade.MOUSE_BUTTON_LEFT, 0)
     assert view.confirm is not None
-    view.on_mouse_press(*view.b_yes.rect[:2], arcade.MOUSE_BUTTON_LEFT, 0)
+    view.on_mouse_press(*view.question.b_yes.rect[:2], arcade.MOUSE_BUTTON_LEFT, 0)
     assert not dozen["p-single"].exists() and (home / "trash" / "p-single.jsonl").exists()
 
 
@@ -350,7 +350,8 @@ def rl_players(row) -> str:
 
 @pytest.mark.slow
 def test_the_mouse_selects_then_watches_a_row(window, dozen):
-    from game.theatre.replay_browser import ROW_H, TOP, ReplayBrowserView
+    from game.theatre.replay_browser import ReplayBrowserView
+    from game.theatre.replay_rows import ROW_H, TOP
     from game.theatre.theatre import ViewerView
 
     view = ReplayBrowserView(window)
@@ -359,7 +360,7 @@ def test_the_mouse_selects_then_watches_a_row(window, dozen):
     view.on_mouse_press(640, TOP - ROW_H, arcade.MOUSE_BUTTON_LEFT, 0)
     assert view.selected == 1 and isinstance(window.current_view, ReplayBrowserView)
     view.on_mouse_motion(640, TOP - 3 * ROW_H, 0, 0)
-    assert view.entries[3].path.name in view.detail.text  # the file of the row under the mouse
+    assert view.entries[3].path.name in view.row_list.detail.text  # the file of the row under the mouse
     view.on_mouse_press(640, TOP - ROW_H, arcade.MOUSE_BUTTON_LEFT, 0)
     assert isinstance(window.current_view, ViewerView)
     assert window.current_view.timeline.n == len(read_replay(second).events)

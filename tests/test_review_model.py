@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 from engine.ai import pool
-from engine.ai.players import MEDIUM
 from engine.players import make_player
 from engine.replay import read_replay, write_replay
-from engine.review import Review, review_replay
+from engine.review import Grader, Review, review_replay
 from engine.simulate import play_game
 from engine.state import CardPlayed, DealScored, Discarded
 from engine.variants import SCARTO
@@ -29,6 +28,9 @@ from game.theatre.review_model import (
     pick_deal,
     review_deal,
 )
+
+#: a light review: a few rounds a decision
+QUICK = Grader(rounds=4, discard_rounds=2)
 
 GOLDEN = Path(__file__).parent / "golden"
 MATCH = GOLDEN / "match-seed-7.jsonl"
@@ -69,9 +71,9 @@ def test_the_deal_reviewed_is_the_one_asked_else_the_last_scored() -> None:
 
 def test_one_deals_review_is_the_files_review_of_that_deal() -> None:
     rp = read_replay(MATCH)
-    whole = review_replay(rp, 0, file=str(MATCH), budget=MEDIUM, parallel=False)
+    whole = review_replay(rp, 0, file=str(MATCH), budget=QUICK, parallel=False)
     for deal in (2, 4):
-        one = review_deal(MATCH, 0, deal, budget=MEDIUM, parallel=False)
+        one = review_deal(MATCH, 0, deal, budget=QUICK, parallel=False)
         assert one.decisions == [d for d in whole.decisions if d.deal == deal]
         assert only_deal(rp, deal).events.count(None) == len(rp.events) - (
             deal_span(rp, deal)[1] - deal_span(rp, deal)[0] + 1)
@@ -115,7 +117,7 @@ def _bits(mask: int):
 def test_the_curve_is_the_expected_points_of_each_choice_trick_by_trick() -> None:
     rp = read_replay(SINGLE)
     m = ReviewModel(rp, 0, 1)
-    review = review_deal(SINGLE, 0, 1, budget=MEDIUM, parallel=False)
+    review = review_deal(SINGLE, 0, 1, budget=QUICK, parallel=False)
     m.set_review(review)
     graded = [d for d in review.decisions if not d.forced]
     pts = m.curve()
@@ -143,7 +145,7 @@ def test_scarto_the_dealers_discard_of_three_comes_first(tmp_path: Path) -> None
     rp = read_replay(f)
     m = ReviewModel(rp, 0, 1)
     assert m.kinds[0] == "discard" and m.tricks[0] == 0 and len(m.played[0]) == 3
-    m.set_review(review_deal(f, None, None, budget=MEDIUM, parallel=False))
+    m.set_review(review_deal(f, None, None, budget=QUICK, parallel=False))
     pts = m.curve()
     assert pts[0].trick == 0 and m.x_range() == (0, 25)
     assert max(p.trick for p in pts) <= 25
@@ -215,10 +217,10 @@ def test_a_stopped_long_call_stops_at_its_next_step_and_frees_the_service() -> N
 def test_the_review_is_the_same_in_the_ai_process() -> None:
     svc = ai_service.AIService(use_process=True)
     try:
-        call = ai_service.submit_long(review_deal, str(SINGLE), 0, 1, budget=MEDIUM, svc=svc)
+        call = ai_service.submit_long(review_deal, str(SINGLE), 0, 1, budget=QUICK, svc=svc)
         there = call.result(timeout=120)
         assert svc.in_process
     finally:
         svc.close()
-    here = review_deal(SINGLE, 0, 1, budget=MEDIUM, parallel=False)
+    here = review_deal(SINGLE, 0, 1, budget=QUICK, parallel=False)
     assert isinstance(there, Review) and there.decisions == here.decisions

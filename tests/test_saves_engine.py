@@ -289,5 +289,5 @@ def test_check_prints_a_non_utf8_file_name_under_a_strict_locale(tmp_path: Path,
             assert objs[0]["ok"] is True and objs[1]["ok"] is False
             assert os.fsencode(objs[0]["file"]) == good  # the name's own bytes, exactly
         else:
-            assert b"ok-\\xff\\xfe.jsonl: ok, 1 deal(s), finished, points [[" in lines[0]
+            assert b"ok-\\xff\\xfe.jsonl: ok, 1 deal, finished, points [[" in lines[0]
             assert b"bad-\\xe9-caf" in lines[1] and b"not a Tarocchi replay" in lines[1]

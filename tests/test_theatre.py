@@ -276,8 +276,8 @@ def test_replay_browser_lists_and_opens(window, home: Path) -> None:
     window.show_view(view)
     names = [e.path.name for e in view.entries]
     assert names == ["new.jsonl", "old.jsonl", "broken.jsonl"]
-    assert "match" in view.rows[0][0].text and "single deal" in view.rows[1][0].text
-    assert "variant" in view.rows[2][1].text  # the error, listed
+    assert "match" in view.row_list.lines[0][0].text and "single deal" in view.row_list.lines[1][0].text
+    assert "variant" in view.row_list.lines[2][1].text  # the error, listed
     view.on_draw()
     view.on_key_press(arcade.key.DOWN, 0)
     view.on_key_press(arcade.key.ENTER, 0)

@@ -255,3 +255,14 @@ def test_every_template_is_worded() -> None:
                "connection_back", "opened_elsewhere", "save_failed", "lesson_step", "lesson_coach", "lesson_wrong",
                "lesson_wrong_discard", "lesson_done"}
     assert set(_TEMPLATES) <= covered, set(_TEMPLATES) - covered
+
+
+def test_the_message_keys_type_names_every_template_and_no_other() -> None:
+    """``MsgKey`` (what ``msg`` accepts, so mypy refuses a misspelt key) and the
+    templates are the same set: a template nobody may ask for, or a key with no
+    words, fails here."""
+    from typing import get_args
+
+    from game.common.words import MsgKey
+
+    assert set(get_args(MsgKey)) == set(_TEMPLATES)

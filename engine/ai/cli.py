@@ -23,6 +23,7 @@ from typing import Any
 
 from .. import argtypes
 from ..argtypes import add_variant_option
+from ..counted import counted
 from ..files import MAX_NAME_CHARS
 from ..game import Game
 from ..player_api import Player, decision_seed
@@ -39,6 +40,12 @@ from .players import HARD_MS, HardPlayer
 
 
 def add_ai_commands(sub: Any, bench_sub: Any) -> None:
+    """``tournament`` and ``bench ai``."""
+    _add_tournament(sub)
+    _add_bench_ai(bench_sub)
+
+
+def _add_tournament(sub: Any) -> None:
     p = sub.add_parser(
         "tournament",
         help="duplicate match between two AI levels",
@@ -47,11 +54,13 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
         "margin over B; Scarto: A in each seat in turn against two B, reporting A's mean deal "
         "score, count - 26).",
     )
-    p.add_argument("--a", required=True, metavar="LEVEL")
-    p.add_argument("--b", required=True, metavar="LEVEL")
+    p.add_argument("--a", required=True, metavar="LEVEL",
+                   help=f"the level measured (one of {', '.join(level_names())})")
+    p.add_argument("--b", required=True, metavar="LEVEL", help="the level it plays against")
     p.add_argument("--deals", type=argtypes.count(argtypes.MAX_DEAL_PAIRS), required=True, metavar="N",
                    help=f"deal pairs (1 to {argtypes.MAX_DEAL_PAIRS:,})")
-    p.add_argument("--seed", type=argtypes.seed, required=True, metavar="S")
+    p.add_argument("--seed", type=argtypes.seed, required=True, metavar="S",
+                   help="the seed of the deals (the same seed, the same cards)")
     p.add_argument(
         "--budget-ms", type=argtypes.count(argtypes.MAX_BUDGET_MS), default=None, metavar="MS",
         help="the hard level's deadline a decision (default 1000)",
@@ -62,7 +71,8 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
         "(deterministic: the same figures on every run)",
     )
     p.add_argument("--workers", type=argtypes.count(argtypes.MAX_PROCESSES), default=pool.WORKERS,
-                   metavar="K")
+                   metavar="K",
+                   help=f"deals played at once, in K worker processes (default {pool.WORKERS})")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument(
@@ -73,15 +83,20 @@ def add_ai_commands(sub: Any, bench_sub: Any) -> None:
     add_variant_option(p)
     p.set_defaults(func=cmd_tournament)
 
+
+def _add_bench_ai(bench_sub: Any) -> None:
     b = bench_sub.add_parser("ai", help="decision times of an AI level")
-    b.add_argument("--level", required=True, metavar="LEVEL")
-    b.add_argument("--decisions", type=argtypes.count(argtypes.MAX_DECISIONS), default=60, metavar="N")
+    b.add_argument("--level", required=True, metavar="LEVEL",
+                   help=f"the level timed (one of {', '.join(level_names())})")
+    b.add_argument("--decisions", type=argtypes.count(argtypes.MAX_DECISIONS), default=60, metavar="N",
+                   help="how many decisions to time (default 60)")
     b.add_argument("--budget-ms", type=argtypes.count(argtypes.MAX_BUDGET_MS), default=None, metavar="MS",
                    help="the hard level's deadline a decision (default 1000)")
     b.add_argument("--budget-rounds", type=argtypes.count(argtypes.MAX_BUDGET_ROUNDS), default=None,
                    metavar="N",
                    help="fixed work instead of a deadline (rounds a decision)")
-    b.add_argument("--seed", type=argtypes.seed, default=1, metavar="S")
+    b.add_argument("--seed", type=argtypes.seed, default=1, metavar="S",
+                   help="the seed of the deals the positions come from (default 1)")
     b.add_argument(
         "--baseline", default="hard:native=0", metavar="LEVEL",
         help="also run LEVEL on the same positions, and give the ratio of the hard "
@@ -460,7 +475,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             f"{res['a']} vs {res['b']} ({res['variant']}, {res['measure']}): "
             f"{res['mean_margin']:+.2f} points a deal "
             f"(95% CI {res['ci95'][0]:+.2f} .. {res['ci95'][1]:+.2f}) over "
-            f"{res['deal_pairs']} duplicate deals; "
+            f"{counted(res['deal_pairs'], 'duplicate deal')}; "
             f"W/D/L {res['wins']}/{res['draws']}/{res['losses']}"
         )
         for k, v in res["time_ms"].items():

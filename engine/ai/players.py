@@ -194,20 +194,6 @@ MEDIUM = Budget(
 
 #: The hard level's default budget (ms a decision).
 HARD_MS = 1000
-#: Fixed work for a deal review (``engine.review``): every candidate valued on
-#: the same deals, deterministic per seed and blind to the machine's load (what
-#: the hard level searched at 1 s before its anytime search).
-REVIEW = Budget(
-    playout_cards=200_000,
-    min_worlds=48,
-    max_worlds=320,
-    exact_cards=6,
-    exact_worlds=(0, 1, 160, 120, 100, 80, 12),
-    discard_pairs=16,
-    discard_worlds=60,
-    inference=1.3,
-    oversample=2,
-)
 #: The hint values at most this many discards: every one of Piedicavallo's (C(17, 2)),
 #: the best by the rules of thumb of Scarto's thousands.
 HINT_DISCARDS = 136

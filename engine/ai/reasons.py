@@ -10,7 +10,7 @@ claims only what the view shows (a test checks every claim with code of its
 own, over thousands of decisions).
 
 The reasons are the rules of thumb of :mod:`engine.ai.fast` (feed a partner's
-sure trick, take a trick with a sure winner, ruff when void, second hand low,
+sure trick, take a trick with a sure winner, ruff when void, win cheaply, second hand low,
 lose the cheapest card, keep the Matto for a trick that cannot be won, lead a
 master card; at the discard, bank points and void a short suit) put as claims
 that can be checked.  Trick winners and the legal list come from the ruleset.
@@ -27,6 +27,8 @@ Keys and what each claims (``card`` is the suggested card):
   could beat it (or no opponent plays after);
 * ``void_trump`` (``suit``): a suit was led, the hand holds none of it, and
   ``card`` is a trump that wins the trick so far;
+* ``cheap_win`` (``card``): the trick has begun, ``card`` wins it so far and
+  no legal card worth fewer points would;
 * ``master_trumps_out`` (``card``): leading a suit card above every unseen
   card of its suit, and no trump is unseen;
 * ``master`` (``card``): leading a suit card above every unseen card of its suit;
@@ -36,8 +38,10 @@ Keys and what each claims (``card`` is the suggested card):
 * ``cannot_win`` (``card``: the card winning the trick): no legal card would win
   the trick so far, and ``card`` is worth the fewest points of the legal cards
   (the Matto aside);
-* ``keep_matto``: the hand holds the Matto and ``card`` is another card worth
-  the fewest points of the legal cards;
+* ``only_of_suit`` (``card``, ``suit``): a suit was led and ``card`` is the
+  hand's only card of it (the Matto, if held, is the only other legal card);
+* ``keep_matto``: the trick has begun, the hand holds the Matto and ``card``
+  is another card worth the fewest points of the legal cards;
 * ``draw_trumps``: leading a trump while trumps are unseen;
 * ``lead_low``: leading a card worth 1 point;
 * discards: ``discard_void`` (``suit``): the discard lays aside the last cards
@@ -165,6 +169,16 @@ def _void_trump(f: _Play) -> Reason | None:
     return _r("void_trump", suit=f.led)
 
 
+def _cheap_win(f: _Play) -> Reason | None:
+    v = f.view
+    if not v.trick or not f.wins_now:
+        return None
+    points = v.rules.pack.points
+    if any(points[c] < points[f.card] and _wins_now(v, c) for c in mask_cards(f.legal)):
+        return None
+    return _r("cheap_win", card=f.card)
+
+
 def _master_of_suit(v: SeatView, card: int) -> bool:
     p = v.rules.pack
     return not v.unseen & p.higher[card]
@@ -209,12 +223,20 @@ def _cannot_win(f: _Play) -> Reason | None:
     return _r("cannot_win", card=v.trick[_winner_index(v, v.trick)])
 
 
+def _only_of_suit(f: _Play) -> Reason | None:
+    v = f.view
+    p = v.rules.pack
+    if f.led == NO_SUIT or p.suit[f.card] != f.led or v.hand & p.suit_mask[f.led] != 1 << f.card:
+        return None
+    return _r("only_of_suit", card=f.card, suit=f.led)
+
+
 def _keep_matto(f: _Play) -> Reason | None:
     v = f.view
     p = v.rules.pack
-    if not v.hand & p.matto_mask or f.card == p.matto or not _cheapest(v, f.card, f.legal):
+    if not v.trick or not v.hand & p.matto_mask or f.card == p.matto:
         return None
-    return _r("keep_matto")
+    return _r("keep_matto") if _cheapest(v, f.card, f.legal) else None
 
 
 def _draw_trumps(f: _Play) -> Reason | None:
@@ -235,13 +257,14 @@ def _lead_low(f: _Play) -> Reason | None:
 
 #: in order: the first that applies is the reason
 PLAY_REASONS: tuple[Callable[[_Play], Reason | None], ...] = (
-    _forced, _partner_sure, _matto_save, _take_sure, _void_trump, _master, _top_trump,
-    _second_low, _cannot_win, _keep_matto, _draw_trumps, _lead_low,
+    _forced, _partner_sure, _matto_save, _take_sure, _void_trump, _only_of_suit, _cheap_win, _master,
+    _top_trump, _second_low, _cannot_win, _keep_matto, _draw_trumps, _lead_low,
 )
 
 #: every key :func:`reason` may give
-KEYS = ("forced", "partner_sure", "matto_save", "take_sure", "void_trump", "master_trumps_out",
-        "master", "top_trump", "second_low", "cannot_win", "keep_matto", "draw_trumps", "lead_low",
+KEYS = ("forced", "partner_sure", "matto_save", "take_sure", "void_trump", "cheap_win", "master_trumps_out",
+        "master", "top_trump", "second_low", "cannot_win", "only_of_suit", "keep_matto", "draw_trumps",
+        "lead_low",
         "discard_void", "discard_points", "discard_low")
 
 

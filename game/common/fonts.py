@@ -14,10 +14,10 @@ CHARSET = (
 SIZES = ((9, False), (9, True), (10, False), (10, True), (11, False), (11, True), (12, False), (12, True),
          (13, False), (13, True), (14, False), (14, True), (15, True), (16, True), (17, True), (18, True),
          (20, True), (22, True))
-_warm: set = set()
+_warm: set[tuple[int, bool]] = set()
 
 
-def warm(sizes=SIZES) -> None:
+def warm(sizes: tuple[tuple[int, bool], ...] = SIZES) -> None:
     import arcade
 
     for size, bold in sizes:

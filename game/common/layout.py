@@ -14,9 +14,10 @@ then anticlockwise; a three-seat table leaves the top free.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engine.cards import TRUMP_SUIT, Pack, mask_cards
+from engine.ruleset import Ruleset
 from game.common.constants import (
     CARD_H,
     CARD_W,
@@ -33,7 +34,9 @@ from game.common.constants import (
 )
 from game.common.position import Position
 
-Key = tuple
+#: what a sprite shows: ``("card", c)``, or ``("back", owner, i)`` with owner a seat,
+#: "discard", "stock" or "deck" (see the module)
+Key = tuple[Any, ...]
 
 
 class Place(NamedTuple):
@@ -97,9 +100,10 @@ BOTTOM, RIGHT, TOP, LEFT = 0, 1, 2, 3
 _SPOTS = {4: (BOTTOM, RIGHT, TOP, LEFT), 3: (BOTTOM, RIGHT, LEFT)}
 
 
-def spot(n_seats: int, seat: int) -> int:
-    """The place on the screen of ``seat`` at a table of ``n_seats``."""
-    return _SPOTS[n_seats][seat]
+def spot(n_seats: int, seat: int, bottom: int = 0) -> int:
+    """The place on the screen of ``seat`` at a table of ``n_seats`` whose seat
+    ``bottom`` is drawn at the bottom."""
+    return _SPOTS[n_seats][(seat - bottom) % n_seats]
 
 
 #: South's hand: its lower edge runs off the bottom of the screen (the cards are
@@ -280,7 +284,7 @@ _PLATES = ((6 + SOUTH_PLATE_W // 2, 58), (WIDTH - 6 - PLATE_W // 2, 200),
 _OPEN_NORTH_PLATE = (884 + PLATE_W // 2, NORTH_Y + 8)
 
 
-def _tokens(plates) -> tuple[tuple[int, int], ...]:
+def _tokens(plates: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
     out = []
     for spot_, (x, y) in enumerate(plates):
         w = SOUTH_PLATE_W if spot_ == BOTTOM else PLATE_W
@@ -316,6 +320,32 @@ GEOMETRY = {
 
 def geometry(n_seats: int) -> Geometry:
     return GEOMETRY[n_seats]
+
+
+class Seating:
+    """A table seen from one seat: ``bottom``, the seat drawn at the bottom (the
+    viewer), the others anticlockwise from it in the order of play, each keeping
+    its own name.  Each side's pile, points and trump note lie where
+    :data:`GEOMETRY` puts those of the side sitting at the same spots: the bottom
+    seat's side bottom right, first in the points."""
+
+    def __init__(self, rules: Ruleset, bottom: int = 0) -> None:
+        n = rules.n_seats
+        self.rules = rules
+        self.bottom = bottom
+        #: by seat: its spot on the screen
+        self.spots = tuple(spot(n, s, bottom) for s in range(n))
+        slots = [0] * rules.n_sides  # by side: the side of GEOMETRY's table seen from seat 0
+        for s in range(n):
+            slots[rules.side[s]] = rules.side[(s - bottom) % n]
+        geo = GEOMETRY[n]
+        #: by side: where its pile lies, its points and tricks, its trump note
+        self.pile_pos = tuple(geo.pile_pos[k] for k in slots)
+        self.score_pos = tuple(geo.score_pos[k] for k in slots)
+        self.trump_note_pos = tuple(geo.trump_note_pos[k] for k in slots)
+
+    def spot(self, seat: int) -> int:
+        return self.spots[seat]
 
 
 def plate_rect(n_seats: int, where: int, open_hands: bool = False) -> tuple[float, float, float, float]:
@@ -423,8 +453,10 @@ def table_places(
     pos: Position,
     raised: frozenset[int] | set[int] = frozenset(),
     highlight: int | None = None,
+    bottom: int = 0,
 ) -> dict[Key, Place]:
-    """Key -> place of every card of the pack for a :class:`~game.common.position.Position`.
+    """Key -> place of every card of the pack for a :class:`~game.common.position.Position`
+    seen with seat ``bottom`` at the bottom (:class:`Seating`).
 
     A hand is shown face up when the position holds it (the seats it was seen
     by); the others are shown by their size alone, as anonymous backs.  The
@@ -435,34 +467,24 @@ def table_places(
     rules = pos.rules
     pack = rules.pack
     n_seats = rules.n_seats
-    geo = GEOMETRY[n_seats]
+    seating = Seating(rules, bottom)
     out: dict[Key, Place] = {}
     if pos.deal_no == 0:
         for i in range(pack.n_cards):
-            out[("back", "deck", i)] = deck_place(0, i)
+            out[("back", "deck", i)] = deck_place(BOTTOM, i)
         return out
     trick_mask = 0
     if highlight is None and len(pos.trick) == n_seats:  # complete: the card that takes it is lifted
         highlight = pos.trick[rules.trick_winner_index(pos.trick)]
     for order, (seat, card) in enumerate(zip(pos.trick_seats, pos.trick, strict=True)):
-        out[("card", card)] = trick_place(spot(n_seats, seat), order, card == highlight)
+        out[("card", card)] = trick_place(seating.spot(seat), order, card == highlight)
         trick_mask |= 1 << card
     for seat in range(n_seats):
-        where = spot(n_seats, seat)
-        hand = pos.hands[seat]
-        if hand is not None:
-            cards = sorted_hand(hand, pack)
-            idx = frozenset(i for i, c in enumerate(cards) if c in raised) if where == BOTTOM else frozenset()
-            for c, p in zip(cards, hand_places(where, len(cards), True, idx), strict=True):
-                out[("card", c)] = p
-        else:
-            places = hand_places(where, pos.hand_sizes[seat], False, full=rules.hand_cards)
-            for i, p in enumerate(places):
-                out[("back", seat, i)] = p
+        out.update(_hand_places(pos, seat, seating.spot(seat), raised))
     for side in range(rules.n_sides):
         pile = mask_cards(pos.piles[side] & ~trick_mask)
         for i, c in enumerate(pile):
-            out[("card", c)] = pile_place(geo.pile_pos[side], i, len(pile))
+            out[("card", c)] = pile_place(seating.pile_pos[side], i, len(pile))
     if pos.stock_out:
         if pos.stock:
             for i, c in enumerate(mask_cards(pos.stock)):
@@ -471,7 +493,7 @@ def table_places(
             for i in range(rules.stock_cards):
                 out[("back", "stock", i)] = stock_place(i)
     if pos.discarded and pos.dealer >= 0:
-        where_pile = geo.pile_pos[rules.side[pos.dealer]]
+        where_pile = seating.pile_pos[rules.side[pos.dealer]]
         if pos.discard is not None:
             for i, c in enumerate(mask_cards(pos.discard)):
                 out[("card", c)] = discard_place(where_pile, i)
@@ -479,6 +501,19 @@ def table_places(
             for i in range(rules.discard_cards):
                 out[("back", "discard", i)] = discard_place(where_pile, i)
     return out
+
+
+def _hand_places(pos: Position, seat: int, where: int, raised: frozenset[int] | set[int]) -> dict[Key, Place]:
+    """Key -> place of the cards of ``seat``'s hand, shown at ``where``: face up
+    where ``pos`` holds the hand (``raised`` lifted at the bottom), else backs."""
+    rules = pos.rules
+    hand = pos.hands[seat]
+    if hand is None:
+        places = hand_places(where, pos.hand_sizes[seat], False, full=rules.hand_cards)
+        return {("back", seat, i): p for i, p in enumerate(places)}
+    cards = sorted_hand(hand, rules.pack)
+    idx = frozenset(i for i, c in enumerate(cards) if c in raised) if where == BOTTOM else frozenset()
+    return {("card", c): p for c, p in zip(cards, hand_places(where, len(cards), True, idx), strict=True)}
 
 
 def point_in_place(x: float, y: float, place: Place) -> bool:

@@ -8,14 +8,24 @@ every screen; this module knows none of them.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Literal
+
+#: every screen by name: the window's router has one opener for each
+#: (``game.router.SCREENS``), so a misspelt name fails the type check
+Screen = Literal["menu", "new_game", "message", "rules", "settings", "lessons", "record", "online",
+                 "replays", "watch", "replay", "review", "table", "game"]
+
+
+#: a screen's way back (its "<" button, Escape): what ``going_back`` returns
+Back = Callable[[], None]
 
 
 class NoRouter(RuntimeError):
     """The window was made without a router (``game.router.install``)."""
 
 
-def show(window: Any, screen: str, **arguments: Any) -> Any:
+def show(window: Any, screen: Screen, **arguments: Any) -> Any:
     """Show the screen called ``screen`` with ``arguments``; what the router's
     opener returns (the view, or None when it showed a message instead)."""
     router = getattr(window, "show_screen", None)
@@ -25,21 +35,21 @@ def show(window: Any, screen: str, **arguments: Any) -> Any:
     return router(screen, **arguments)
 
 
-def knows(window: Any, screen: str) -> bool:
+def knows(window: Any, screen: Screen) -> bool:
     """Whether the window's router has a screen called ``screen`` (a button for a
     screen that is not there is not shown)."""
     known = getattr(window, "knows_screen", None)
     return bool(known and known(screen))
 
 
-def going_back(fn: Any, tip: str) -> Any:
+def going_back(fn: Back, tip: str) -> Back:
     """``fn`` (a view's way back) with the tooltip of the "<" button that runs it,
     saying where it goes ("Back to the replays (Esc)")."""
-    fn.tip = tip
+    fn.tip = tip  # type: ignore[attr-defined]  # the function's own attribute, read by back_tip
     return fn
 
 
-def back_tip(back: Any) -> str:
+def back_tip(back: Back | None) -> str:
     """Where the "<" button goes: the menu when nothing else is said."""
     from game.common.i18n import _
 

@@ -93,6 +93,8 @@ class Disc:
 
 
 Mark = Ring | Box | Disc
+#: a point mapped to another plane (the table to the screen, the screen to a patch)
+ToPatch = Callable[[float, float], tuple[float, float]]
 
 
 def mark_bounds(m: Mark) -> tuple[float, float, float, float]:
@@ -108,7 +110,7 @@ def mark_bounds(m: Mark) -> tuple[float, float, float, float]:
     return m.cx - m.r - pad, m.cy - m.r - pad, m.cx + m.r + pad, m.cy + m.r + pad
 
 
-def _arrow(d: ImageDraw.ImageDraw, m: Ring, deg: float, px: Callable, s: float) -> None:
+def _arrow(d: ImageDraw.ImageDraw, m: Ring, deg: float, px: ToPatch, s: float) -> None:
     """An arrowhead on the ring at ``deg``, pointing anticlockwise along it."""
     a = math.radians(deg)
     x, y = m.cx + m.rx * math.cos(a), m.cy + m.ry * math.sin(a)
@@ -126,7 +128,7 @@ def _arrow(d: ImageDraw.ImageDraw, m: Ring, deg: float, px: Callable, s: float) 
     d.polygon([px(*tip), px(*left), px(*notch), px(*right)], fill=colour)
 
 
-def _draw_mark(d: ImageDraw.ImageDraw, m: Mark, px: Callable, s: float) -> None:
+def _draw_mark(d: ImageDraw.ImageDraw, m: Mark, px: ToPatch, s: float) -> None:
     """Draw ``m`` where ``px`` maps logical points to the patch and ``s`` logical lengths."""
     if isinstance(m, Ring):
         x0, y1 = px(m.cx - m.rx, m.cy - m.ry)
@@ -147,7 +149,8 @@ def _draw_mark(d: ImageDraw.ImageDraw, m: Mark, px: Callable, s: float) -> None:
                   width=max(1, round(m.edge_width * s)) if m.edge else 0)
 
 
-def paint_marks(img: Image.Image, marks: Sequence[Mark], to_screen=None, zoom: float = 1.0) -> None:
+def paint_marks(img: Image.Image, marks: Sequence[Mark], to_screen: ToPatch | None = None,
+                zoom: float = 1.0) -> None:
     """Draw ``marks`` on ``img`` (the whole logical screen at ``img.size``), each on a
     supersampled patch of its own.  ``to_screen`` maps a mark's coordinates to the
     logical screen (a zoomed table) and ``zoom`` scales its lengths."""
@@ -168,7 +171,7 @@ def paint_marks(img: Image.Image, marks: Sequence[Mark], to_screen=None, zoom: f
         pw, ph = px1 - px0, py1 - py0
         s = sx * zoom * SS  # logical length -> patch pixels
 
-        def px(x: float, y: float, px0=px0, py0=py0) -> tuple[float, float]:
+        def px(x: float, y: float, px0: int = px0, py0: int = py0) -> tuple[float, float]:
             if to_screen is not None:
                 x, y = to_screen(x, y)
             return (x * sx - px0) * SS, ((HEIGHT - y) * sy - py0) * SS
@@ -190,7 +193,7 @@ def paint_marks(img: Image.Image, marks: Sequence[Mark], to_screen=None, zoom: f
         img.alpha_composite(patch.resize((pw, ph), Image.Resampling.BOX), (px0, py0))
 
 
-def backdrop(size: tuple[int, int], marks: Sequence[Mark] = (), to_screen=None,
+def backdrop(size: tuple[int, int], marks: Sequence[Mark] = (), to_screen: ToPatch | None = None,
              zoom: float = 1.0) -> Image.Image:
     """The felt at ``size`` with ``marks`` painted on it (see :func:`paint_marks`)."""
     img = felt(size)

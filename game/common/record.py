@@ -48,13 +48,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+from engine.counted import counted
 
 DB_NAME = "record.sqlite3"
 FORMAT = "tarocchi-replay"
 FORMAT_VERSION = 1
 HUMAN = "human"
-RESULTS = ("win", "draw", "loss")
+#: a deal's or a game's result for the player's side (the ``result`` column's values)
+Result = Literal["win", "draw", "loss"]
+RESULTS: tuple[Result, ...] = ("win", "draw", "loss")
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,7 @@ _local = threading.local()  # a note made on a thread of its own keeps the folde
 
 
 def data_home() -> Path:
-    home = getattr(_local, "home", None)
+    home: Path | None = getattr(_local, "home", None)
     if home is not None:
         return home
     from game.common import paths
@@ -334,7 +338,7 @@ def _read_lines(p: Path) -> tuple[str, list[str]]:
     return text, lines
 
 
-def _read_header(p: Path, lines: list[str]) -> tuple[dict, Variant]:
+def _read_header(p: Path, lines: list[str]) -> tuple[dict[str, Any], Variant]:
     """The header of a replay this program reads, and its variant; a watched game
     is :class:`NotRecorded`, anything else wrong a :class:`RecordError`."""
     try:
@@ -415,7 +419,7 @@ def side_of(rec: ReplayRecord) -> tuple[str | None, str]:
     return None, _levels_label(pl[i] for i in range(len(pl)) if i != s)
 
 
-def _verdict(outcome: Any, side: int) -> str:
+def _verdict(outcome: Any, side: int) -> Result:
     """The engine's :class:`~engine.ruleset.Outcome` as ``side`` reads it at the
     table: a draw, a win (among the winners), else a loss."""
     if outcome.draw:
@@ -429,7 +433,7 @@ def _rules(variant: Variant) -> Any:
     return ruleset(variant.name)
 
 
-def deal_outcome(variant: Variant, seat: int, points: list[int]) -> tuple[int, int, int, str]:
+def deal_outcome(variant: Variant, seat: int, points: list[int]) -> tuple[int, int, int, Result]:
     """(us, them, score, result) of one deal for ``seat``'s side; ``score`` is
     the points above a fair share (Piedicavallo: us - 57; Scarto: count - 26).
     The result is the table's: the ruleset's ``deal_outcome`` (the score sheet's)."""
@@ -440,7 +444,7 @@ def deal_outcome(variant: Variant, seat: int, points: list[int]) -> tuple[int, i
     return us, them, us - variant.even, _verdict(rules.deal_outcome(points), side)
 
 
-def game_outcome(variant: Variant, seat: int, deals: list[list[int]]) -> tuple[list[int], int, int, str]:
+def game_outcome(variant: Variant, seat: int, deals: list[list[int]]) -> tuple[list[int], int, int, Result]:
     """(totals, us, them, result) of a finished game for ``seat``'s side: the
     ruleset's ``totals`` and ``game_outcome`` (what the table announces)."""
     rules = _rules(variant)
@@ -723,7 +727,7 @@ class DealRow:
     us: int
     them: int
     score: int
-    result: str
+    result: Result
     accuracy: float | None
 
 
@@ -746,8 +750,8 @@ def _rate(wins: int, n: int) -> float | None:
     return round(wins / n, 3) if n else None
 
 
-def _tally(rows: Iterable[tuple[str, ...]]) -> dict[str, int]:
-    t = {"win": 0, "draw": 0, "loss": 0}
+def _tally(rows: Iterable[tuple[Result, ...]]) -> dict[Result, int]:
+    t: dict[Result, int] = {"win": 0, "draw": 0, "loss": 0}
     for (r,) in rows:
         t[r] += 1
     return t
@@ -838,28 +842,30 @@ def _ai_line(s: dict[str, Any]) -> str:
     ai = s.get("ai_only") or {}
     if not ai.get("deals"):
         return ""
-    return (f"(not yours: {ai['deals']} deals and {ai['games']} games the AI played alone, "
-            "in autoplay)")
+    return (f"(not yours: {counted(ai['deals'], 'deal')} and {counted(ai['games'], 'game')} "
+            "the AI played alone, in autoplay)")
 
 
 def format_summary(s: dict[str, Any]) -> str:
     if not s["deals"]:
         return "\n".join(x for x in ("Your record is empty: no finished deal yet.", _ai_line(s)) if x)
     lines = [
-        f"{s['deals']} deals: {s['wins']} won, {s['draws']} drawn, {s['losses']} lost "
+        f"{counted(s['deals'], 'deal')}: {s['wins']} won, {s['draws']} drawn, {s['losses']} lost "
         f"(win rate {_pct(s['win_rate'])})",
-        f"{s['games']} games: {s['games_won']} won, {s['games_drawn']} drawn, {s['games_lost']} lost "
+        f"{counted(s['games'], 'game')}: {s['games_won']} won, {s['games_drawn']} drawn, {s['games_lost']} lost "
         f"(win rate {_pct(s['game_win_rate'])})",
         "by opponent level:",
     ]
     for level, e in s["by_level"].items():
-        lines.append(f"  {level:<14} {e['deals']:>5} deals, win rate {_pct(e['win_rate']):>4}   "
-                     f"{e['games']:>4} games, win rate {_pct(e['game_win_rate']):>4}")
+        deals, games = counted(e["deals"], "deal"), counted(e["games"], "game")
+        lines.append(f"  {level:<14} {deals:>11}, win rate {_pct(e['win_rate']):>4}   "
+                     f"{games:>10}, win rate {_pct(e['game_win_rate']):>4}")
     for v, e in s["by_variant"].items():
-        lines.append(f"{v}: {e['deals']} deals, {e['mean_points']} points a deal on average "
+        lines.append(f"{v}: {counted(e['deals'], 'deal')}, {e['mean_points']} points a deal on average "
                      f"({e['mean_score']:+} against a fair share)")
     if s["reviewed"]:
-        lines.append(f"accuracy: {s['mean_accuracy']}% on average over {s['reviewed']} reviewed deals")
+        lines.append(f"accuracy: {s['mean_accuracy']}% on average over "
+                     f"{counted(s['reviewed'], 'reviewed deal')}")
     if _ai_line(s):
         lines.append(_ai_line(s))
     return "\n".join(lines)
@@ -884,8 +890,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
     try:
         if args.rebuild:
             c = rebuild()
-            print(f"rebuilt from {c['files']} files ({c['skipped']} skipped, {c['watched']} watched "
-                  f"games left out): {c['deals']} deals, {c['games']} games", file=sys.stderr)
+            print(f"rebuilt from {counted(c['files'], 'file')} ({c['skipped']} skipped, "
+                  f"{counted(c['watched'], 'watched game')} left out): "
+                  f"{counted(c['deals'], 'deal')}, {counted(c['games'], 'game')}", file=sys.stderr)
         con = connect()
         try:
             s = summary(con)

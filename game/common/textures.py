@@ -20,12 +20,21 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from engine.ruleset import Ruleset, ruleset, variant_names
 from game.common import paths
 from game.common.constants import BACK_SIZES, BAND_H, CARD_H, CARD_W, FACE_SIZES, STRIP_W
+
+if TYPE_CHECKING:  # arcade and PIL load when the textures are made, not when this module is imported
+    import arcade
+    from arcade.texture_atlas import DefaultTextureAtlas
+    from PIL import Image
+
+#: a card's picture at each width drawn: {width: texture}
+Sizes = dict[int, "arcade.Texture"]
 
 TABLE_IMAGES = ("felt", "light", "dealer", "pile", "undo", "redo", "hint", "speed", "sound_on", "sound_off", "menu")
 VERSION = "v1"
@@ -75,7 +84,7 @@ def missing_faces() -> list[tuple[str, str]]:
     return [(v, c) for v in variant_names() for c in ruleset(v).pack.codes if face_file(v, c) is None]
 
 
-def placeholder_face(code: str):
+def placeholder_face(code: str) -> Image.Image:
     """A plain card face naming ``code``, at the art's size, for a card whose
     picture is not drawn yet."""
     from PIL import Image, ImageDraw, ImageFont
@@ -86,6 +95,8 @@ def placeholder_face(code: str):
     # player's resting hand is drawn as strips on that assumption)
     d.rounded_rectangle((0, 0, CARD_W - 1, CARD_H - 1), radius=18, fill=(246, 238, 214, 255))
     d.rounded_rectangle((2, 2, CARD_W - 3, CARD_H - 3), radius=17, outline=(60, 60, 60, 255), width=5)
+    big: ImageFont.FreeTypeFont | ImageFont.ImageFont
+    small: ImageFont.FreeTypeFont | ImageFont.ImageFont
     try:
         big = ImageFont.truetype("DejaVuSans-Bold.ttf", 72)
         small = ImageFont.truetype("DejaVuSans-Bold.ttf", 60)
@@ -98,25 +109,25 @@ def placeholder_face(code: str):
 
 @dataclass
 class Textures:
-    back: object = None
-    table: dict = field(default_factory=dict)
-    atlas: object = None
+    back: arcade.Texture
+    table: dict[str, arcade.Texture]
+    atlas: DefaultTextureAtlas
     #: by variant name: by card int of its pack, {width: texture}
-    variant_faces: dict = field(default_factory=dict)
-    back_sizes: dict = field(default_factory=dict)  # {width: texture}
+    variant_faces: dict[str, list[Sizes]]
+    back_sizes: Sizes
     # id(96-wide texture) -> (strip, top band, bottom band) for South's resting hand
-    strips: dict = field(default_factory=dict)
+    strips: dict[int, tuple[arcade.Texture, arcade.Texture, arcade.Texture]]
 
-    def faces_for(self, rules: Ruleset) -> list:
+    def faces_for(self, rules: Ruleset) -> list[Sizes]:
         """The faces of ``rules``' pack, by card int: each {width: texture}."""
         return self.variant_faces[rules.name]
 
     @staticmethod
-    def nearest(sizes: dict, width: float):
+    def nearest(sizes: Sizes, width: float) -> arcade.Texture:
         """The texture of ``sizes`` ({width: texture}) nearest to ``width``."""
         return sizes[min(sizes, key=lambda w: abs(w - width))]
 
-    def back_for(self, width: float):
+    def back_for(self, width: float) -> arcade.Texture:
         d = self.back_sizes
         return d[min(d, key=lambda w: abs(w - width))]
 
@@ -138,15 +149,22 @@ def _face_sources() -> tuple[dict[str, Path | None], dict[tuple[str, str], str]]
     return sources, keys
 
 
-def _decode() -> dict[str, object]:
+@dataclass
+class _Decoded:
+    """The pictures decoded off the frame loop, by name, and each (variant, code)'s face key."""
+
+    images: dict[str, Image.Image]
+    keys: dict[tuple[str, str], str]
+
+
+def _decode() -> _Decoded:
     from PIL import Image
 
     missing = missing_files()
     if missing:
         raise MissingAssets(missing)
-    out: dict[str, object] = {}
+    out: dict[str, Image.Image] = {}
     faces, keys = _face_sources()
-    out["keys"] = keys
     sources: dict[str, Path | None] = {**faces, "back": paths.card_path("back")}
     for key, path in sources.items():
         if path is None:
@@ -159,20 +177,19 @@ def _decode() -> dict[str, object]:
         for w, h in BACK_SIZES if key == "back" else FACE_SIZES:
             out[f"card:{key}:{w}"] = half.resize((w, h), Image.Resampling.LANCZOS)
         # South's hand size (the first of both lists), cut for drawing a
-        # resting hand (see TableScene._update_strips)
+        # resting hand (see game.table.scene.hand_images)
         w, h = FACE_SIZES[0]
         big = out[f"card:{key}:{w}"]
-        assert isinstance(big, Image.Image)
         out[f"strip:{key}"] = big.crop((0, 0, STRIP_W, h))
         out[f"band-top:{key}"] = big.crop((STRIP_W, 0, w, BAND_H))
         out[f"band-bottom:{key}"] = big.crop((STRIP_W, h - BAND_H, w, h))
     for name in TABLE_IMAGES:
         with Image.open(paths.table_path(name)) as im:
             out["table:" + name] = im.convert("RGBA")
-    return out
+    return _Decoded(out, keys)
 
 
-_future: Future | None = None
+_future: Future[_Decoded] | None = None
 _textures: Textures | None = None
 _lock = threading.Lock()
 
@@ -183,7 +200,7 @@ def start_loading() -> None:
     with _lock:
         if _future is not None:
             return
-        fut: Future = Future()
+        fut: Future[_Decoded] = Future()
         _future = fut
 
     def work() -> None:
@@ -199,8 +216,8 @@ def ready() -> bool:
     return _textures is not None or (_future is not None and _future.done())
 
 
-def sprite_list(**kwargs):
-    """A SpriteList on the shared card atlas."""
+def sprite_list(**kwargs: Any) -> arcade.SpriteList[Any]:
+    """A SpriteList on the shared card atlas (its sprites of any kind: cards, markers...)."""
     import arcade
 
     return arcade.SpriteList(atlas=get().atlas, **kwargs)
@@ -214,36 +231,37 @@ def get() -> Textures:
     start_loading()
     assert _future is not None
     try:
-        images = _future.result()
+        decoded = _future.result()
     except MissingAssets:
         _future = None  # look again next time (the art may be generated meanwhile)
         raise
     import arcade
+    from arcade.texture_atlas import DefaultTextureAtlas
 
-    t = Textures()
-    keys = images["keys"]
-    assert isinstance(keys, dict)
+    images, keys = decoded.images, decoded.keys
     by_key = {
         key: {w: arcade.Texture(images[f"card:{key}:{w}"], hash=f"card:{key}:{w}:{VERSION}")
               for w, _h in FACE_SIZES}
         for key in sorted(set(keys.values()))
     }
-    for v in variant_names():
-        t.variant_faces[v] = [by_key[keys[(v, c)]] for c in ruleset(v).pack.codes]
-    t.back_sizes = {w: arcade.Texture(images[f"card:back:{w}"], hash=f"card:back:{w}:{VERSION}")
-                    for w, _h in BACK_SIZES}
-    t.back = t.back_sizes[BACK_SIZES[0][0]]
-    t.table = {n: arcade.Texture(images["table:" + n], hash=f"table:{n}:{VERSION}") for n in TABLE_IMAGES}
+    back_sizes = {w: arcade.Texture(images[f"card:back:{w}"], hash=f"card:back:{w}:{VERSION}")
+                  for w, _h in BACK_SIZES}
     w0 = FACE_SIZES[0][0]
-    for key, full in (*((k, d[w0]) for k, d in by_key.items()), ("back", t.back_sizes[w0])):
-        t.strips[id(full)] = tuple(
-            arcade.Texture(images[f"{part}:{key}"], hash=f"{part}:{key}:{VERSION}")
-            for part in ("strip", "band-top", "band-bottom"))
+
+    def texture(part: str, key: str) -> arcade.Texture:
+        return arcade.Texture(images[f"{part}:{key}"], hash=f"{part}:{key}:{VERSION}")
+
     # One atlas sized for every pack, filled once: adding textures one by one to
     # the default atlas as they first appear grows and rewrites it mid-game.
-    from arcade.texture_atlas import DefaultTextureAtlas
-
-    t.atlas = DefaultTextureAtlas((2048, 4096), auto_resize=True)
+    t = Textures(
+        back=back_sizes[BACK_SIZES[0][0]],
+        table={n: arcade.Texture(images["table:" + n], hash=f"table:{n}:{VERSION}") for n in TABLE_IMAGES},
+        atlas=DefaultTextureAtlas((2048, 4096), auto_resize=True),
+        variant_faces={v: [by_key[keys[(v, c)]] for c in ruleset(v).pack.codes] for v in variant_names()},
+        back_sizes=back_sizes,
+        strips={id(full): (texture("strip", key), texture("band-top", key), texture("band-bottom", key))
+                for key, full in (*((k, d[w0]) for k, d in by_key.items()), ("back", back_sizes[w0]))},
+    )
     for tex in (*(x for d in by_key.values() for x in d.values()), *t.back_sizes.values(),
                 *t.table.values(), *(x for trio in t.strips.values() for x in trio)):
         t.atlas.add(tex)

@@ -23,9 +23,15 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Any
 
 import arcade
 from arcade.types import LBWH, LRBT
+
+if TYPE_CHECKING:
+    from arcade.context import ArcadeContext
+    from arcade.gl import Context, Framebuffer, Geometry, Program
+    from PIL import Image
 
 from game.common import damage, layout
 from game.common.constants import FONT, GOLD, HEIGHT, INK, WIDTH
@@ -38,10 +44,10 @@ MIN_FONT = 9  # a label is never fitted smaller than this
 
 # --- painted pictures, made once ---------------------------------------------------------
 
-_PICTURES: dict[tuple, arcade.Texture] = {}
+_PICTURES: dict[tuple[Hashable, ...], arcade.Texture] = {}
 
 
-def picture(key: tuple, make: Callable[[], object]) -> arcade.Texture:
+def picture(key: tuple[Hashable, ...], make: Callable[[], Image.Image]) -> arcade.Texture:
     """The texture of a painted picture (``make()`` returns a PIL image), made once."""
     tex = _PICTURES.get(key)
     if tex is None:
@@ -100,17 +106,17 @@ class Pill:
         self.end = end = int(r) + 2
         w0 = 2 * end + 2
 
-        def part(name: str, box: tuple[int, int, int, int]):
+        def part(name: str, box: tuple[int, int, int, int]) -> Callable[[], Image.Image]:
             return lambda: paint.panel(w0, h, style, radius=r).crop(box)
 
         key = ("pill", h, style, r)
         self.parts = (picture((*key, "left"), part("left", (0, 0, end, h))),
                       picture((*key, "middle"), part("middle", (end, 0, end + 2, h))),
                       picture((*key, "right"), part("right", (w0 - end, 0, w0, h))))
-        self.sprites = arcade.SpriteList()
+        self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         for tex in self.parts:
             self.sprites.append(arcade.Sprite(tex))
-        self._box: tuple | None = None
+        self._box: tuple[float, float, float, float] | None = None
 
     def place(self, box: tuple[float, float, float, float]) -> None:
         """Lay the pill over ``box`` (left, bottom, width, height; the height is its own)."""
@@ -175,7 +181,7 @@ class Button:
         self.text = arcade.Text(label, cx, cy, INK, font_size, anchor_x="center",
                                 anchor_y="center", font_name=FONT, bold=True)
         self._fit()
-        self._icon_list: arcade.SpriteList | None = None
+        self._icon_list: arcade.SpriteList[arcade.Sprite] | None = None
         if icon is not None:
             self._icon_list = arcade.SpriteList()
             s = arcade.Sprite(icon, min(rect[2], rect[3]) * 0.8 / max(icon.width, icon.height), cx, cy)
@@ -206,7 +212,7 @@ class Button:
         if width_changed:
             self._fit()
 
-    def icon_texture(self):
+    def icon_texture(self) -> arcade.Texture | None:
         if self._icon_list is not None and len(self._icon_list):
             return self._icon_list[0].texture
         return None
@@ -246,7 +252,7 @@ class Button:
             self.text.draw()
 
 
-def _present(window, boxes) -> None:
+def _present(window: arcade.Window, boxes: list[tuple[int, int, int, int]] | None) -> None:
     """Tell the window what this frame redrew (None: everything), if it can show parts."""
     add = getattr(window, "add_present_boxes", None)
     if add is not None:
@@ -267,7 +273,7 @@ def typed_line_key(symbol: int, typed: str) -> tuple[str, str]:
     return "", typed
 
 
-def button_bounds(rect) -> tuple[float, float, float, float]:
+def button_bounds(rect: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
     """A button's bounds (left, bottom, right, top) with its shadow (``BUTTON_PAD``),
     rounded out to whole pixels as its picture is."""
     cx, cy, w, h = rect
@@ -285,7 +291,7 @@ class Backdrop:
     texture, copied under each frame (see the module).  The letterbox bars are
     black in it."""
 
-    def __init__(self, ctx, size: tuple[int, int], image) -> None:
+    def __init__(self, ctx: ArcadeContext, size: tuple[int, int], image: Image.Image) -> None:
         from PIL import Image
 
         self.size = size
@@ -298,7 +304,7 @@ class Backdrop:
         data = full.transpose(Image.Transpose.FLIP_TOP_BOTTOM).tobytes()
         self.texture = ctx.texture(size, components=4, data=data)
 
-    def copy_to(self, target, box: tuple[int, int, int, int] | None = None) -> None:
+    def copy_to(self, target: Framebuffer, box: tuple[int, int, int, int] | None = None) -> None:
         """Copy ``box`` (x, y, w, h framebuffer pixels; None: all) onto ``target``,
         the active framebuffer.
 
@@ -320,7 +326,7 @@ class Backdrop:
         # loading them (the copy alone costs as much again as copy and clear)
         gl.glClearColor(0.0, 0.0, 0.0, 1.0)
         gl.glClear(gl.GL_COLOR_BUFFER_BIT)
-        ctx.disable(ctx.BLEND)
+        ctx.disable(ctx.BLEND)  # type: ignore[no-untyped-call]  # arcade.gl leaves it unannotated
         self.texture.use(0)
         geo.render(prog)
         ctx.enable(ctx.BLEND)
@@ -337,16 +343,17 @@ void main() { colour = texelFetch(picture, ivec2(gl_FragCoord.xy), 0); }
 """
 
 
-def _copy_program(ctx):
+def _copy_program(ctx: Context) -> tuple[Program, Geometry]:
     """The program and the quad that copy a backdrop, made once per context."""
-    got = getattr(ctx, "_tarocchi_copy", None)
+    got: tuple[Program, Geometry] | None = getattr(ctx, "_tarocchi_copy", None)
     if got is None:
         import array
 
         prog = ctx.program(vertex_shader=_COPY_VS, fragment_shader=_COPY_FS)
         buf = ctx.buffer(data=array.array("f", [-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]))
         geo = ctx.geometry([arcade.gl.BufferDescription(buf, "2f", ["in_vert"])], mode=ctx.TRIANGLE_STRIP)
-        got = ctx._tarocchi_copy = (prog, geo)
+        got = (prog, geo)
+        ctx._tarocchi_copy = got  # type: ignore[attr-defined]  # kept on the context it belongs to
     return got
 
 
@@ -354,8 +361,9 @@ def window_backdrop(view: BaseView, key: Hashable) -> Backdrop:
     """The window's backdrop for ``key`` at its framebuffer size, painted by
     ``view.paint_backdrop`` when it is not kept yet (the last few are kept)."""
     window = view.window
-    size = tuple(window.get_framebuffer_size())
-    kept: OrderedDict = window.__dict__.setdefault("_tarocchi_backdrops", OrderedDict())
+    size = window.get_framebuffer_size()
+    kept: OrderedDict[tuple[Hashable, tuple[int, int]], Backdrop] = window.__dict__.setdefault(
+        "_tarocchi_backdrops", OrderedDict())
     full_key = (key, size)
     bd = kept.get(full_key)
     if bd is not None:
@@ -383,12 +391,17 @@ class BaseView(arcade.View):
         self.buttons: list[Button] = []
         self.focus = -1
         self._damage: damage.Damage | None = None
-        self._damage_state: tuple | None = None
-        self.last_damage: list | None = None  # the rectangles redrawn last frame (None: all)
+        self._damage_state: tuple[Hashable, ...] | None = None
+        self.last_damage: list[damage.Rect] | None = None  # the rectangles redrawn last frame (None: all)
         # whether an item (by its ident in damage_items) reaches the rectangle being
         # redrawn (None: the frame is drawn whole); see reaches()
-        self.shows = None
-        self._chrome_now: tuple | None = None  # the buttons' key, once a frame
+        self.shows: Callable[[Hashable], bool] | None = None
+        self._chrome_now: tuple[Hashable, ...] | None = None  # the buttons' key, once a frame
+        self._chrome: tuple[arcade.SpriteList[arcade.Sprite], arcade.SpriteList[arcade.Sprite], Any,
+                            list[arcade.Text]] | None = None
+        self._chrome_cache_key: tuple[Hashable, ...] | None = None
+        self._tip_pill: Pill | None = None
+        self._backdrop_now: tuple[Hashable, tuple[int, int], Backdrop] | None = None
         self.tooltip = arcade.Text("", 0, 0, GOLD, 12, anchor_x="center", anchor_y="center",
                                    font_name=FONT)
         self._fit()
@@ -426,7 +439,7 @@ class BaseView(arcade.View):
         ctx = window.ctx
         mode = damage.redraw_mode(window)
         w, h = window.get_size()
-        fb_size = tuple(window.get_framebuffer_size())
+        fb_size = window.get_framebuffer_size()
         self._chrome_now = self._chrome_key()
         items = self.damage_items() if mode != "full" and fb_size == (w, h) else None
         kept = getattr(window, "_tarocchi_picture", None) is self
@@ -451,7 +464,7 @@ class BaseView(arcade.View):
             _present(window, None)
         else:
             viewport = layout.letterbox(w, h)
-            boxes = []
+            boxes: list[tuple[int, int, int, int]] = []
             with target.activate():
                 for r in rects:
                     box = damage.to_pixels(r, viewport, (WIDTH, HEIGHT), target.size)
@@ -480,7 +493,7 @@ class BaseView(arcade.View):
             ctx.copy_framebuffer(target, ctx.screen)
             ctx.screen.use(force=True)
 
-    def _draw_whole(self, target) -> None:
+    def _draw_whole(self, target: Framebuffer) -> None:
         # The background is the backdrop, copied (Backdrop.copy_to: about 3 ms at
         # 720p on llvmpipe, a clear 1 ms), or for a view without one a clear of the
         # letterbox.  The default framebuffer takes window coordinates and scales
@@ -502,10 +515,10 @@ class BaseView(arcade.View):
                 self.draw_scene()
                 self.draw_buttons()
 
-    def _offscreen(self):
+    def _offscreen(self) -> Framebuffer:
         """The window's offscreen picture in ``fbo`` mode (one per window, window-sized)."""
-        size = tuple(self.window.get_framebuffer_size())
-        fbo = getattr(self.window, "_tarocchi_fbo", None)
+        size = self.window.get_framebuffer_size()
+        fbo: Framebuffer | None = getattr(self.window, "_tarocchi_fbo", None)
         if fbo is None or fbo.size != size:
             ctx = self.window.ctx
             fbo = ctx.framebuffer(color_attachments=[ctx.texture(size, components=4)])
@@ -519,7 +532,7 @@ class BaseView(arcade.View):
         clear to :attr:`background` instead.  Every view lies on the lit felt."""
         return ("felt",)
 
-    def paint_backdrop(self, size: tuple[int, int]):
+    def paint_backdrop(self, size: tuple[int, int]) -> Image.Image:
         """The backdrop at ``size`` pixels (the letterbox), as a PIL image: the felt
         and whatever of the view never moves (drawn here, it is not drawn again)."""
         from game.common import paint
@@ -530,8 +543,8 @@ class BaseView(arcade.View):
         key = self.backdrop_key()
         if key is None:
             return None
-        size = tuple(self.window.get_framebuffer_size())
-        got = getattr(self, "_backdrop_now", None)  # this view's, by identity: no hashing a frame
+        size = self.window.get_framebuffer_size()
+        got = self._backdrop_now  # this view's, by identity: no hashing a frame
         if got is not None and got[0] is key and got[1] == size and got[2].kept:
             return got[2]
         bd = window_backdrop(self, key)
@@ -541,12 +554,13 @@ class BaseView(arcade.View):
     def prepare_frame(self) -> None:
         """Bring the drawables up to date for this frame (before ``damage_items``)."""
 
-    def reaches(self, *idents) -> bool:
+    def reaches(self, *idents: Hashable) -> bool:
         """Whether any of these items (idents of ``damage_items``) is to be drawn in
         this pass: all are when the frame is drawn whole."""
-        return self.shows is None or any(self.shows(i) for i in idents)
+        shows = self.shows
+        return shows is None or any(shows(i) for i in idents)
 
-    def picture_key(self) -> tuple:
+    def picture_key(self) -> tuple[Hashable, ...]:
         """What, changed, makes the kept picture useless (e.g. a camera's zoom)."""
         return ()
 
@@ -554,7 +568,7 @@ class BaseView(arcade.View):
         """The window's picture was drawn over or cleared elsewhere: draw the next frame whole."""
         self.window._tarocchi_picture = None
 
-    def damage_items(self) -> list | None:
+    def damage_items(self) -> list[damage.Item] | None:
         """This view's drawables as ``game.common.damage`` items, or None to draw each frame whole.
 
         A view that lists them must list everything ``draw_scene`` draws; the
@@ -562,9 +576,10 @@ class BaseView(arcade.View):
         """
         return None
 
-    def chrome_items(self) -> list:
+    def chrome_items(self) -> list[damage.Item]:
+        now = self._chrome_now if self._chrome_now is not None else self._chrome_key()
         items = [damage.rect_item(("button", i), key, button_bounds(b.rect))
-                 for i, (b, key) in enumerate(zip(self.buttons, self._chrome_now, strict=True))]
+                 for i, (b, key) in enumerate(zip(self.buttons, now, strict=True))]
         tip = self._place_tooltip()
         if tip is None:
             items.append(damage.rect_item("tooltip", None, None))
@@ -578,7 +593,7 @@ class BaseView(arcade.View):
     def draw_scene(self) -> None:
         pass
 
-    def _chrome_key(self) -> tuple:
+    def _chrome_key(self) -> tuple[Hashable, ...]:
         return tuple((b.rect, b.hover, b.enabled, i == self.focus, b.label, id(b.icon),
                       b.icon_texture()) for i, b in enumerate(self.buttons))
 
@@ -586,10 +601,10 @@ class BaseView(arcade.View):
         """All buttons as three draw calls (panels, icons, texts), rebuilt on change."""
         import pyglet
 
-        panels = arcade.SpriteList()
-        icons = arcade.SpriteList()
+        panels: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        icons: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         batch = pyglet.graphics.Batch()
-        texts = []
+        texts: list[arcade.Text] = []
         for i, b in enumerate(self.buttons):
             cx, cy, w, h = b.rect
             panels.append(arcade.Sprite(button_picture(w, h, button_style(b.enabled, b.hover, i == self.focus)),
@@ -607,9 +622,10 @@ class BaseView(arcade.View):
 
     def draw_buttons(self) -> None:
         key = self._chrome_now if self._chrome_now is not None else self._chrome_key()
-        if getattr(self, "_chrome_cache_key", None) != key:
+        if self._chrome is None or self._chrome_cache_key != key:
             self._build_chrome()
             self._chrome_cache_key = key
+        assert self._chrome is not None
         panels, icons, batch, _texts = self._chrome
         if self.reaches(*(("button", i) for i in range(len(self.buttons)))):
             panels.draw()
@@ -618,7 +634,7 @@ class BaseView(arcade.View):
         if self._place_tooltip() is not None:
             x, y = self.tooltip.x, self.tooltip.y
             w = self._tooltip_width()
-            if getattr(self, "_tip_pill", None) is None:
+            if self._tip_pill is None:
                 self._tip_pill = Pill(TIP_H, "tip", radius=5)
             self._tip_pill.draw((x - w / 2, y - TIP_H / 2, w, TIP_H))
             self.tooltip.draw()

@@ -22,8 +22,8 @@ branches: a new message is a new entry, read on its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from typing import Literal, NamedTuple
 
 from engine.cards import TRUMP_SUIT, Pack
 from engine.errors import Refusal
@@ -37,8 +37,22 @@ _SUIT_WORDS = ("Swords", "Batons", "Cups", "Coins", "Trumps")
 _RANK_WORDS = {"K": "King", "Q": "Queen", "N": "Knight", "J": "Jack", "1": "Ace"}
 
 
+#: every message the table says, by its template's key (one entry of ``_TEMPLATES`` each)
+MsgKey = Literal[
+    "deal", "stock", "discarded", "trick", "thinking", "reconnecting", "seat_back", "connection_lost",
+    "connection_back", "opened_elsewhere", "save_failed", "takeover", "timeout", "your_turn", "your_discard",
+    "confirm_discard", "confirm_label", "click_to_continue", "matto", "refused", "engine", "thinking_hint",
+    "hints", "speed", "nothing_to_undo", "nothing_to_redo", "led_took", "standing", "last_trick",
+    "lesson_step", "lesson_coach", "lesson_wrong", "lesson_wrong_discard", "lesson_done",
+]
+#: the kinds of a lesson's move, each worded on its own ("lesson_step"): ``any`` is a
+#: card of no suit led and no trump
+MoveKind = Literal["lead", "follow", "trump", "any", "matto", "discard"]
+
+
 class Msg(NamedTuple):
-    """A message as data: ``key`` names its template, ``args`` its values."""
+    """A message as data: ``key`` names its template (a :data:`MsgKey`; or, inside a
+    hint, one of :mod:`engine.ai.reasons`' keys), ``args`` its values."""
 
     key: str
     args: tuple[tuple[str, object], ...] = ()
@@ -46,8 +60,22 @@ class Msg(NamedTuple):
     def get(self, name: str, default: object = None) -> object:
         return dict(self.args).get(name, default)
 
+    def number(self, name: str, default: int = 0) -> int:
+        """An argument that is a whole number (a count, a seat, a card)."""
+        v = self.get(name, default)
+        if not isinstance(v, int | float | str):
+            raise TypeError(f"message {self.key!r}: {name} is not a number: {v!r}")
+        return int(v)
 
-def msg(key: str, **args: object) -> Msg:
+    def numbers(self, name: str) -> tuple[int, ...]:
+        """An argument that is a sequence of whole numbers (cards, totals); none: ()."""
+        v = self.get(name) or ()
+        if not isinstance(v, Iterable):
+            raise TypeError(f"message {self.key!r}: {name} is not a sequence: {v!r}")
+        return tuple(int(x) for x in v)
+
+
+def msg(key: MsgKey, **args: object) -> Msg:
     return Msg(key, tuple(sorted(args.items())))
 
 
@@ -108,12 +136,11 @@ def card_label(pack: Pack, card: int) -> str:
     return _("{card}, {points}").format(card=name, points=ngettext("{n} point", "{n} points", n).format(n=n))
 
 
-def cards_from_codes(pack: Pack, codes) -> str:
+def cards_from_codes(pack: Pack, codes: str | Iterable[str]) -> str:
     """Cards given by their codes ("S7 SJ", or a sequence of codes) named in words."""
-    if isinstance(codes, str):
-        codes = codes.split()
-    cards = [pack.by_code[c] for c in codes if c in pack.by_code]
-    return card_list(pack, cards) if cards else " ".join(codes)
+    listed = codes.split() if isinstance(codes, str) else list(codes)
+    cards = [pack.by_code[c] for c in listed if c in pack.by_code]
+    return card_list(pack, cards) if cards else " ".join(listed)
 
 
 def suit_name(suit: int) -> str:
@@ -173,7 +200,7 @@ def _deal(w: Words, m: Msg) -> str:
 
 
 def _stock(w: Words, m: Msg) -> str:
-    n = int(m.get("n", 0))  # type: ignore[call-overload]
+    n = m.number("n")
     if w.is_you(m.get("seat")):
         return ngettext("You take the stock: {n} card", "You take the stock: {n} cards", n).format(n=n)
     return ngettext("{name} takes the stock: {n} card", "{name} takes the stock: {n} cards", n).format(
@@ -183,7 +210,7 @@ def _stock(w: Words, m: Msg) -> str:
 def _discarded(w: Words, m: Msg) -> str:
     """The discard as the others learn of it: its trump count where it is announced
     (R6), else only that the dealer laid its cards aside (S4)."""
-    seat, n, trumps = m.get("seat"), int(m.get("n", 0)), int(m.get("trumps", -1))  # type: ignore[call-overload]
+    seat, n, trumps = m.get("seat"), m.number("n"), m.number("trumps", -1)
     you = w.is_you(seat)
     if trumps < 0:
         if you:
@@ -225,7 +252,7 @@ def _last_trick(w: Words, m: Msg) -> str:
 
 
 def _your_discard(w: Words, m: Msg) -> str:
-    n = int(m.get("n", 0))  # type: ignore[call-overload]
+    n = m.number("n")
     if w.rules.stock_cards:
         return ngettext("You took the stock: choose {n} card to lay aside",
                         "You took the stock: choose {n} cards to lay aside", n).format(n=n)
@@ -234,7 +261,7 @@ def _your_discard(w: Words, m: Msg) -> str:
 
 
 def _confirm_discard(w: Words, m: Msg) -> str:
-    cards = card_list(w.pack, m.get("cards", ()))  # type: ignore[arg-type]
+    cards = card_list(w.pack, m.numbers("cards"))
     if w.rules.stock_cards:
         return _("Lay {cards} aside? Press Enter or the button").format(cards=cards)
     return _("Discard {cards}? Press Enter or the button").format(cards=cards)
@@ -277,7 +304,7 @@ def _instead(w: Words, r: Refusal, cards: tuple[int, ...]) -> str:
 def _refused(w: Words, m: Msg) -> str:
     r = m.get("refusal")
     assert isinstance(r, Refusal)
-    instead = tuple(m.get("instead") or ())  # type: ignore[call-overload]
+    instead = m.numbers("instead")
     if instead and r.reason in ("must_follow", "must_trump"):
         text = _instead(w, r, instead)  # the card refused is the one just chosen
         return text[:1].upper() + text[1:]
@@ -299,7 +326,7 @@ def _card_arg(w: Words, r: Msg, name: str = "card") -> str:
 
 
 def _discard_points(w: Words, r: Msg) -> str:
-    cards: tuple[int, ...] = tuple(r.get("cards") or ())  # type: ignore[call-overload]
+    cards = r.numbers("cards")
     n = w.pack.mask_points(sum(1 << c for c in cards))
     if w.rules.n_sides < w.rules.n_seats:
         return ngettext("bank {n} point in the discard: it counts for your team whoever takes the tricks",
@@ -310,6 +337,13 @@ def _discard_points(w: Words, r: Msg) -> str:
                     n).format(n=n)
 
 
+def _only_of_suit(w: Words, r: Msg) -> str:
+    if r.get("suit") == TRUMP_SUIT:
+        return _("the {card} is your only trump, and trumps were led: play it").format(card=_card_arg(w, r))
+    return _("the {card} is your only card of {suit}, the suit led: follow with it").format(
+        card=_card_arg(w, r), suit=suit_name(r.number("suit", -1)))
+
+
 _ReasonWords = Callable[["Words", Msg], str]
 
 #: one sentence per reason key of :mod:`engine.ai.reasons`
@@ -317,24 +351,27 @@ _REASONS: dict[str, _ReasonWords] = {
     "forced": lambda w, r: _("it is the only card you may play"),
     "partner_sure": lambda w, r: _("your partner's trick is sure: give it points"),
     "matto_save": lambda w, r: _("you cannot win this trick: the Matto saves your points"),
-    "take_sure": lambda w, r: _("the {card} takes this trick: no card left out can beat it").format(
+    "take_sure": lambda w, r: _("the {card} takes this trick: no card still to be played can beat it").format(
         card=_card_arg(w, r)),
     "void_trump": lambda w, r: _("you are void in {suit}: a trump takes this").format(
-        suit=suit_name(int(r.get("suit", -1)))),
+        suit=suit_name(r.number("suit", -1))),
     "master_trumps_out": lambda w, r: _("the last trump is out: your {card} is now master").format(
         card=_card_arg(w, r)),
-    "master": lambda w, r: _("no higher card of the suit is left out: your {card} is master").format(
+    "master": lambda w, r: _("no higher card of the suit is still to be played: your {card} is master").format(
         card=_card_arg(w, r)),
     "top_trump": lambda w, r: _("the {card} is the highest trump left: lead it to draw trumps").format(
         card=_card_arg(w, r)),
     "second_low": lambda w, r: _("second hand low: keep your strong cards for later"),
     "cannot_win": lambda w, r: _("nothing you hold beats the {card}: give your cheapest card").format(
         card=_card_arg(w, r)),
+    "only_of_suit": _only_of_suit,
+    "cheap_win": lambda w, r: _("the {card} is your cheapest card that wins the trick so far").format(
+        card=_card_arg(w, r)),
     "keep_matto": lambda w, r: _("keep the Matto for a trick you cannot win"),
     "draw_trumps": lambda w, r: _("lead a trump to draw the others' trumps"),
     "lead_low": lambda w, r: _("lead a low card: let the others spend their high ones"),
     "discard_void": lambda w, r: _("laying aside your last {suit} leaves you void: your trumps can take "
-                                   "those tricks").format(suit=suit_name(int(r.get("suit", -1)))),
+                                   "those tricks").format(suit=suit_name(r.number("suit", -1))),
     "discard_points": _discard_points,
     "discard_low": lambda w, r: _("lay aside low cards you would lose anyway"),
 }
@@ -356,14 +393,14 @@ def _hints(w: Words, m: Msg) -> str:
 def _lesson_step(w: Words, m: Msg) -> str:
     """What the lesson asks for now, by the kind of move."""
     kind = m.get("kind")
-    cards = tuple(m.get("cards") or ())  # type: ignore[call-overload]
+    cards = m.numbers("cards")
     card = card_list(w.pack, cards)
-    suit = suit_name(int(m.get("suit", -1)))  # type: ignore[call-overload]
+    suit = suit_name(m.number("suit", -1))
     if m.get("free"):
         if kind == "discard":
             return _("Coach: lay aside {cards}, or choose your own").format(cards=card)
         return _("Coach: play {card}, or choose your own").format(card=card)
-    texts = {
+    texts: dict[MoveKind, Callable[[], str]] = {
         "lead": lambda: _("You lead: play {card}").format(card=card),
         "follow": lambda: _("{suit} were led and you hold some: play {card}").format(suit=suit, card=card),
         "trump": lambda: _("You have no {suit}: you must play a trump. Play {card}").format(suit=suit,
@@ -375,20 +412,26 @@ def _lesson_step(w: Words, m: Msg) -> str:
         if w.rules.n_sides < w.rules.n_seats else _("Play the Matto: it never wins, and comes back to your pile"),
         "discard": lambda: _("Click {cards} to lay them aside, then confirm").format(cards=card),
     }
-    return texts[str(kind)]()
+    for k, words in texts.items():
+        if k == kind:
+            return words()
+    raise ValueError(f"no lesson move is of the kind {kind!r}")
 
 
 def _lesson_coach(w: Words, m: Msg) -> str:
-    """The coach's panel: the lesson, the step, what it teaches and why this move."""
-    head = _("Lesson {k} of {n}: {title}").format(k=m.get("k"), n=m.get("n"), title=_(str(m.get("title"))))
-    step = int(m.get("step", 0))  # type: ignore[call-overload]
-    total = int(m.get("steps", 0))  # type: ignore[call-overload]
-    if m.get("over"):
-        lines = [head, _("Lesson complete! Press Esc for the menu, or go on to the next lesson.")]
-    elif total:
-        lines = [_("{lesson} · move {i} of {n}").format(lesson=head, i=step + 1, n=total)]
+    """The coach's panel: where the lesson stands (a line), its title (a line),
+    what it teaches and why this move."""
+    k, n = m.get("k"), m.get("n")
+    step = m.number("step")
+    total = m.number("steps")
+    if total and not m.get("over"):
+        where = _("Lesson {k} of {n} · move {i} of {steps}").format(k=k, n=n, i=step + 1, steps=total)
     else:
-        lines = [head]
+        where = _("Lesson {k} of {n}").format(k=k, n=n)
+    lines = [where + "\n" + _(str(m.get("title")))]
+    if m.get("over"):
+        lines.append(_("Lesson complete! Go on to the next lesson, or press Esc for the menu.")
+                     if m.get("next") else _("Lesson complete! Press Esc for the menu."))
     if m.get("intro_too", True):  # said at the first move, and at the end
         lines[-1] += "\n" + _(str(m.get("intro")))
     why = m.get("why")
@@ -400,18 +443,16 @@ def _lesson_coach(w: Words, m: Msg) -> str:
 
 def _lesson_wrong(w: Words, m: Msg) -> str:
     return _("{card} may be played, but this lesson plays {expected}: try again").format(
-        card=card_name(w.pack, int(m.get("card", 0))),  # type: ignore[call-overload]
-        expected=card_name(w.pack, int(m.get("expected", 0))))  # type: ignore[call-overload]
+        card=card_name(w.pack, m.number("card")), expected=card_name(w.pack, m.number("expected")))
 
 
 def _lesson_wrong_discard(w: Words, m: Msg) -> str:
-    cards = tuple(m.get("cards") or ())  # type: ignore[call-overload]
     return _("{card} may be laid aside, but this lesson lays aside {cards}").format(
-        card=card_name(w.pack, int(m.get("card", 0))), cards=card_list(w.pack, cards))  # type: ignore[call-overload]
+        card=card_name(w.pack, m.number("card")), cards=card_list(w.pack, m.numbers("cards")))
 
 
 def _confirm_label(w: Words, m: Msg) -> str:
-    n = int(m.get("n", 0))  # type: ignore[call-overload]
+    n = m.number("n")
     if w.rules.stock_cards:
         return ngettext("Lay this card aside", "Lay these {n} aside", n).format(n=n)
     return ngettext("Discard this card", "Discard these {n}", n).format(n=n)
@@ -449,14 +490,15 @@ _TEMPLATES: dict[str, _Template] = {
     "nothing_to_undo": lambda w, m: _("Nothing to undo: this is your first move"),
     "nothing_to_redo": lambda w, m: _("Nothing to redo"),
     "led_took": _led_took,
-    "standing": lambda w, m: w.standing(int(m.get("deal", 0)), int(m.get("n_deals", 1)),  # type: ignore[call-overload]
-                                        m.get("totals", ()), int(m.get("scored", 0))),  # type: ignore[arg-type,call-overload]
+    "standing": lambda w, m: w.standing(m.number("deal"), m.number("n_deals", 1), m.numbers("totals"),
+                                        m.number("scored")),
     "last_trick": _last_trick,
     "lesson_step": _lesson_step,
     "lesson_coach": _lesson_coach,
     "lesson_wrong": _lesson_wrong,
     "lesson_wrong_discard": _lesson_wrong_discard,
-    "lesson_done": lambda w, m: _("Lesson complete! Esc: the menu"),
+    "lesson_done": lambda w, m: _("Lesson complete! Enter: the next lesson. Esc: the menu")
+    if m.get("next") else _("Lesson complete! Esc: the menu"),
 }
 
 
@@ -465,8 +507,8 @@ class Words:
     (the seat that is "you", or None when nobody at the table is)."""
 
     def __init__(self, rules: Ruleset, viewer: int | None = 0, names: Sequence[str] | None = None) -> None:
-        self.rules = rules
-        self.pack = rules.pack
+        self.rules: Ruleset = rules
+        self.pack: Pack = rules.pack
         self.viewer = viewer
         self._names = list(names) if names is not None else None
 
@@ -489,9 +531,11 @@ class Words:
         return [self.name(s) for s in range(self.rules.n_seats)]
 
     def say(self, m: Msg | None) -> str:
+        """The message in words, as a sentence (its first letter a capital)."""
         if m is None:
             return ""
-        return _TEMPLATES[m.key](self, m)
+        text = _TEMPLATES[m.key](self, m)
+        return text[:1].upper() + text[1:]
 
     def refusal(self, r: Refusal) -> str:
         """A refusal in plain words: "you must follow Cups" (its rule id apart,

@@ -2,28 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import arcade
 
+from engine.replay import Replay
+from engine.ruleset import Ruleset
 from game.common import paths
 from game.common.constants import FONT, GOLD, HEIGHT, INK, RED, WIDTH
 from game.common.i18n import _
-from game.common.navigation import knows, show
-from game.common.settings import levels
+from game.common.navigation import Screen, knows, show
+from game.common.settings import Settings, levels
 from game.common.ui import BaseView, Button, typed_line_key
+from game.common.words import Words, game_name
 from game.table import session
 
-
-def column(labels_actions, top: float = 470, w: float = 360, h: float = 50, gap: float = 12):
-    out = []
-    for i, (label, action, kw) in enumerate(labels_actions):
-        out.append(Button(label, (WIDTH / 2, top - i * (h + gap), w, h), action, **kw))
-    return out
+#: a line of a menu: its label, its action, its tooltip ("" for none)
+Line = tuple[str, Callable[[], object], str]
 
 
-def resume_label(replay) -> str:
+def column(lines: list[Line], top: float = 470, w: float = 360, h: float = 50, gap: float = 12) -> list[Button]:
+    return [Button(label, (WIDTH / 2, top - i * (h + gap), w, h), action, tooltip=tip)
+            for i, (label, action, tip) in enumerate(lines)]
+
+
+def resume_label(replay: Replay) -> str:
     """The resume entry says what it resumes: the game, the deal, the trick."""
-    from game.common.words import game_name
-
     st = replay.final
     name = game_name(replay.rules)
     trick = min(st.trick_no + 1, replay.rules.n_tricks)
@@ -36,7 +40,7 @@ def resume_label(replay) -> str:
 class MenuView(BaseView):
     background = (16, 58, 36)
 
-    def __init__(self, window, notice: str = "") -> None:
+    def __init__(self, window: arcade.Window, notice: str = "") -> None:
         super().__init__(window)
         self.title = arcade.Text("Tarocchi", WIDTH / 2, HEIGHT - 100, GOLD, 54, anchor_x="center",
                                  anchor_y="center", font_name=FONT, bold=True)
@@ -45,10 +49,11 @@ class MenuView(BaseView):
                                     anchor_y="center", font_name=FONT)
         self.notice = arcade.Text("", WIDTH / 2, 40, INK, 13, anchor_x="center", anchor_y="center",
                                   font_name=FONT)
-        self.resume_info = session.resumable()
-        items = []
+        # (the interrupted game or None, why not) or None: nothing to resume
+        self.resume_info: tuple[Replay | None, str] | None = session.resumable()
+        items: list[Line] = []
         if self.resume_info and self.resume_info[0] is not None:
-            items.append((resume_label(self.resume_info[0]), self.resume, {}))
+            items.append((resume_label(self.resume_info[0]), self.resume, ""))
             note = self.resume_info[1]
             self.notice.text = _("A game was interrupted; it was saved move by move.") + (
                 f" ({note})" if note else "")
@@ -59,16 +64,16 @@ class MenuView(BaseView):
         elif notice:
             self.notice.text = notice
         items += [
-            (_("New game"), lambda: self.setup(False), {}),
-            (_("Practice"), lambda: self.setup(True), {"tooltip": _("Undo, redo and hints")}),
-            (_("Play online"), self.online, {"tooltip": _("Host a table or join one by its code")}),
-            (_("Learn to play"), self.learn, {"tooltip": _("Short lessons at the table, for each game")}),
-            (_("Watch AI game"), self.watch, {}),
-            (_("Replays"), self.replays, {}),
-            (_("Your record"), self.record, {}),
-            (_("Rules"), self.rules, {}),
-            (_("Settings"), self.settings_view, {}),
-            (_("Quit"), self.quit, {}),
+            (_("New game"), lambda: self.setup(False), ""),
+            (_("Practice"), lambda: self.setup(True), _("Undo, redo and hints")),
+            (_("Play online"), self.online, _("Host a table or join one by its code")),
+            (_("Learn to play"), self.learn, _("Short lessons at the table, for each game")),
+            (_("Watch AI game"), self.watch, ""),
+            (_("Replays"), self.replays, ""),
+            (_("Your record"), self.record, ""),
+            (_("Rules"), self.rules, ""),
+            (_("Settings"), self.settings_view, ""),
+            (_("Quit"), self.quit, ""),
         ]
         top = 470 if len(items) <= 7 else 500
         # as many as there are, the last clear of the notice line (y 40)
@@ -120,7 +125,7 @@ class MenuView(BaseView):
         pass
 
 
-def open_optional(window, screen: str) -> None:
+def open_optional(window: arcade.Window, screen: Screen) -> None:
     """Open a screen the router may not have yet; else say it is coming."""
     if not knows(window, screen):
         show(window, "message", text=_("Coming soon."))
@@ -128,7 +133,7 @@ def open_optional(window, screen: str) -> None:
     show(window, screen)
 
 
-def resume_game(window) -> None:
+def resume_game(window: arcade.Window) -> None:
     """Open the interrupted game at the table, or say in one line why it cannot be."""
     try:
         game = session.resume()
@@ -144,10 +149,10 @@ def resume_game(window) -> None:
 class NewGameView(BaseView):
     background = (16, 58, 36)
 
-    def __init__(self, window, practice: bool) -> None:
+    def __init__(self, window: arcade.Window, practice: bool) -> None:
         super().__init__(window)
         self.practice = practice
-        self.settings = window.settings
+        self.settings: Settings = window.settings
         self.levels = levels()
         title = _("Practice game") if practice else _("New game")
         self.title = arcade.Text(title, WIDTH / 2, HEIGHT - 110, GOLD, 36, anchor_x="center",
@@ -169,15 +174,13 @@ class NewGameView(BaseView):
         self._labels()
 
     @property
-    def rules(self):
+    def rules(self) -> Ruleset:
         from engine.ruleset import ruleset, variant_names
 
         v = getattr(self.settings, "variant", "piedicavallo")
         return ruleset(v if v in variant_names() else "piedicavallo")
 
     def _labels(self) -> None:
-        from game.common.words import Words
-
         s = self.settings
         rules = self.rules
         words = Words(rules, 0)
@@ -205,7 +208,7 @@ class NewGameView(BaseView):
             self.buttons = buttons
             self.focus = buttons.index(focused) if focused in buttons else buttons.index(self.b_start)
 
-    def _practice_labels(self, words) -> None:
+    def _practice_labels(self, words: Words) -> None:
         from engine.state import first_dealer
 
         rules = self.rules
@@ -261,7 +264,7 @@ class NewGameView(BaseView):
                 self.typed = (self.typed + digits)[:18]
                 self._labels()
 
-    def on_key_press(self, symbol: int, modifiers: int):
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         if self.typing:
             action, self.typed = typed_line_key(symbol, self.typed)
             if action == "enter":
@@ -331,7 +334,7 @@ class ConfirmNewGameView(BaseView):
 
     background = (16, 58, 36)
 
-    def __init__(self, window, practice: bool) -> None:
+    def __init__(self, window: arcade.Window, practice: bool) -> None:
         super().__init__(window)
         self.practice = practice
         self.text = arcade.Text(
@@ -339,9 +342,9 @@ class ConfirmNewGameView(BaseView):
             WIDTH / 2, HEIGHT / 2 + 90, INK, 18, anchor_x="center", anchor_y="center", font_name=FONT,
             multiline=True, width=1000, align="center")
         self.buttons = column([
-            (_("Resume it"), lambda: resume_game(self.window), {}),
-            (_("File it and start a new game"), self.new_game, {}),
-            (_("Back"), self.on_back, {}),
+            (_("Resume it"), lambda: resume_game(self.window), ""),
+            (_("File it and start a new game"), self.new_game, ""),
+            (_("Back"), self.on_back, ""),
         ], top=HEIGHT / 2 - 10, w=420, h=48)
         self.focus = 0
 

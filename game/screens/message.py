@@ -7,14 +7,14 @@ import arcade
 
 from game.common.constants import FONT, GOLD, HEIGHT, INK, WIDTH
 from game.common.i18n import _
-from game.common.navigation import show
+from game.common.navigation import Back, show
 from game.common.ui import BaseView, Button
 
 
 class MessageView(BaseView):
     background = (16, 58, 36)
 
-    def __init__(self, window, message: str, *, title: str = "", back=None) -> None:
+    def __init__(self, window: arcade.Window, message: str, *, title: str = "", back: Back | None = None) -> None:
         super().__init__(window)
         self.back = back
         self.title = arcade.Text(title, WIDTH / 2, HEIGHT * 0.68, GOLD, 24, anchor_x="center",

@@ -3,22 +3,28 @@ is :mod:`game.screens.online_lobby`; these views only draw and take clicks and k
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+from typing import Literal
+
 import arcade
 
-from engine.ruleset import ruleset, variant_names
+from engine.ruleset import Ruleset, ruleset, variant_names
 from game.common.constants import FONT, GOLD, HEIGHT, INK, RED, WIDTH
 from game.common.i18n import _
 from game.common.navigation import show
-from game.common.settings import levels
+from game.common.settings import Settings, levels
 from game.common.ui import BaseView, Button, typed_line_key
 from game.common.words import Words
 from game.screens import online_lobby
 
+#: what the keys type into: nothing, a table's code, or the server's address
+Typing = Literal["", "code", "server"]
 CODE_CHARS = 6
 ROW_W, ROW_H, ROW_GAP = 720, 44, 8
 
 
-def _row(i: int, top: float, action, w: float = ROW_W) -> Button:
+def _row(i: float, top: float, action: Callable[[], object], w: float = ROW_W) -> Button:
     return Button("", (WIDTH / 2, top - i * (ROW_H + ROW_GAP), w, ROW_H), action, font_size=15)
 
 
@@ -31,12 +37,12 @@ class OnlineView(BaseView):
 
     background = (16, 58, 36)
 
-    def __init__(self, window) -> None:
+    def __init__(self, window: arcade.Window) -> None:
         super().__init__(window)
-        self.settings = window.settings
+        self.settings: Settings = window.settings
         self.levels = levels()
         self.others: dict[str, list[str]] = {}
-        self.typing = ""  # "", "code" or "server"
+        self.typing: Typing = ""
         self.typed = ""
         self.code = ""
         self.title = arcade.Text(_("Play online"), WIDTH / 2, HEIGHT - 80, GOLD, 34, anchor_x="center",
@@ -48,7 +54,7 @@ class OnlineView(BaseView):
     # --- what is chosen ----------------------------------------------------------------
 
     @property
-    def rules(self):
+    def rules(self) -> Ruleset:
         v = getattr(self.settings, "variant", "piedicavallo")
         return ruleset(v if v in variant_names() else "piedicavallo")
 
@@ -66,9 +72,9 @@ class OnlineView(BaseView):
             _row(0, top, self.cycle_game),
             _row(1, top, self.toggle_length),
         ]
-        self.seat_rows = []
+        self.seat_rows: list[Button] = []
         for k in range(1, rules.n_seats):
-            b = _row(1 + k, top, lambda k=k: self.cycle_seat(k))
+            b = _row(1 + k, top, partial(self.cycle_seat, k))
             self.seat_rows.append(b)
         rows += self.seat_rows
         i = rules.n_seats + 1
@@ -184,7 +190,7 @@ class OnlineView(BaseView):
             self.typed = (self.typed + ok)[:200]
             self._labels()
 
-    def on_key_press(self, symbol: int, modifiers: int):
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         if self.typing:
             action, self.typed = typed_line_key(symbol, self.typed)
             if action == "enter":
@@ -210,7 +216,7 @@ class LobbyView(BaseView):
 
     background = (16, 58, 36)
 
-    def __init__(self, window, lobby: online_lobby.Lobby) -> None:
+    def __init__(self, window: arcade.Window, lobby: online_lobby.Lobby) -> None:
         super().__init__(window)
         self.lobby = lobby
         self.levels = levels()
@@ -224,15 +230,20 @@ class LobbyView(BaseView):
         self.server = arcade.Text(_("Server: {address}").format(address=lobby.url), WIDTH / 2,
                                   HEIGHT - 156, INK, 12, anchor_x="center", anchor_y="center",
                                   font_name=FONT)
+        # friends without the game open the table's link in a browser (online/web)
+        self.link = arcade.Text(_("Link for a browser: {link}").format(link=lobby.link), WIDTH / 2,
+                                HEIGHT - 184, GOLD, 13, anchor_x="center", anchor_y="center",
+                                font_name=FONT)
         self.status = arcade.Text("", WIDTH / 2, 64, INK, 14, anchor_x="center", anchor_y="center",
                                   font_name=FONT)
         top = HEIGHT - 220
-        self.seat_rows = [_row(s, top, lambda s=s: self.cycle(s)) for s in range(rules.n_seats)]
+        self.seat_rows = [_row(s, top, partial(self.cycle, s)) for s in range(rules.n_seats)]
         n = rules.n_seats
         self.b_start = _row(n + 0.4, top, self.start, 360)
         self.b_leave = _row(n + 1.4, top, self.leave, 260)
-        self.buttons = [*self.seat_rows, self.b_start, self.b_leave]
-        self._said: tuple = ()
+        self.b_copy = _row(n + 2.4, top, self.copy_link, 360)
+        self.buttons = [*self.seat_rows, self.b_start, self.b_leave, self.b_copy]
+        self._said: tuple[object, ...] = ()
         self._labels()
 
     def _labels(self) -> None:
@@ -262,6 +273,7 @@ class LobbyView(BaseView):
             self.b_start.label = _("Waiting for the host…")
             self.b_start.enabled = False
         self.b_leave.label = _("Leave")
+        self.b_copy.label = _("Copy the link")
         if lb.error == "opened_elsewhere":
             self.status.text = _("Opened elsewhere: this seat is now played from another window")
         else:
@@ -299,6 +311,17 @@ class LobbyView(BaseView):
             self.status.text = str(exc)
             self.status.color = RED
 
+    def copy_link(self) -> None:
+        """The table's link to the clipboard (the window's own: pyglet's)."""
+        try:
+            self.window.set_clipboard_text(self.lobby.link)
+        except Exception:  # noqa: BLE001 - no clipboard here (a bare X server, a headless run)
+            self.status.text = _("No clipboard here: the link is above, to type")
+            self.status.color = RED
+            return
+        self.status.text = _("Copied")
+        self.status.color = INK
+
     def leave(self) -> None:
         self.lobby.leave()
         show(self.window, "menu")
@@ -307,6 +330,7 @@ class LobbyView(BaseView):
         self.title.draw()
         self.help.draw()
         self.server.draw()
+        self.link.draw()
         if self.status.text:
             self.status.draw()
 

@@ -17,10 +17,17 @@ from __future__ import annotations
 import getpass
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from engine.ruleset import ruleset
+from engine.ruleset import Ruleset, ruleset
 from game.common import paths
+
+if TYPE_CHECKING:  # loaded when a table is hosted or joined
+    import ssl
+
+    from game.table.remote_session import RemoteSession
+    from online.client import ThreadedClient
 
 #: the port of the server this program starts to host a table
 DEFAULT_PORT = 8765
@@ -78,11 +85,19 @@ def server_url(address: str) -> str:
     return address
 
 
+def table_link(url: str, code: str) -> str:
+    """The table's page for a browser, on the same server: ``ws://host:port`` gives
+    ``http://host:port/t/CODE`` (``wss://``: ``https://``)."""
+    scheme, _sep, rest = url.partition("://")
+    host = rest.split("/", 1)[0]
+    return f"{'https' if scheme == 'wss' else 'http'}://{host}/t/{code}"
+
+
 @dataclass
 class Lobby:
     """A table being filled (or under way), as this client sees it."""
 
-    client: Any
+    client: ThreadedClient
     joined: dict[str, Any]
     url: str
     is_host: bool
@@ -95,8 +110,13 @@ class Lobby:
     error: str = ""
 
     @property
-    def rules(self):
+    def rules(self) -> Ruleset:
         return ruleset(self.variant)
+
+    @property
+    def link(self) -> str:
+        """The link friends open in a browser to sit at this table."""
+        return table_link(self.url, self.code)
 
     def seats(self) -> list[dict[str, Any]]:
         return list(self.info.get("seats", []))
@@ -143,7 +163,7 @@ class Lobby:
         except Exception as exc:  # noqa: BLE001
             raise OnlineError(str(exc)) from None
 
-    def session(self):
+    def session(self) -> RemoteSession:
         """The table's session once the game has started."""
         from game.table.remote_session import RemoteSession
 
@@ -159,13 +179,13 @@ class Lobby:
         self.client.close()
 
 
-def certificates_dir():
+def certificates_dir() -> Path:
     """Where a player puts the certificate files of servers they trust beyond the
     system's authorities (a club's self-signed one): ``certificates/`` in the data folder."""
     return paths.home() / "certificates"
 
 
-def _tls_context(url: str):
+def _tls_context(url: str) -> ssl.SSLContext | None:
     """For a wss:// address: the system's trust store and the player's certificate files."""
     if not url.startswith("wss://"):
         return None
@@ -174,7 +194,7 @@ def _tls_context(url: str):
     return client_context(trusted_files(certificates_dir()))
 
 
-def _connect(address: str):
+def _connect(address: str) -> tuple[ThreadedClient, str]:
     from online.client import ThreadedClient
 
     url = server_url(address)
@@ -230,4 +250,5 @@ def join(address: str, code: str) -> Lobby:
     raise OnlineError(f"cannot join table {code}: {last}")
 
 
-__all__ = ["Lobby", "OnlineError", "host", "join", "local_server", "server_url", "DEFAULT_PORT"]
+__all__ = ["Lobby", "OnlineError", "host", "join", "local_server", "server_url", "table_link",
+           "DEFAULT_PORT"]

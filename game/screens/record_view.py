@@ -10,11 +10,14 @@ between the games recorded when there are both Piedicavallo and Scarto deals.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any
 
 import arcade
 import pyglet
 from arcade import shape_list as sh
+from arcade.types import RGBA255, RGBOrA255
 
 from game.common import record
 from game.common.constants import FONT, GOLD, HEIGHT, INK, WIDTH
@@ -25,7 +28,7 @@ from game.common.ui import BaseView, Button
 WIN = (104, 196, 120, 255)
 DRAW = (176, 176, 164, 255)
 LOSS = (226, 104, 92, 255)
-RESULT_COLOURS = {"win": WIN, "draw": DRAW, "loss": LOSS}
+RESULT_COLOURS: dict[str, RGBA255] = {"win": WIN, "draw": DRAW, "loss": LOSS}
 PANEL = (10, 34, 22, 225)
 EDGE = (236, 196, 92, 90)
 GRID = (245, 240, 225, 40)
@@ -38,6 +41,7 @@ VARIANT_NAMES = {"piedicavallo": "Piedicavallo", "scarto": "Scarto"}
 N_("Piedicavallo"), N_("Scarto")
 
 # panels: left, bottom, width, height (logical 1280x720)
+Box = tuple[float, float, float, float]
 TOTALS = (40, 40, 400, 576)
 POINTS = (460, 332, 780, 284)
 ACCURACY = (460, 40, 780, 272)
@@ -61,8 +65,9 @@ def pct(x: float | None) -> str:
     return "–" if x is None else f"{100 * x:.0f}%"
 
 
-def running_mean(values: list[float], n: int = MEAN_OF) -> list[float]:
-    out, total = [], 0.0
+def running_mean(values: Sequence[float], n: int = MEAN_OF) -> list[float]:
+    out: list[float] = []
+    total = 0.0
     for i, v in enumerate(values):
         total += v
         if i >= n:
@@ -74,12 +79,13 @@ def running_mean(values: list[float], n: int = MEAN_OF) -> list[float]:
 class RecordView(BaseView):
     background = (16, 58, 36)
 
-    def __init__(self, window, variant: str | None = None) -> None:
+    def __init__(self, window: arcade.Window, variant: str | None = None) -> None:
         super().__init__(window)
         self.error = ""
         self.variants: list[str] = []
+        self.variant: str | None = None
         self.rows: list[record.DealRow] = []
-        self.summary: dict = {}
+        self.summary: dict[str, Any] = {}
         try:
             con = record.connect()
             try:
@@ -95,7 +101,7 @@ class RecordView(BaseView):
         except (record.RecordError, OSError) as exc:
             self.error = str(exc)
             self.variant = None
-        self.shapes = sh.ShapeElementList()
+        self.shapes: sh.ShapeElementList[sh.Shape] = sh.ShapeElementList()
         self.batch = pyglet.graphics.Batch()
         self.texts: list[arcade.Text] = []
         self.buttons = [Button(_("Back"), (100, HEIGHT - 46, 150, 44), self.on_back)]
@@ -105,7 +111,7 @@ class RecordView(BaseView):
         elif not self.rows:
             self._build_empty()
         else:
-            if len(self.variants) > 1:
+            if len(self.variants) > 1 and self.variant is not None:
                 name = VARIANT_NAMES.get(self.variant, self.variant)
                 self.buttons.append(Button(_("Game: {name}").format(name=_(name)),
                                            (WIDTH - 150, HEIGHT - 46, 240, 44), self.next_variant,
@@ -117,24 +123,24 @@ class RecordView(BaseView):
 
     # --- building ---------------------------------------------------------------------------
 
-    def text(self, s: str, x: float, y: float, colour=INK, size: int = 14, *, bold: bool = False,
+    def text(self, s: str, x: float, y: float, colour: RGBOrA255 = INK, size: int = 14, *, bold: bool = False,
              anchor_x: str = "left", anchor_y: str = "center", width: int | None = None,
              align: str = "left", fit: float | None = None) -> arcade.Text:
         """A text of the screen's batch; ``fit``: a width it is shrunk to if longer
         (a translation may be longer than the English)."""
-        kw = {"multiline": True, "width": width, "align": align} if width else {}
         t = arcade.Text(s, x, y, colour, size, anchor_x=anchor_x, anchor_y=anchor_y, font_name=FONT,
-                        bold=bold, batch=self.batch, **kw)
+                        bold=bold, batch=self.batch, multiline=bool(width), width=width or None,
+                        align=align if width else "left")
         while fit is not None and t.content_width > fit and t.font_size > 9:
             t.font_size -= 1
         self.texts.append(t)
         return t
 
-    def rect(self, left: float, bottom: float, w: float, h: float, colour) -> None:
+    def rect(self, left: float, bottom: float, w: float, h: float, colour: RGBA255) -> None:
         if w > 0 and h > 0:
             self.shapes.append(sh.create_rectangle_filled(left + w / 2, bottom + h / 2, w, h, colour))
 
-    def panel(self, box) -> None:
+    def panel(self, box: Box) -> None:
         left, bottom, w, h = box
         self.rect(left, bottom, w, h, PANEL)
         self.shapes.append(sh.create_rectangle_outline(left + w / 2, bottom + h / 2, w, h, EDGE, 1))
@@ -232,8 +238,8 @@ class RecordView(BaseView):
             self.text(_("Points per deal on average: {points}").format(points=f"{v['mean_points']:.1f}"),
                       x0, bottom + 32, INK, 13, fit=inner)
 
-    def _chart_frame(self, box, title: str, y_max: float, ticks: list[float], tick_label,
-                     right: float = 24, below: float = 34) -> tuple:
+    def _chart_frame(self, box: Box, title: str, y_max: float, ticks: Sequence[float],
+                     tick_label: Callable[[float], str], right: float = 24, below: float = 34) -> Box:
         """A panel with a title, horizontal grid lines and their labels; returns the plot area."""
         left, bottom, w, h = box
         self.panel(box)
@@ -246,11 +252,11 @@ class RecordView(BaseView):
             self.text(tick_label(t), pl - 8, y, DIM_INK, 11, anchor_x="right")
         return plot
 
-    def _x_of(self, i: int, n: int, plot) -> float:
+    def _x_of(self, i: int, n: int, plot: Box) -> float:
         pl, _pb, pw, _ph = plot
         return pl + pw / 2 if n == 1 else pl + pw * i / (n - 1)
 
-    def _dates(self, rows, plot) -> None:
+    def _dates(self, rows: Sequence[record.DealRow], plot: Box) -> None:
         pl, pb, pw, _ph = plot
         self.text(short_date(rows[0].played_at), pl, pb - 16, DIM_INK, 11)
         if len(rows) > 1:
@@ -299,7 +305,7 @@ class RecordView(BaseView):
         x = pl + pw / 2 - total / 2
         for (key, _label), t in zip(items, labels, strict=True):
             if key == "mean":
-                self.shapes.append(sh.create_line(x, y, x + 18, y, GOLD, 3))
+                self.shapes.append(sh.create_line(x, y, x + 18, y, (*GOLD, 255), 3))
             else:
                 self.shapes.append(sh.create_ellipse_filled(x + 4, y, 9, 9, RESULT_COLOURS[key],
                                                             num_segments=16))
@@ -364,7 +370,7 @@ class RecordView(BaseView):
         self.shapes.draw()
         self.batch.draw()
 
-    def on_key_press(self, symbol: int, modifiers: int):
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         if symbol == arcade.key.G:
             self.next_variant()
             return True

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 import arcade
-from arcade.types import LBWH
+from arcade.types import LBWH, RGBOrA255
 
 from engine.ruleset import Ruleset, ruleset, variant_names
 from game.common import layout, textures
@@ -64,7 +65,7 @@ class CardSpot:
     y: float
     w: int
     h: int
-    mark: str
+    mark: rc.Mark
     visible: float = 0.0  # how much of its width shows (a fanned card under its right neighbour)
 
 
@@ -77,13 +78,14 @@ class SectionLayout:
         self.section = section
         self.texts: list[arcade.Text] = []
         self.cards: list[CardSpot] = []
-        self.lines: list[tuple[float, float, float, float, tuple, float]] = []  # x0, y0, x1, y1, colour, width
-        self.boxes: list[tuple[float, float, float, float, tuple]] = []  # filled l, b, w, h, colour
-        self.arcs: list[tuple[float, float, float, float, float, tuple]] = []
+        self.lines: list[tuple[float, float, float, float, RGBOrA255, float]] = []  # x0, y0, x1, y1, colour, width
+        self.boxes: list[tuple[float, float, float, float, RGBOrA255]] = []  # filled l, b, w, h, colour
+        self.arcs: list[tuple[float, float, float, float, float, RGBOrA255]] = []  # cx, cy, radius, from, to
         left, _b, right, top = CONTENT
-        self.left, self.right = left, right
-        self.width = right - left
-        y = top
+        self.left: float = left
+        self.right: float = right
+        self.width: float = right - left
+        y: float = top
         for i, block in enumerate(section.blocks):
             if i:
                 y -= BLOCK_GAP
@@ -92,7 +94,7 @@ class SectionLayout:
 
     # --- texts -----------------------------------------------------------------
 
-    def text(self, s: str, x: float, y: float, size: int = 14, colour=INK, *, bold: bool = False,
+    def text(self, s: str, x: float, y: float, size: int = 14, colour: RGBOrA255 = INK, *, bold: bool = False,
              width: float | None = None, anchor_x: str = "left", anchor_y: str = "top",
              align: str = "left") -> arcade.Text:
         t = arcade.Text(s, x, y, colour, size, anchor_x=anchor_x, anchor_y=anchor_y, font_name=FONT,
@@ -101,7 +103,8 @@ class SectionLayout:
         self.texts.append(t)
         return t
 
-    def para(self, s: str, y: float, size: int, colour, width: float | None = None, x: float | None = None) -> float:
+    def para(self, s: str, y: float, size: int, colour: RGBOrA255, width: float | None = None,
+             x: float | None = None) -> float:
         t = self.text(s, self.left if x is None else x, y, size, colour, width=width or self.width)
         return y - t.content_height
 
@@ -109,11 +112,17 @@ class SectionLayout:
 
     def _block(self, block: rc.Block, y: float) -> float:
         """Lay ``block`` out from ``y`` down; returns the y below it."""
-        return {rc.Para: self._para, rc.Cards: self._cards, rc.Seats: self._seats,
-                rc.Scores: self._scores}[type(block)](block, y)
+        if isinstance(block, rc.Para):
+            return self._para(block, y)
+        if isinstance(block, rc.Cards):
+            return self._cards(block, y)
+        if isinstance(block, rc.Seats):
+            return self._seats(block, y)
+        return self._scores(block, y)
 
     def _para(self, block: rc.Para, y: float) -> float:
-        colour = {"ink": INK, "gold": GOLD, "dim": DIM_INK}[block.colour]
+        inks: dict[rc.Ink, RGBOrA255] = {"ink": INK, "gold": GOLD, "dim": DIM_INK}
+        colour = inks[block.colour]
         return self.para(rc.words(block.text), y, block.size, colour)
 
     def _cards(self, block: rc.Cards, y: float) -> float:
@@ -285,7 +294,7 @@ def _line_h(size: int) -> float:
     return _MEASURE[key]
 
 
-def initial_game(window) -> str:
+def initial_game(window: arcade.Window) -> str:
     v = LAST.get("game") or getattr(getattr(window, "settings", None), "variant", "piedicavallo")
     return v if v in variant_names() else "piedicavallo"
 
@@ -293,7 +302,7 @@ def initial_game(window) -> str:
 class RulesView(BaseView):
     background = (16, 58, 36)
 
-    def __init__(self, window, game: str | None = None, section: int | None = None) -> None:
+    def __init__(self, window: arcade.Window, game: str | None = None, section: int | None = None) -> None:
         super().__init__(window)
         self.game = game if game in variant_names() else initial_game(window)
         start = section if section is not None else LAST.get("section", 0)
@@ -309,7 +318,7 @@ class RulesView(BaseView):
         self.rule_ids = arcade.Text("", CONTENT[2], PANEL_BOX[3] - 26, DIM_INK, 12, anchor_x="right",
                                     anchor_y="center", font_name=FONT)
         self.content_camera = arcade.Camera2D(projection=self.camera.projection, position=self.camera.position)
-        self.sprites: arcade.SpriteList | None = None
+        self.sprites: arcade.SpriteList[arcade.Sprite] | None = None
         self._build()
 
     # --- building ------------------------------------------------------------------
@@ -355,17 +364,17 @@ class RulesView(BaseView):
 
     def _build_buttons(self) -> None:
         focused = self.buttons[self.focus].label if 0 <= self.focus < len(self.buttons) else None
-        buttons = []
-        self.tab_buttons = []
+        buttons: list[Button] = []
+        self.tab_buttons: list[Button] = []
         for i, s in enumerate(self.sections):
             b = Button(rc.words(s.tab), (TAB_X, TAB_TOP - i * TAB_STEP, TAB_W, TAB_H),
-                       (lambda i=i: self.show_section(i)), font_size=14)
+                       partial(self.show_section, i), font_size=14)
             self.tab_buttons.append(b)
             buttons.append(b)
-        self.game_buttons = []
+        self.game_buttons: list[Button] = []
         for j, v in enumerate(variant_names()):
             b = Button(game_name(ruleset(v)), (WIDTH - 330 + j * 210, HEIGHT - 40, 196, 42),
-                       (lambda v=v: self.show_game(v)), font_size=15)
+                       partial(self.show_game, v), font_size=15)
             self.game_buttons.append(b)
             buttons.append(b)
         self.b_prev = Button(_("‹ Previous"), (PANEL_BOX[0] + 100, 36, 190, 40), lambda: self.step(-1),
@@ -405,10 +414,10 @@ class RulesView(BaseView):
     def scroll_by(self, dy: float) -> None:
         self.scroll = max(0.0, min(self.max_scroll, self.scroll + dy))
 
-    def on_key_press(self, symbol: int, modifiers: int):
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         k = arcade.key
         page = CONTENT[3] - CONTENT[1] - 40
-        moves = {k.UP: -40, k.DOWN: 40, k.PAGEUP: -page, k.PAGEDOWN: page,
+        moves: dict[int, float] = {k.UP: -40, k.DOWN: 40, k.PAGEUP: -page, k.PAGEDOWN: page,
                  k.HOME: -math.inf, k.END: math.inf}
         if symbol in moves:
             self.scroll_by(moves[symbol])
@@ -518,7 +527,7 @@ class RulesView(BaseView):
                 for c in self.layout.cards]
 
 
-def _arrow_arc(cx: float, cy: float, radius: float, a0: float, a1: float, colour) -> None:
+def _arrow_arc(cx: float, cy: float, radius: float, a0: float, a1: float, colour: RGBOrA255) -> None:
     """An arc from angle a0 to a1 (degrees, anticlockwise) with an arrowhead at a1."""
     pts = [(cx + radius * math.cos(math.radians(a)), cy + radius * math.sin(math.radians(a)))
            for a in range(int(a0), int(a1) + 1, 10)]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from engine.cards import TRUMP_SUIT
 from engine.ruleset import Outcome, Ruleset, ruleset
@@ -44,7 +45,7 @@ class Say:
     game: str = "piedicavallo"
     #: the engine's result of a whole game, worded by ``Words.outcome``:
     #: (winners, losers, totals by side)
-    outcome: tuple | None = None
+    outcome: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None = None
 
 
 def say(msgid: str, **args: object) -> Say:
@@ -89,8 +90,19 @@ def _word_arg(v: object) -> object:
 
 # --- blocks ------------------------------------------------------------------------------
 
-PLAIN, CROSSED, DIMMED, GOLD = "", "crossed", "dimmed", "gold"
+#: how a card picture is marked: plain, crossed out (never allowed), dimmed (only
+#: when forced), ringed in gold (the one to note)
+Mark = Literal["", "crossed", "dimmed", "gold"]
+PLAIN: Mark = ""
+CROSSED: Mark = "crossed"
+DIMMED: Mark = "dimmed"
+GOLD: Mark = "gold"
 BACK = "back"  # a card seen from the back, as a code
+#: a paragraph's ink: plain, gold for a key sentence, dim for an aside
+Ink = Literal["ink", "gold", "dim"]
+#: the sections of the rules, by key: one tab each, in this order
+Page = Literal["pack", "faces", "ranks", "points", "deal", "discard", "play", "scoring", "game", "glossary",
+               "tips"]
 
 
 @dataclass(frozen=True)
@@ -100,7 +112,7 @@ class Face:
     code: str
     top: Say | None = None
     bottom: Say | None = None
-    mark: str = PLAIN
+    mark: Mark = PLAIN
 
 
 @dataclass(frozen=True)
@@ -128,7 +140,7 @@ class Cards:
 class Para:
     text: Say
     size: int = 14
-    colour: str = "ink"  # or "gold" for a key sentence, "dim" for an aside
+    colour: Ink = "ink"
 
 
 @dataclass(frozen=True)
@@ -160,7 +172,7 @@ Block = Para | Cards | Seats | Scores
 
 @dataclass(frozen=True)
 class Section:
-    key: str
+    key: Page
     title: Say
     tab: Say  # the short title on the section's tab
     rules: str  # the rule ids of RULES.md the section explains ("R5-R6")
@@ -208,8 +220,8 @@ def point_label(rules: Ruleset, code: str) -> Say:
     return Np_("{n} point", "{n} points", n)
 
 
-def _faces(codes: Sequence[str], **kw: object) -> tuple[Face, ...]:
-    return tuple(Face(c, **kw) for c in codes)  # type: ignore[arg-type]
+def _faces(codes: Sequence[str], mark: Mark = PLAIN) -> tuple[Face, ...]:
+    return tuple(Face(c, mark=mark) for c in codes)
 
 
 def _group_value(rules: Ruleset, codes: Sequence[str], tricks: int) -> int:
@@ -427,6 +439,8 @@ def _discard(rules: Ruleset) -> Section:
 
 
 def _play(rules: Ruleset) -> Section:
+    trick: tuple[str, ...]
+    roles: tuple[Say, ...]
     if rules.name == "scarto":
         trick = ("B4", "T21", "T20")
         roles = (say(N_("leads Batons")), say(N_("no Batons: trumps")), say(N_("trumps higher")))
@@ -586,7 +600,7 @@ def _tips(rules: Ruleset) -> Section:
                       fan=True, spread=0.6),
             )),
             Para(say(N_("Count the trumps: 21 in all, and the dealer says how many were discarded. When "
-                        "none is left out, your highest card of a suit is master. Void a short suit in "
+                        "none is still to be played, your highest card of a suit is master. Void a short suit in "
                         "the discard to trump it."))),
             Para(say(N_("Keep the Matto for a trick you cannot win: it saves a better card and still "
                         "counts 5 for your side. Save trump 1 from a higher trump.")), colour="gold"),

@@ -3,25 +3,34 @@ AI levels, fullscreen; saved on every change."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import partial
+from typing import Literal, TypeVar
+
 import arcade
 
 from game.common import i18n
 from game.common.constants import FONT, GOLD, HEIGHT, INK, SPEEDS, WIDTH
 from game.common.i18n import _
 from game.common.navigation import show
-from game.common.settings import LANGUAGES, levels
+from game.common.settings import LANGUAGES, Settings, levels
 from game.common.ui import BaseView, Button
 
 LANGUAGE_NAMES = {"en": "English", "fr": "Français", "it": "Italiano"}
 VOLUMES = tuple(round(v / 10, 1) for v in range(0, 11))
+#: the lines of the screen, one setting each, in their order
+Row = Literal["language", "sound", "volume", "speed", "auto_advance", "partner", "opponents", "fullscreen"]
+ROWS: tuple[Row, ...] = ("language", "sound", "volume", "speed", "auto_advance", "partner", "opponents",
+                         "fullscreen")
+T = TypeVar("T")
 
 
 class SettingsView(BaseView):
     background = (16, 58, 36)
 
-    def __init__(self, window) -> None:
+    def __init__(self, window: arcade.Window) -> None:
         super().__init__(window)
-        self.s = window.settings
+        self.s: Settings = window.settings
         self._build()
 
     def _build(self) -> None:
@@ -30,21 +39,17 @@ class SettingsView(BaseView):
         self.help = arcade.Text(_("Click or Enter: next value · Left/Right arrows on a line: change it"),
                                 WIDTH / 2, HEIGHT - 125, INK, 13, anchor_x="center",
                                 anchor_y="center", font_name=FONT)
-        rows = ("language", "sound", "volume", "speed", "auto_advance", "partner", "opponents",
-                "fullscreen")
-        self.rows = rows
-        self.buttons = [
-            Button("", (WIDTH / 2, 540 - i * 52, 560, 44), (lambda r=r: self.change(r, 1)), font_size=15)
-            for i, r in enumerate(rows)
-        ]
-        self.buttons.append(Button(_("Back"), (WIDTH / 2, 540 - len(rows) * 52 - 16, 200, 44), self.on_back))
+        self.rows = ROWS
+        self.buttons = [Button("", (WIDTH / 2, 540 - i * 52, 560, 44), partial(self.change, r, 1), font_size=15)
+                        for i, r in enumerate(ROWS)]
+        self.buttons.append(Button(_("Back"), (WIDTH / 2, 540 - len(ROWS) * 52 - 16, 200, 44), self.on_back))
         self.focus = max(self.focus, 0)
         self._labels()
 
     def _labels(self) -> None:
         s = self.s
         on_off = {True: _("on"), False: _("off")}
-        texts = {
+        texts: dict[Row, str] = {
             "language": _("Language: {v}").format(v=LANGUAGE_NAMES.get(s.language, s.language)),
             "sound": _("Sound: {v}").format(v=on_off[s.sound]),
             "volume": _("Volume: {v}%").format(v=round(s.volume * 100)),
@@ -59,12 +64,11 @@ class SettingsView(BaseView):
             b.label = texts[r]
 
     @staticmethod
-    def _step(options, current, step):
-        options = list(options)
+    def _step(options: Sequence[T], current: T, step: int) -> T:
         i = options.index(current) if current in options else 0
         return options[(i + step) % len(options)]
 
-    def change(self, row: str, step: int) -> None:
+    def change(self, row: Row, step: int) -> None:
         s = self.s
         if row == "language":
             s.language = self._step(LANGUAGES, s.language, step)
@@ -93,7 +97,7 @@ class SettingsView(BaseView):
         else:
             self._labels()
 
-    def on_key_press(self, symbol: int, modifiers: int):
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         k = arcade.key
         if symbol in (k.LEFT, k.RIGHT) and 0 <= self.focus < len(self.rows):
             self.change(self.rows[self.focus], 1 if symbol == k.RIGHT else -1)

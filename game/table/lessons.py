@@ -8,7 +8,10 @@ whose choices are a pure function of their view, so a seed and the player's
 moves replay the same deal every time.  The last lesson of each course is a
 *free* deal with a coach: the player may play any legal card; the coach
 suggests one (the same rules of thumb) and says why
-(:mod:`engine.ai.reasons`).
+(:mod:`engine.ai.reasons`).  The coach plays the Matto as a teacher would
+(:func:`matto_now`, said in those lessons' introductions): on a trick the other
+side is sure to take, when every other card it may play is worth points; never
+while its partner is still to play, nor to save a 1-point card.
 
 :class:`LessonController` runs a lesson at the table: a
 :class:`~game.table.table_controller.TableController` over a :class:`LessonSession`
@@ -26,11 +29,13 @@ the data folder, written atomically.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from engine.ai.players import EasyPlayer
+from engine.ai.fast import kernel
+from engine.ai.players import EasyPlayer, possible_hands
 from engine.ai.reasons import Reason, reason
 from engine.cards import TRUMP_SUIT, mask_cards
 from engine.files import atomic_write
@@ -41,8 +46,12 @@ from engine.state import DISCARD, PLAY, CardPlayed, Command, Discard, Discarded,
 from engine.view import SeatView
 from game.common import paths
 from game.common.i18n import N_
-from game.common.words import msg
-from game.table.table_controller import TableController
+from game.common.settings import Settings
+from game.common.words import MoveKind, Msg, msg
+from game.table.ai_service import AIService
+from game.table.deal_end import Choice
+from game.table.table_api import Presenter
+from game.table.table_controller import InlineExecutor, TableController
 from game.table.table_session import LocalSession
 
 # --- lessons as data -----------------------------------------------------------------------
@@ -55,7 +64,7 @@ class Step:
     ``matto``, ``discard``) and the rule ids it meets."""
 
     cards: tuple[str, ...]
-    kind: str
+    kind: MoveKind
     rules: tuple[str, ...]
 
 
@@ -74,7 +83,7 @@ class Lesson:
     end_rules: tuple[str, ...] = ()
 
 
-def _s(cards: str, kind: str, *rules: str) -> Step:
+def _s(cards: str, kind: MoveKind, *rules: str) -> Step:
     return Step(tuple(cards.split()), kind, rules)
 
 
@@ -95,12 +104,13 @@ LESSONS: tuple[Lesson, ...] = (
            (_s("M", "matto", "R9"), _s("T6", "follow", "R7"), _s("T15", "trump", "R7", "R8"),
             _s("CK", "lead", "R7"), _s("S6", "any", "R7"))),
     Lesson("p4-discard", "piedicavallo", 4, N_("The dealer's discard"),
-           N_("The dealer holds 17 cards and lays 2 aside for the team's pile: never a King, trump 1, "
-              "trump 21 or the Matto (R6)."),
+           N_("The dealer holds 17 cards and lays 2 aside for the team's pile: never a King, trump 1, trump "
+              "21 or the Matto; another trump only with no other choice, or to keep no trump at all (R6)."),
            (_s("BN CQ", "discard", "R6"), _s("B5", "follow", "R7"), _s("T6", "follow", "R7"))),
     Lesson("p5-coach", "piedicavallo", 3, N_("A whole deal with a coach"),
-           N_("Play a whole deal. The coach lights a good card and says why; play it or choose your own. "
-              "At the end each team counts its points: 114 in all (R10, R12)."),
+           N_("Play a whole deal; the coach lights a good card and says why. It plays the Matto only on a "
+              "trick the other team is sure to take, to save a card worth points. At the end each team "
+              "counts its points: 114 in all (R10, R12)."),
            free=True, end_rules=("R10", "R12")),
     Lesson("s1-play", "scarto", 10, N_("Following and trumping"),
            N_("Three players, each for themselves. Follow the suit led; with none of it, play a trump "
@@ -110,15 +120,17 @@ LESSONS: tuple[Lesson, ...] = (
             _s("SQ", "lead", "S5"))),
     Lesson("s2-stock", "scarto", 4, N_("The stock and the discard"),
            N_("The dealer takes the 3 cards of the stock, then lays 3 aside on their own pile: never a "
-              "King, trump 20 or the Matto (S4)."),
+              "King, trump 20 or the Matto; trump 1 only with no other trump and no Matto among the 28 "
+              "cards (S4)."),
            (_s("CN CQ DQ", "discard", "S4"), _s("C10", "follow", "S5"), _s("S3", "follow", "S5"))),
     Lesson("s3-matto", "scarto", 10, N_("The Matto in Scarto"),
            N_("The Matto may go on any trick; it never wins and always comes back to your own pile, "
               "worth 4 (S5, S6)."),
            (_s("M", "matto", "S5"), _s("D9", "follow", "S5"))),
     Lesson("s4-coach", "scarto", 27, N_("A whole deal with a coach"),
-           N_("You deal a whole deal of Scarto. The coach lights a good move and says why. At the end the "
-              "piles are counted in threes (S6)."),
+           N_("You deal a whole deal of Scarto; the coach lights a good move and says why. It plays the "
+              "Matto only on a trick another player is sure to take, to save a card worth points. At the "
+              "end the piles are counted in threes (S6)."),
            free=True, end_rules=("S6",)),
 )
 
@@ -131,10 +143,18 @@ def lesson_ids() -> list[str]:
     return [x.id for x in LESSONS]
 
 
+def lesson_after(lesson_id: str) -> str | None:
+    """The lesson that follows ``lesson_id`` (the next course's first after a
+    course's last), or None after the last."""
+    ids = lesson_ids()
+    i = ids.index(lesson_id)
+    return ids[i + 1] if i + 1 < len(ids) else None
+
+
 # --- what a move meets, read from what happened ------------------------------------------
 
 
-def kind_of(view: SeatView, command: Command) -> str:
+def kind_of(view: SeatView, command: Command) -> MoveKind:
     """What kind of move ``command`` is in ``view`` (the engine's led suit)."""
     if isinstance(command, Discard):
         return "discard"
@@ -183,15 +203,50 @@ def took(rules: Ruleset, history: Sequence[tuple[int, tuple[int, ...]]], seat: i
 _COACH = EasyPlayer(slip=0.0)
 
 
+def matto_now(view: SeatView) -> bool:
+    """The coach's rule of thumb for the Matto: play it on a trick the other side
+    is sure to take (no other legal card wins it so far, no partner plays after,
+    the card winning it is not the partner's) when every other card it may play
+    is worth more than 1 point; else keep it.  True too when nothing else may be
+    played."""
+    rules = view.rules
+    p = rules.pack
+    legal = view.legal_mask()
+    if view.phase != PLAY or not legal >> p.matto & 1:
+        return False
+    others = legal & ~p.matto_mask
+    if not others:
+        return True
+    r = reason(view, Play(view.seat, p.matto))
+    if r is None or r.key != "matto_save":  # no trick begun, or another card would win it
+        return False
+    n = rules.n_seats
+    team = rules.side[view.seat]
+    winner = (view.leader + rules.trick_winner_index(view.trick)) % n
+    later = [(view.seat + k) % n for k in range(1, n - len(view.trick))]
+    if rules.side[winner] == team or any(rules.side[s] == team for s in later):
+        return False
+    return min(p.points[c] for c in mask_cards(others)) > 1
+
+
 def coach_move(view: SeatView, event_index: int) -> Command:
-    """The coach's suggestion: the rules of thumb without slips, and the Matto
-    kept for a trick that cannot be won."""
+    """The coach's suggestion: the rules of thumb without slips, the Matto
+    played only by :func:`matto_now`, and among the other cards one whose
+    reason the coach can say (:func:`engine.ai.reasons.reason`) where there is one."""
+    if view.phase != PLAY:
+        return _COACH.choose(view, view.legal(), event_index)
     p = view.rules.pack
-    if view.phase == PLAY and view.trick and view.legal_mask() >> p.matto & 1:
-        r = reason(view, Play(view.seat, p.matto))
-        if r is not None and r.key == "matto_save":
-            return Play(view.seat, p.matto)
-    return _COACH.choose(view, view.legal(), event_index)
+    if matto_now(view):
+        return Play(view.seat, p.matto)
+    others = view.legal_mask() & ~p.matto_mask
+    said = 0
+    for c in mask_cards(others):
+        r = reason(view, Play(view.seat, c))
+        if r is not None and r.key != "keep_matto":
+            said |= 1 << c
+    card = kernel(view.rules).policy(possible_hands(view), view.seat, view.leader, view.trick,
+                                     said or others)
+    return Play(view.seat, card)
 
 
 def command_of(rules: Ruleset, seat: int, step: Step) -> Command:
@@ -252,10 +307,16 @@ def ai_players(lesson: Lesson) -> dict[int, Player]:
 class LessonController(TableController):
     """A lesson at the table (see the module)."""
 
-    def __init__(self, lesson: Lesson, out, *, executor=None, settings=None, on_scene=None,
-                 on_exit=None, on_step=None, on_progress=None, auto_continue: bool = False,
-                 start_at: int = 0, session: LessonSession | None = None) -> None:
+    def __init__(self, lesson: Lesson, out: Presenter, *, executor: InlineExecutor | AIService | None = None,
+                 settings: Settings | None = None, on_scene: Callable[[str], None] | None = None,
+                 on_exit: Callable[[], None] | None = None, on_step: Callable[[int], None] | None = None,
+                 on_progress: Callable[[str, int, bool], None] | None = None, auto_continue: bool = False,
+                 start_at: int = 0, session: LessonSession | None = None,
+                 on_next: Callable[[str], None] | None = None) -> None:
         self.lesson = lesson
+        #: opens a lesson by its id (the "Next lesson" button), if the table can
+        self.on_next = on_next
+        self.next_id = lesson_after(lesson.id) if on_next is not None else None
         self.on_progress = on_progress  # (lesson id, moves made, finished): remember it
         self.step_no = 0  # the player's moves made so far
         self.expected: Command | None = None  # the move the lesson asks for now
@@ -321,7 +382,7 @@ class LessonController(TableController):
 
     def _lesson_over(self) -> None:
         if self.status is None or self.status.key != "lesson_done":
-            self._set_status(msg("lesson_done"), "prompt")
+            self.say(msg("lesson_done", next=self.next_id is not None), "prompt")
             if self.on_progress:
                 self.on_progress(self.lesson.id, self.step_no, True)
 
@@ -345,12 +406,12 @@ class LessonController(TableController):
         # a free deal the player may choose another, so only the cards no rule allows are dimmed
         dimmed = hand - self.legal_cards if self.lesson.free else hand - cards
         self.out.lay(self.position(), frozenset() if view.phase == DISCARD else cards, dimmed, True)
-        self._set_status(self._say_step(view), "prompt")
+        self.say(self._say_step(view), "prompt")
         if self.on_step:
             self.on_step(self.step_no)
 
     @property
-    def coach(self):
+    def coach(self) -> Msg | None:
         """The coach's panel (the view draws it beside the trick): the lesson, the
         move reached, what the lesson teaches and why the move lit."""
         if self.waiting == "scoring":
@@ -359,12 +420,40 @@ class LessonController(TableController):
         return msg("lesson_coach", title=self.lesson.title, intro=self.lesson.intro,
                    k=course.index(self.lesson.id) + 1, n=len(course), step=self.step_no, steps=self.n_steps,
                    why=self.why if self.prompt_for == self.session.cursor else None, over=self.done,
-                   intro_too=self.step_no == self.first_step and not self.done)
+                   intro_too=self.step_no == self.first_step and not self.done,
+                   next=self.next_id is not None)
+
+    # --- the next lesson -----------------------------------------------------------------
+
+    @property
+    def end_choices(self) -> tuple[Choice, ...]:
+        """A guided lesson done: the next lesson and the menu; a free deal scored:
+        the next lesson first, then the table's own choices."""
+        nxt: tuple[Choice, ...] = ("next_lesson",) if self.next_id is not None else ()
+        if self.lesson.free:
+            base = super().end_choices
+            return (*nxt, *base) if base else ()
+        return (*nxt, "menu") if self.done and self.waiting != "scoring" else ()
+
+    def choose(self, choice: Choice) -> None:
+        if (choice == "next_lesson" and choice in self.end_choices
+                and self.on_next is not None and self.next_id is not None):
+            self.close()
+            self.on_next(self.next_id)
+            return
+        super().choose(choice)
+
+    def key_press(self) -> bool:
+        """Enter or Space once a guided lesson is done: the next lesson."""
+        if not self.lesson.free and self.done and "next_lesson" in self.end_choices:
+            self.choose("next_lesson")
+            return True
+        return super().key_press()
 
     def _cards(self, cmd: Command) -> frozenset[int]:
-        return frozenset(cmd.cards) if isinstance(cmd, Discard) else frozenset({cmd.card})  # type: ignore[union-attr]
+        return frozenset(cmd.cards) if isinstance(cmd, Discard) else frozenset({cmd.card})
 
-    def _say_step(self, view: SeatView):
+    def _say_step(self, view: SeatView) -> Msg:
         assert self.expected is not None
         kind = kind_of(view, self.expected)
         led = self.rules.led_suit(view.trick)
@@ -378,24 +467,24 @@ class LessonController(TableController):
         if view.phase == PLAY and not self.lesson.free and view.legal_mask() >> card & 1 \
                 and Play(view.seat, card) != self.expected:
             assert isinstance(self.expected, Play)
-            self._set_status(msg("lesson_wrong", card=card, expected=self.expected.card, why=self.why),
+            self.say(msg("lesson_wrong", card=card, expected=self.expected.card, why=self.why),
                              "error")
             self.out.play_sound("click")
             return False
         if view.phase == DISCARD and not self.lesson.free and card not in self._cards(self.expected) \
-                and card not in self.selected:
+                and card not in self.discard.selected:
             legal = any(m >> card & 1 for m in self.rules.legal_discards(view.hand))
             if legal:
-                self._set_status(msg("lesson_wrong_discard", card=card,
+                self.say(msg("lesson_wrong_discard", card=card,
                                      cards=tuple(sorted(self._cards(self.expected)))), "error")
                 self.out.play_sound("click")
                 return False
         return super().click_card(card)
 
-    def _submit(self, cmd) -> None:
+    def submit(self, cmd: Command) -> None:
         view = self.view()
         before = self.session.cursor
-        super()._submit(cmd)
+        super().submit(cmd)
         if self.session.cursor > before:  # taken
             self._made.append((view, cmd))
             self.met.append((self.step_no, met_by(view, cmd, False)))
@@ -424,9 +513,9 @@ class LessonController(TableController):
         cmd = self.expected
         if isinstance(cmd, Discard):
             for c in cmd.cards:
-                if c not in self.selected:
+                if c not in self.discard.selected:
                     self.click_card(c)
-            self.confirm_discard()
+            self.discard.confirm()
         else:
             assert isinstance(cmd, Play)
             self.click_card(cmd.card)
@@ -444,7 +533,7 @@ def progress_path() -> Path:
     return paths.home() / "lessons.json"
 
 
-def load_progress() -> dict:
+def load_progress() -> dict[str, Any]:
     """``{"done": [ids], "at": {id: steps made}}`` (empty when none or unreadable)."""
     try:
         data = json.loads(progress_path().read_text(encoding="utf-8"))
@@ -455,7 +544,7 @@ def load_progress() -> dict:
     return {"done": done, "at": {k: int(v) for k, v in at.items() if k in BY_ID and isinstance(v, int)}}
 
 
-def save_progress(lesson_id: str, steps: int, done: bool) -> dict:
+def save_progress(lesson_id: str, steps: int, done: bool) -> dict[str, Any]:
     data = load_progress()
     if done:
         if lesson_id not in data["done"]:
@@ -477,4 +566,5 @@ def next_lesson(game: str) -> Lesson:
 
 
 __all__ = ["Lesson", "Step", "LESSONS", "BY_ID", "COURSES", "LessonController", "LessonSession",
-           "lesson_ids", "kind_of", "met_by", "coach_move", "load_progress", "save_progress", "next_lesson"]
+           "lesson_ids", "lesson_after", "kind_of", "met_by", "coach_move", "matto_now", "load_progress",
+           "save_progress", "next_lesson"]

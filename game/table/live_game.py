@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,6 +19,8 @@ from engine.game import Game
 from engine.players import Player, make_player
 from engine.ruleset import Ruleset
 from engine.simulate import play_turn
+from engine.state import Command
+from engine.view import SeatView
 from game.table import ai_service
 
 
@@ -28,8 +31,9 @@ class ServicePlayer:
         self.player = player
         self.name = player.name
 
-    def choose(self, view, legal, event_index: int):
-        return ai_service.service().submit(self.player.choose, view, legal, event_index).result()
+    def choose(self, view: SeatView, legal: Sequence[Command], event_index: int) -> Command:
+        command: Command = ai_service.service().submit(self.player.choose, view, legal, event_index).result()
+        return command
 
 
 class LiveGame:

@@ -10,45 +10,55 @@ searches, G cycles the game shown, F finished or not, S the order, Tab moves
 the focus over the buttons, Escape goes back (or closes the prompt or the
 question).  A key that opens a text box does not type itself into it, and once
 a prompt or a question is closed Enter watches the highlighted row again.
+
+This module holds the view: the filters, the selection, the path prompt, the
+search box and the keys.  The page of rows is ``replay_rows``'s, the delete
+question ``replay_question``'s.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypeVar
 
 import arcade
+from arcade.types import RGBOrA255
 
-from game.common.constants import FONT, GOLD, HEIGHT, INK, PANEL, RED, WIDTH
+from game.common.constants import FONT, GOLD, HEIGHT, RED, WIDTH
 from game.common.i18n import N_, _, ngettext
-from game.common.navigation import going_back, knows, show
+from game.common.navigation import Back, going_back, knows, show
 from game.common.ui import BaseView, Button
 from game.common.words import game_name
 from game.theatre import replay_list as rl
+from game.theatre.replay_question import DeleteQuestion
+from game.theatre.replay_rows import DIM, LIST_LEFT, LIST_RIGHT, ROWS, RowList, fit_ellipsis
 
-ROWS = 8
-ROW_H = 54
-DIALOG = (WIDTH / 2 - 430, HEIGHT / 2 - 150, WIDTH / 2 + 430, HEIGHT / 2 + 150)
-TOP = HEIGHT - 150  # the first row's centre
-LIST_LEFT, LIST_RIGHT = 40, WIDTH - 40
-DIM = (178, 186, 170)
-RESULT_COLOURS = {rl.WON: (150, 220, 140), rl.LOST: RED, rl.DRAWN: GOLD, rl.UNFINISHED: (222, 214, 178),
-                  rl.BROKEN: RED}
 #: Files opened in this session (by path), listed beside the data folder's.
 OPENED: list[Path] = []
 #: the filters and order last used in this session
 STATE: dict[str, str] = {}
 _GAME_WORDS = {"all": N_("All games")}
-_STATUS_WORDS = {"all": N_("Finished or not"), "finished": N_("Finished games"), "unfinished": N_("Unfinished games")}
-_SORT_WORDS = {"newest": N_("Newest first"), "oldest": N_("Oldest first"), "game": N_("By game"),
+_STATUS_WORDS: dict[rl.StatusFilter, str] = {"all": N_("Finished or not"), "finished": N_("Finished games"), "unfinished": N_("Unfinished games")}
+_SORT_WORDS: dict[rl.Order, str] = {"newest": N_("Newest first"), "oldest": N_("Oldest first"), "game": N_("By game"),
                "result": N_("By result")}
 
 
-def _cycle(values: tuple[str, ...], current: str) -> str:
-    return values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+T = TypeVar("T", bound=str)
+
+
+def _cycle(values: tuple[T, ...], current: str) -> T:
+    """The value after ``current`` in ``values`` (the first if ``current`` is none of them)."""
+    i = next((k for k, v in enumerate(values) if v == current), -1)
+    return values[(i + 1) % len(values)]
+
+
+def _kept(values: tuple[T, ...], current: str | None) -> T:
+    """``current`` as one of ``values`` (the first if it is none of them)."""
+    return next((v for v in values if v == current), values[0])
 
 
 class ReplayBrowserView(BaseView):
-    def _back_here(self):
+    def _back_here(self) -> Back:
         """The way back to this list from a replay or a review, said on its "<"."""
         return going_back(lambda: self.window.show_view(ReplayBrowserView(self.window)),
                           _("Back to the replays (Esc)"))
@@ -56,8 +66,8 @@ class ReplayBrowserView(BaseView):
     def __init__(self, window: arcade.Window | None) -> None:
         super().__init__(window)
         self.game_filter = STATE.get("game", "all")
-        self.status_filter = STATE.get("status", "all")
-        self.order = STATE.get("order", "newest")
+        self.status_filter = _kept(rl.STATUS_FILTERS, STATE.get("status"))
+        self.order = _kept(rl.SORTS, STATE.get("order"))
         self.search = STATE.get("search", "")
         self.all_rows: list[rl.Row] = rl.load(OPENED)
         self.entries: list[rl.Row] = []
@@ -70,7 +80,6 @@ class ReplayBrowserView(BaseView):
         self.message = ""
         self.message_colour = GOLD
         self._swallow = ""  # the text of the key that opened a text box (pyglet sends it next)
-        self.hover_row = -1
         self.heading = arcade.Text(_("Replays"), 40, HEIGHT - 40, GOLD, 30, anchor_y="center",
                                    font_name=FONT, bold=True)
         self.count = arcade.Text("", LIST_RIGHT, HEIGHT - 88, DIM, 12, anchor_x="right", anchor_y="center",
@@ -79,36 +88,13 @@ class ReplayBrowserView(BaseView):
             _("↑/↓ choose · Enter watch · R review · Del delete · O open a file · / search · G game · "
               "F finished · S sort · Esc back"),
             WIDTH / 2, 16, DIM, 11, anchor_x="center", anchor_y="center", font_name=FONT)
-        self.empty = arcade.Text("", WIDTH / 2, TOP - ROW_H * 2, INK, 16, anchor_x="center", anchor_y="center",
-                                 font_name=FONT, multiline=True, width=900, align="center")
-        self.detail = arcade.Text("", LIST_LEFT, TOP - ROWS * ROW_H + 8, DIM, 12, anchor_y="center",
-                                  font_name=FONT)
         self.prompt = arcade.Text("", WIDTH / 2, 108, GOLD, 14, anchor_x="center", anchor_y="center",
                                   font_name=FONT)
-        self.rows = [self._row_texts() for _i in range(ROWS)]
-        # the delete question, laid out top down in its box (DIALOG: left, bottom, right, top)
-        self.question = arcade.Text("", WIDTH / 2, DIALOG[3] - 22, GOLD, 18, anchor_x="center",
-                                    anchor_y="top", font_name=FONT, bold=True, multiline=True, width=760,
-                                    align="center")
-        self.question_detail = arcade.Text("", WIDTH / 2, DIALOG[3] - 64, INK, 13, anchor_x="center",
-                                           anchor_y="top", font_name=FONT, multiline=True, width=760,
-                                           align="center")
-        self.question_keys = arcade.Text(_("Enter or Y: move it · Esc or N: keep it"), WIDTH / 2, DIALOG[1] + 18,
-                                         DIM, 11, anchor_x="center", anchor_y="center", font_name=FONT)
+        self.row_list = RowList()
+        self.question = DeleteQuestion(self.do_delete, self.cancel_delete)
         self._build_buttons()
         last = STATE.get("selected")
         self.refilter(keep=Path(last) if last else None)
-
-    @staticmethod
-    def _row_texts() -> tuple[arcade.Text, arcade.Text, arcade.Text, arcade.Text]:
-        """A row's four texts: the date and game, the players, the result and its detail."""
-        return (
-            arcade.Text("", LIST_LEFT + 16, 0, INK, 14, anchor_y="center", font_name=FONT, bold=True),
-            arcade.Text("", LIST_LEFT + 16, 0, DIM, 12, anchor_y="center", font_name=FONT),
-            arcade.Text("", LIST_RIGHT - 16, 0, INK, 14, anchor_x="right", anchor_y="center", font_name=FONT,
-                        bold=True),
-            arcade.Text("", LIST_RIGHT - 16, 0, DIM, 12, anchor_x="right", anchor_y="center", font_name=FONT),
-        )
 
     # --- buttons ------------------------------------------------------------------
 
@@ -131,15 +117,11 @@ class ReplayBrowserView(BaseView):
                                tooltip=_("R: your play graded, move by move"))
         self.b_delete = Button(_("Delete…"), (WIDTH / 2 + 220, 48, 200, 40), self.ask_delete, font_size=14,
                                tooltip=_("Delete: move the file to the trash"))
-        self.b_yes = Button(_("Move to the trash"), (WIDTH / 2 - 140, DIALOG[1] + 64, 260, 44),
-                            self.do_delete, font_size=14)
-        self.b_no = Button(_("Keep it"), (WIDTH / 2 + 140, DIALOG[1] + 64, 260, 44), self.cancel_delete,
-                           font_size=14)
         self._set_buttons()
 
     def _set_buttons(self) -> None:
         if self.confirm is not None:
-            self.buttons = [self.b_yes, self.b_no]
+            self.buttons = self.question.buttons
             return
         self.b_game.label = _("Game: {name}").format(name=self._game_word())
         self.b_status.label = _(_STATUS_WORDS[self.status_filter])
@@ -176,9 +158,9 @@ class ReplayBrowserView(BaseView):
         self.count.text = ngettext("{n} of {total} replay", "{n} of {total} replays", len(self.all_rows)).format(
             n=len(self.entries), total=len(self.all_rows))
         if not self.all_rows:
-            self.empty.text = _("No saved games yet: finished games and watched AI games appear here.")
+            self.row_list.empty.text = _("No saved games yet: finished games and watched AI games appear here.")
         else:
-            self.empty.text = _("No replay matches these filters.") if not self.entries else ""
+            self.row_list.empty.text = _("No replay matches these filters.") if not self.entries else ""
         self._layout_rows()
 
     def reload(self, keep: Path | None = None) -> None:
@@ -186,46 +168,11 @@ class ReplayBrowserView(BaseView):
         self.refilter(keep)
 
     def _layout_rows(self) -> None:
-        if self.selected < self.first:
-            self.first = self.selected
-        if self.selected >= self.first + ROWS:
-            self.first = self.selected - ROWS + 1
-        self.first = max(0, min(self.first, max(0, len(self.entries) - ROWS)))
-        for i, (title, players, result, detail) in enumerate(self.rows):
-            k = self.first + i
-            y = TOP - i * ROW_H
-            title.y, players.y = y + 11, y - 12
-            result.y, detail.y = y + 11, y - 12
-            if k >= len(self.entries):
-                title.text = players.text = result.text = detail.text = ""
-                continue
-            e = self.entries[k]
-            result.text, detail.text = rl.result_lines(e)
-            result.color = INK if e.watched else RESULT_COLOURS[e.status]
-            if e.ok:
-                title.text = f"{rl.when_text(e)}   {rl.game_text(e)}"
-                players.text = rl.players_text(e)
-                players.color = DIM
-            else:
-                title.text = f"{rl.when_text(e)}   {rl.game_text(e)}"
-                players.text = e.error
-                players.color = RED
-            # the left texts give way to the result and its detail
-            title_room = result.x - result.content_width - 24 - title.x
-            _fit(title, title_room)
-            _fit(detail, LIST_RIGHT - LIST_LEFT - 32 - min(players.content_width, 420) - 24)
-            _fit(players, result.x - detail.content_width - 24 - players.x)
-        self._show_detail()
+        self.row_list.layout(self.entries, self.selected)
         self._set_buttons()
 
     def _show_detail(self) -> None:
-        k = self.hover_row if self.hover_row >= 0 else self.selected
-        if 0 <= k < len(self.entries):
-            e = self.entries[k]
-            self.detail.text = _("File: {path}").format(path=e.path)
-            _fit(self.detail, LIST_RIGHT - LIST_LEFT)
-        else:
-            self.detail.text = ""
+        self.row_list.show_detail(self.entries, self.selected)
 
     def move(self, step: int) -> None:
         if self.entries:
@@ -272,13 +219,9 @@ class ReplayBrowserView(BaseView):
             self.say(_("This is the interrupted game: resume it from the menu, or start a new game."), RED)
             return
         self.confirm = e
-        self.hover_row = -1
+        self.row_list.hover = -1
         self._show_detail()
-        self.question.text = _("Move this replay to the trash?")
-        what = f"{rl.when_text(e)}   {rl.game_text(e)}\n{rl.result_text(e)}"
-        self.question_detail.text = what + "\n\n" + _(
-            "The file {name} is moved to {folder}, not erased: you can move it back from there.").format(
-                name=e.path.name, folder=rl.trash_dir())
+        self.question.ask(e)
         self.focus = 0
         self._set_buttons()
 
@@ -305,10 +248,10 @@ class ReplayBrowserView(BaseView):
         self.focus = -1
         self._set_buttons()
 
-    def say(self, text: str, colour=GOLD) -> None:
+    def say(self, text: str, colour: RGBOrA255 = GOLD) -> None:
         self.prompt.text = text
         self.prompt.color = colour
-        _fit(self.prompt, WIDTH - 80)
+        fit_ellipsis(self.prompt, WIDTH - 80)
 
     # --- the path prompt and the search box ----------------------------------------------
 
@@ -393,43 +336,16 @@ class ReplayBrowserView(BaseView):
     def draw_scene(self) -> None:
         self.heading.draw()
         self.count.draw()
-        if self.empty.text:
-            self.empty.draw()
-        for i, texts in enumerate(self.rows):
-            k = self.first + i
-            if k >= len(self.entries):
-                break
-            y = TOP - i * ROW_H
-            colour = (60, 126, 84, 230) if k == self.selected else ((30, 70, 46, 230) if k == self.hover_row
-                                                                     else PANEL)
-            arcade.draw_lrbt_rectangle_filled(LIST_LEFT, LIST_RIGHT, y - ROW_H / 2 + 2, y + ROW_H / 2 - 2, colour)
-            if k == self.selected:
-                arcade.draw_lrbt_rectangle_filled(LIST_LEFT, LIST_LEFT + 5, y - ROW_H / 2 + 2, y + ROW_H / 2 - 2,
-                                                  GOLD)
-            for t in texts:
-                t.draw()
-        if self.detail.text:
-            self.detail.draw()
+        self.row_list.draw(len(self.entries), self.selected)
         self.hint.draw()
         if self.prompt.text:
             self.prompt.draw()
         if self.confirm is not None:
-            left, bottom, right, top = DIALOG
-            arcade.draw_lrbt_rectangle_filled(0, WIDTH, 0, HEIGHT, (0, 0, 0, 150))
-            arcade.draw_lrbt_rectangle_filled(left, right, bottom, top, (14, 44, 28, 250))
-            arcade.draw_lrbt_rectangle_outline(left, right, bottom, top, GOLD, 2)
             self.question.draw()
-            self.question_detail.draw()
-            self.question_keys.draw()
 
     def row_at(self, x: float, y: float) -> int:
         """The index (in ``entries``) of the row under a logical point, or -1."""
-        if not LIST_LEFT <= x <= LIST_RIGHT:
-            return -1
-        for i in range(ROWS):
-            if abs(y - (TOP - i * ROW_H)) <= ROW_H / 2 and self.first + i < len(self.entries):
-                return self.first + i
-        return -1
+        return self.row_list.row_at(x, y, len(self.entries))
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
         super().on_mouse_press(x, y, button, modifiers)
@@ -451,8 +367,8 @@ class ReplayBrowserView(BaseView):
 
     def on_logical_motion(self, x: float, y: float) -> None:
         k = self.row_at(x, y) if self.confirm is None else -1
-        if k != self.hover_row:
-            self.hover_row = k
+        if k != self.row_list.hover:
+            self.row_list.hover = k
             self._show_detail()
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
@@ -515,29 +431,10 @@ class ReplayBrowserView(BaseView):
         """Every text readable on the screen now (with the delete question open,
         the question's: the list lies dimmed under it)."""
         if self.confirm is not None:
-            return [self.question, self.question_detail, self.question_keys]
+            return self.question.texts()
         out = [self.heading, self.count, self.hint]
-        out += [t for t in (self.empty, self.detail, self.prompt) if t.text]
-        for i, texts in enumerate(self.rows):
-            if self.first + i < len(self.entries):
-                out += [t for t in texts if t.text]
-        return out
-
-
-def _fit(t: arcade.Text, width: float) -> None:
-    """Shorten ``t`` with an ellipsis until it is at most ``width`` wide."""
-    if t.content_width <= width:
-        return
-    full = t.text
-    lo, hi = 0, len(full)
-    while lo < hi:  # the longest prefix that fits
-        mid = (lo + hi + 1) // 2
-        t.text = full[:mid].rstrip() + "…"
-        if t.content_width <= width:
-            lo = mid
-        else:
-            hi = mid - 1
-    t.text = full[:lo].rstrip() + "…"
+        out += [self.prompt] if self.prompt.text else []
+        return out + self.row_list.texts(len(self.entries))
 
 
 __all__ = ["ReplayBrowserView", "OPENED", "STATE"]

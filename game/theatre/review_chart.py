@@ -10,6 +10,7 @@ import math
 import arcade
 import pyglet
 from arcade import shape_list as sh
+from arcade.types import Color, RGBOrA255
 
 from engine.ruleset import Ruleset
 from game.common.constants import FONT, GOLD, INK, PANEL
@@ -22,6 +23,7 @@ CHART_BOX = (856, 318, 248, 262)
 PLOT_PAD = (30, 10, 40, 48)  # the plot inside the chart: left, right, bottom, top
 GRID = (245, 240, 225, 40)
 EVEN_LINE = (245, 240, 225, 90)
+GOLD_A, INK_A = Color.from_iterable(GOLD), Color.from_iterable(INK)  # the shapes take four channels
 
 Box = tuple[float, float, float, float]
 
@@ -74,7 +76,7 @@ class ReviewChart:
 
     # --- the fixed part ----------------------------------------------------------------
 
-    def _text(self, s: str, x: float, y: float, colour: tuple[int, ...] = DIM_INK, size: float = 9,
+    def _text(self, s: str, x: float, y: float, colour: RGBOrA255 = DIM_INK, size: float = 9,
               anchor_x: str = "center", bold: bool = False) -> arcade.Text:
         """A text of the chart's batch."""
         self.texts.append(arcade.Text(s, x, y, colour, size, anchor_x=anchor_x, anchor_y="center",
@@ -84,7 +86,8 @@ class ReviewChart:
     def build(self, error: str) -> None:
         """The chart's fixed part, for the review as it stands (``error``: why it failed)."""
         left, bottom, w, h = CHART_BOX
-        self.shapes = shapes = sh.ShapeElementList()
+        shapes: sh.ShapeElementList[sh.Shape] = sh.ShapeElementList()
+        self.shapes = shapes
         shapes.append(sh.create_rectangle_filled(left + w / 2, bottom + h / 2, w, h, PANEL))
         self.batch = pyglet.graphics.Batch()
         self.texts = []
@@ -109,11 +112,11 @@ class ReviewChart:
             size -= 1
         for kind, word in legend:
             if kind == "dot":
-                shapes.append(sh.create_ellipse_filled(lx, ly, 4, 4, INK))
+                shapes.append(sh.create_ellipse_filled(lx, ly, 4, 4, INK_A))
             elif kind == "ring":
                 shapes.append(sh.create_ellipse_outline(lx, ly, 4, 4, AI_COLOUR, 2))
             else:
-                shapes.append(sh.create_polygon([(lx, ly - 5), (lx + 5, ly), (lx, ly + 5), (lx - 5, ly)], GOLD))
+                shapes.append(sh.create_polygon([(lx, ly - 5), (lx + 5, ly), (lx, ly + 5), (lx - 5, ly)], GOLD_A))
             t = self._text(word, lx + 8, ly, DIM_INK, size, "left")
             lx += 8 + t.content_width + 14
 
@@ -179,7 +182,7 @@ class ReviewChart:
             shapes.append(sh.create_ellipse_filled(x, yp, 4, 4, LABEL_COLOURS[p.label]))
         if m.result is not None:
             x, y = self.xy(t1, m.result)
-            shapes.append(sh.create_polygon([(x, y - 6), (x + 6, y), (x, y + 6), (x - 6, y)], GOLD))
+            shapes.append(sh.create_polygon([(x, y - 6), (x + 6, y), (x, y + 6), (x - 6, y)], GOLD_A))
             self._text(str(m.result), x + 6, y + 13, GOLD, 9, "right", True)
 
     # --- drawing -----------------------------------------------------------------------

@@ -10,11 +10,12 @@ from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 import arcade
+from arcade.types import RGBOrA255
 
 from game.common.constants import CARD_H, CARD_W, FONT
 from game.common.i18n import _
 from game.common.layout import Place
-from game.table.scene import CardSprite
+from game.table.scene.sprites import CardSprite
 from game.theatre.review_style import AI_COLOUR
 
 Point = tuple[float, float]
@@ -28,7 +29,7 @@ class Mark(NamedTuple):
     """One framed card: its outline (a line strip on the logical screen), its colour, its tag."""
 
     frame: tuple[Point, ...]
-    colour: tuple[int, ...]
+    colour: RGBOrA255
     tag: arcade.Text
 
 
@@ -79,7 +80,7 @@ class CardMarks:
         self.shown: list[Mark] = []
         self.rect: Box | None = None  # what the marks cover on the logical screen (None: nothing)
 
-    def set(self, played: frozenset[int], best: frozenset[int], played_colour: tuple[int, ...],
+    def set(self, played: frozenset[int], best: frozenset[int], played_colour: RGBOrA255,
             sprites: list[CardSprite], to_screen: ToScreen) -> None:
         """Frame the cards ``played`` (in ``played_colour``) and ``best`` (the AI's)
         that lie face up on the table."""
@@ -125,7 +126,7 @@ class CardMarks:
         if xs:
             self.rect = (min(xs) - 4, min(ys) - 4, max(xs) + 4, max(ys) + 4)
 
-    def damage_key(self) -> tuple[tuple[tuple[Point, ...], tuple[int, ...], str, float, float], ...]:
+    def damage_key(self) -> tuple[tuple[tuple[Point, ...], RGBOrA255, str, float, float], ...]:
         return tuple((m.frame, m.colour, m.tag.text, m.tag.x, m.tag.y) for m in self.shown)
 
     def draw(self) -> None:

@@ -7,6 +7,7 @@ which decision is shown; the panel words it and draws it."""
 from __future__ import annotations
 
 import arcade
+from arcade.types import RGBOrA255
 
 from engine.cards import Pack
 from engine.review import Decision
@@ -35,7 +36,7 @@ class ReviewPanel:
         left, bottom, w, h = PANEL_BOX
         x0, x1, top = left + 10, left + w - 10, bottom + h
 
-        def t(x: float, y: float, size: int = 12, colour: tuple[int, ...] = INK, bold: bool = False,
+        def t(x: float, y: float, size: int = 12, colour: RGBOrA255 = INK, bold: bool = False,
               anchor_x: str = "left") -> arcade.Text:
             return arcade.Text("", x, y, colour, size, anchor_x=anchor_x, anchor_y="center", font_name=FONT,
                                bold=bold)
@@ -89,7 +90,7 @@ class ReviewPanel:
 
     def _set_label(self, k: int | None, d: Decision | None, pos: int, error: str) -> None:
         m = self.model
-        label_colour: tuple[int, ...] = INK
+        label_colour: RGBOrA255 = INK
         if error:
             label = _("The review failed")
         elif not len(m):

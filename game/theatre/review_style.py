@@ -3,9 +3,11 @@ cards it frames on the table and the decisions it marks on the seek bar."""
 
 from __future__ import annotations
 
+from arcade.types import RGBA255
+
 from game.common.i18n import N_, _
 
-Colour = tuple[int, int, int, int]
+Colour = RGBA255
 
 #: the labels' colours (as a chess review's)
 LABEL_COLOURS: dict[str, Colour] = {

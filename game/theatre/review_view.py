@@ -34,16 +34,16 @@ import sys
 import threading
 from concurrent.futures import CancelledError
 from pathlib import Path
-from typing import Any
 
 import arcade
+from arcade.types import RGBOrA255
 
 from engine.replay import Replay, ReplayError, read_replay
-from engine.review import Review
+from engine.review import Grader, Review
 from game.common import damage
 from game.common.constants import HEIGHT, INK, WIDTH
 from game.common.i18n import _
-from game.common.navigation import show
+from game.common.navigation import Back, show
 from game.common.ui import Button
 from game.table import ai_service
 from game.theatre.review_chart import ReviewChart
@@ -55,12 +55,14 @@ from game.theatre.theatre import ViewerView
 
 DEAL_BUTTON = (68, 30, 112, 34)  # centre x, centre y, width, height: left of the seek bar
 POLL = 0.1  # seconds between two looks at the review's progress
-BUDGET: Any = None  # the review's search budget (None: the hard level's; tests set a small one)
+BUDGET: Grader | None = None  # the review's work (None: engine.review.REVIEW; tests set a small one)
 
-_cache: dict[tuple, Review] = {}  # (file, size, mtime, seat, deal) -> its review, for this session
+#: a file's review, by the file (path, size and time when it can be read), seat and deal
+ReviewKey = tuple[object, ...]
+_cache: dict[ReviewKey, Review] = {}  # for this session
 
 
-def _file_key(path: Path, seat: int, deal: int) -> tuple:
+def _file_key(path: Path, seat: int, deal: int) -> ReviewKey:
     try:
         st = path.stat()
         return (str(path.resolve()), st.st_size, st.st_mtime_ns, seat, deal)
@@ -72,8 +74,8 @@ class ReviewView(ViewerView):
     """The theatre on one deal of ``replay`` in review mode (see the module docstring)."""
 
     def __init__(self, window: arcade.Window | None, replay: Replay, path: str | os.PathLike[str], *,
-                 seat: int, deal: int, back=None, service: ai_service.AIService | None = None,
-                 budget: Any = None) -> None:
+                 seat: int, deal: int, back: Back | None = None, service: ai_service.AIService | None = None,
+                 budget: Grader | None = None) -> None:
         self.path = Path(path)
         self.replay = replay
         self.service = service
@@ -87,7 +89,7 @@ class ReviewView(ViewerView):
         self.call: ai_service.LongCall | None = None
         self.accuracy_saved: threading.Thread | None = None
         self._poll_wait = 0.0
-        self._review_key: tuple = ()
+        self._review_key: tuple[object, ...] = ()
         self._build_parts()
         super().__init__(window, replay, title=_("Review: {name}").format(name=self.path.name), face_up=False,
                          back=back)
@@ -103,7 +105,7 @@ class ReviewView(ViewerView):
 
     # --- the review in the AI process ------------------------------------------------
 
-    def _start(self, key: tuple, service: ai_service.AIService | None, budget: Any) -> None:
+    def _start(self, key: ReviewKey, service: ai_service.AIService | None, budget: Grader | None) -> None:
         self._key = key
         try:
             self.call = ai_service.submit_long(review_deal, str(self.path.resolve()), self.seat, self.deal,
@@ -296,13 +298,13 @@ class ReviewView(ViewerView):
             played = best = frozenset()
         self.marks.set(played, best, self._played_colour(), self.table.sprites, self._to_screen_pt)
 
-    def _played_colour(self):
+    def _played_colour(self) -> RGBOrA255:
         d = self.model.decision(self.model.exactly_at(self.pos))
         return LABEL_COLOURS[d.label] if d is not None else INK
 
     # --- the decisions on the seek bar ----------------------------------------------------
 
-    def bar_extra_key(self) -> tuple:
+    def bar_extra_key(self) -> tuple[object, ...]:
         return (self.model.ready, tuple(self.model.positions))
 
     def draw_bar_extra(self) -> None:
@@ -319,7 +321,7 @@ class ReviewView(ViewerView):
 
     # --- drawing -----------------------------------------------------------------------
 
-    def side_items(self) -> list:
+    def side_items(self) -> list[damage.Item]:
         texts = tuple((t.text, t.color, t.font_size) for t in self.panel.texts)
         panel_key = (texts, self.model.ready, self.progress, self.error)
         items = [damage.rect_item("review-panel", panel_key, self.panel.rect()),
@@ -368,8 +370,8 @@ def _store_accuracy(file: str, deal: int, accuracy: float, seat: int) -> None:
         print(f"tarocchi: the record could not note the review of {file}: {exc}", file=sys.stderr)
 
 
-def open_review(window: arcade.Window, path, seat: int | None = None, back=None, *,
-                deal: int | None = None):
+def open_review(window: arcade.Window, path: str | os.PathLike[str], seat: int | None = None,
+                back: Back | None = None, *, deal: int | None = None) -> ReviewView | None:
     """"Review this deal": the theatre on ``path`` in review mode (the router's "review" screen).
 
     ``seat``: the seat reviewed (None: the file's human seat, else 0); ``back``: a

@@ -17,26 +17,35 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Hashable
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import arcade
+from arcade import shape_list as sh
+from arcade.types import RGBA255
 
 from engine.players import level_names
 from engine.replay import Replay, ReplayError, read_replay
 from engine.ruleset import Ruleset, ruleset, variant_names
 from engine.state import trick_winners
 from game.common import damage, fonts, paths
-from game.common.constants import FONT, GOLD, HEIGHT, INK, RED, WIDTH
+from game.common.constants import FONT, GOLD, HEIGHT, INK, RED, SPEEDS, WIDTH
 from game.common.i18n import N_, _
 from game.common.layout import button_rects
-from game.common.navigation import back_tip, show
+from game.common.navigation import Back, back_tip, show
 from game.common.position import seen_by, seen_event
+from game.common.textures import Sizes
 from game.common.ui import BaseView, Button, draw_panel
 from game.common.words import Words, game_name
 from game.table.live_game import LiveGame
-from game.table.scene import TableScene
-from game.theatre.theatre_model import SPEEDS, Timeline
+from game.table.scene.table_scene import TableScene
+from game.theatre.theatre_model import MarkKind, Timeline
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 SEAT_KEYS = (arcade.key.KEY_1, arcade.key.KEY_2, arcade.key.KEY_3, arcade.key.KEY_4)
 BAR = (140, 16, 1000, 12)  # seek bar: left, centre y, width, height (logical)
@@ -50,7 +59,7 @@ TILE_X, TILE_STEP = 58, 22  # the first corner from the panel's left, and from o
 _TILES: dict[tuple[str, str], arcade.Texture] = {}
 
 
-def card_tile(faces: dict, code: str, key: str) -> arcade.Texture:
+def card_tile(faces: Sizes, code: str, key: str) -> arcade.Texture:
     """A card's corner (its rank and sign, as the table shows it) as a small picture:
     the tricks list draws the cards rather than writing their codes."""
     tex = _TILES.get((key, code))
@@ -62,7 +71,8 @@ def card_tile(faces: dict, code: str, key: str) -> arcade.Texture:
         tex = _TILES[(key, code)] = arcade.Texture(img, hash=f"tile:{key}:{code}")
     return tex
 PLACEHOLDER_INK = (190, 196, 182)  # the tricks list's "No tricks yet": quieter than a trick's line
-MARK_COLOURS = {"deal": GOLD, "discard": (120, 190, 255), "trick": (230, 230, 230), "score": RED}
+MARK_COLOURS: dict[MarkKind, RGBA255] = {"deal": (*GOLD, 255), "discard": (120, 190, 255, 255),
+                                         "trick": (230, 230, 230, 255), "score": (*RED, 255)}
 PAUSE_AFTER = 0.25  # seconds between events at speed 1 (after the event's animation)
 
 
@@ -76,7 +86,7 @@ class ViewerView(BaseView):
 
     def __init__(self, window: arcade.Window | None, replay: Replay | None = None, *,
                  live: LiveGame | None = None, title: str = "", face_up: bool = True,
-                 speed: float = 1.0, back=None) -> None:
+                 speed: float = 1.0, back: Back | None = None) -> None:
         super().__init__(window)
         self.live = live
         if live is not None:
@@ -102,7 +112,7 @@ class ViewerView(BaseView):
         self.playing = live is not None
         self.wait = 0.0
         self.dragging = False
-        self._texts_key: tuple = ()
+        self._texts_key: tuple[object, ...] = ()
         self._build_texts()
         # The table is drawn a little smaller and higher, leaving the bottom strip free.
         self.table_camera = arcade.Camera2D(
@@ -110,8 +120,8 @@ class ViewerView(BaseView):
             position=(WIDTH / 2, HEIGHT / 2 / TABLE_ZOOM - STRIP / TABLE_ZOOM),
             zoom=TABLE_ZOOM,
         )
-        self._bar_shapes = None
-        self._bar_key: tuple = ()
+        self._bar_shapes: sh.ShapeElementList[sh.Shape] | None = None
+        self._bar_key: tuple[int, int] = (-1, -1)
         self._build_buttons()
         # Render the glyphs of every size used here now, not during the first seeks.
         for size, bold in ((10, False), (10, True), (12, False), (12, True), (14, True)):
@@ -136,7 +146,7 @@ class ViewerView(BaseView):
         # ... the cards of each trick drawn by their corners after it, then who took it
         self.trick_wins = [arcade.Text("", left + TILE_X + self.rules.n_seats * TILE_STEP + 4, line.y, INK, 10, font_name=FONT,
                                        anchor_y="center") for line in self.trick_lines]
-        self.tiles = arcade.SpriteList()
+        self.tiles: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self._tile_sprites = [[arcade.Sprite(self.table.tex.back) for _c in range(self.rules.n_seats)]
                               for _line in self.trick_lines]
         for row in self._tile_sprites:
@@ -301,9 +311,7 @@ class ViewerView(BaseView):
         left, cy, w, h = BAR
         key = (self.timeline.n, len(self.timeline.marks))
         if key != self._bar_key or self._bar_shapes is None:
-            from arcade import shape_list as sh
-
-            shapes = sh.ShapeElementList()
+            shapes: sh.ShapeElementList[sh.Shape] = sh.ShapeElementList()
             shapes.append(sh.create_rectangle_filled(left + w / 2, cy, w, h, (0, 0, 0, 150)))
             n = max(self.timeline.n, 1)
             for m in self.timeline.marks:
@@ -313,14 +321,15 @@ class ViewerView(BaseView):
                                              2 if m.kind != "trick" else 1))
             self._bar_shapes = shapes
             self._bar_key = key
-        self._bar_shapes.draw()
+        shapes = self._bar_shapes
+        shapes.draw()
         self.draw_bar_extra()
         n = max(self.timeline.n, 1)
         x = left + w * self.pos / n
         arcade.draw_lrbt_rectangle_filled(left, x, cy - 2, cy + 2, GOLD)
         arcade.draw_circle_filled(x, cy, 8, GOLD)
 
-    def bar_extra_key(self) -> tuple:
+    def bar_extra_key(self) -> tuple[object, ...]:
         """What :meth:`draw_bar_extra` draws on the seek bar (its damage key)."""
         return ()
 
@@ -334,7 +343,7 @@ class ViewerView(BaseView):
 
     # The table is seen through table_camera: a table point p is at
     # (p - position) * zoom + the screen's centre on the logical screen.
-    def _to_screen(self, r):
+    def _to_screen(self, r: damage.Rect) -> damage.Rect:
         (px, py), z = self.table_camera.position, self.table_camera.zoom
         return ((r[0] - px) * z + WIDTH / 2, (r[1] - py) * z + HEIGHT / 2,
                 (r[2] - px) * z + WIDTH / 2, (r[3] - py) * z + HEIGHT / 2)
@@ -349,7 +358,7 @@ class ViewerView(BaseView):
         list would need a picture for each height)."""
         return TRICKS_PANEL
 
-    def damage_items(self) -> list:
+    def damage_items(self) -> list[damage.Item]:
         items = damage.mapped(self.table.damage_items(), self._to_screen)
         items.extend(self.side_items())
         for t in (self.info, self.status):
@@ -360,7 +369,7 @@ class ViewerView(BaseView):
         items.extend(self.chrome_items())
         return items
 
-    def side_items(self) -> list:
+    def side_items(self) -> list[damage.Item]:
         """The damage items of what :meth:`draw_side` draws (the tricks list here)."""
         x, y, w, h = self._panel_box()
         items = [damage.rect_item("tricks-panel", h, (x - 1, y - 1, x + w + 1, y + h + 1))]
@@ -378,14 +387,14 @@ class ViewerView(BaseView):
                 line.draw()
         self.tiles.draw(pixelated=True)
 
-    def picture_key(self) -> tuple:
+    def picture_key(self) -> tuple[Hashable, ...]:
         return tuple(self.table_camera.position), self.table_camera.zoom
 
-    def backdrop_key(self):
+    def backdrop_key(self) -> Hashable:
         return ("theatre", self.table.backdrop_marks(), tuple(self.table_camera.position),
                 self.table_camera.zoom)
 
-    def paint_backdrop(self, size):
+    def paint_backdrop(self, size: tuple[int, int]) -> Image.Image:
         from game.common import paint
 
         def to_screen(x: float, y: float) -> tuple[float, float]:
@@ -474,7 +483,7 @@ def seat_letter(rules: Ruleset, seat: int) -> str:
     return _(_LETTERS[rules.seat_names[seat]])
 
 
-def open_replay(window: arcade.Window, path: Path, back=None) -> None:
+def open_replay(window: arcade.Window, path: Path, back: Back | None = None) -> None:
     """Show the viewer on ``path``, or the engine's message if the file is bad."""
     try:
         rp = read_replay(path)
@@ -520,9 +529,10 @@ class WatchSetupView(BaseView):
     def _rebuild(self) -> None:
         rules = self.rules
         words = Words(rules, None)
-        rows = [(_("Game: {name}").format(name=game_name(rules)), self._cycle_game)]
+        rows: list[tuple[str, Callable[[], None]]] = [
+            (_("Game: {name}").format(name=game_name(rules)), self._cycle_game)]
         for seat in range(rules.n_seats):
-            rows.append((f"{_(rules.seat_names[seat])}: {_(self.levels[seat])}", lambda s=seat: self._cycle(s)))
+            rows.append((f"{_(rules.seat_names[seat])}: {_(self.levels[seat])}", partial(self._cycle, seat)))
         kind = words.game_kind(rules.full_game if self.match else 1)
         rows.append((kind[:1].upper() + kind[1:], self._toggle_match))
         rows.append((_("Hands face up") if self.face_up else _("Hands face down"), self._toggle_face))
@@ -587,7 +597,7 @@ class WatchSetupView(BaseView):
         show(self.window, "menu")
 
 
-def render_position(window: arcade.Window, rp: Replay, at: int, title: str, face_up: bool):
+def render_position(window: arcade.Window, rp: Replay, at: int, title: str, face_up: bool) -> Image.Image:
     """The viewer's table after the first ``at`` events, as a PIL image."""
     view = ViewerView(window, rp, title=title, face_up=face_up)
     view.seek(at)

@@ -12,18 +12,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Literal
 
 from engine.replay import Replay, ReplayError, read_replay
 from engine.state import DealScored, Dealt, Discarded, Event, State, TrickTaken
-from game.common.constants import SPEEDS  # noqa: F401  (the one speed table; the theatre reads it here)
 
-_KINDS: dict[type, str] = {Dealt: "deal", Discarded: "discard", TrickTaken: "trick", DealScored: "score"}
+#: what a mark on the seek bar stands for: the event after which it stands
+MarkKind = Literal["deal", "discard", "trick", "score"]
+_KINDS: dict[type, MarkKind] = {Dealt: "deal", Discarded: "discard", TrickTaken: "trick", DealScored: "score"}
 
 
 @dataclass(frozen=True)
 class Mark:
     position: int
-    kind: str  # "deal", "discard", "trick", "score"
+    kind: MarkKind
 
 
 class Timeline:
@@ -119,7 +121,7 @@ class Timeline:
 class Entry:
     path: Path
     when: datetime
-    kind: str = ""  # "single deal", or the whole game: "match" (Piedicavallo), "game" (Scarto)
+    kind: Literal["", "single deal", "match", "game"] = ""  # a whole game: a match (teams), a game
     variant: str = ""
     n_deals: int = 1
     players: tuple[str, ...] = ()
@@ -166,7 +168,7 @@ def describe(path: Path) -> Entry:
         except ValueError:
             pass
     rules = rp.rules
-    whole = "match" if rules.n_sides < rules.n_seats else "game"
+    whole: Literal["match", "game"] = "match" if rules.n_sides < rules.n_seats else "game"
     return Entry(
         path,
         when,

@@ -7,8 +7,8 @@
  */
 
 import { byId, el, fill, reducedMotion } from "./dom.js";
-import { cardLabel, cardName, game, nt, t } from "./i18n.js";
-import { DISCARD, PLAY, pilePoints, sortHand, totals, trickSeats } from "./model.js";
+import { cardLabel, cardName, game, levelName, nt, t } from "./i18n.js";
+import { DISCARD, OVER, PLAY, pilePoints, sortHand, totals, trickSeats } from "./model.js";
 import { languageSwitch } from "./screens.js";
 import { discarded, figure, outcomeText, pileLine, standing } from "./words.js";
 
@@ -72,8 +72,8 @@ export class TableScreen {
       el("header", { class: "bar" }, this.title, this.standing, languageSwitch(() => { this.build(); this.update(); })),
       el("main", { id: "main", class: "table-screen" },
         this.banner,
-        el("section", { class: "felt", "aria-label": t("The table") }, this.seats, this.trick, this.status, this.refusal),
-        el("section", { class: "mine", "aria-label": t("Your cards") }, this.piles, this.hand, this.confirm),
+        el("section", { class: "felt", "aria-label": t("The table") }, this.seats, this.trick, this.confirm, this.status, this.refusal),
+        el("section", { class: "mine", "aria-label": t("Your cards") }, this.piles, this.hand),
         this.sheetBox, this.live));
   }
 
@@ -132,13 +132,19 @@ export class TableScreen {
       const badges = [];
       if (s === v.dealer) badges.push(el("span", { class: "badge dealer" }, t("Dealer")));
       if (ls && ls.kind === "human" && ls.taken && !ls.connected) badges.push(el("span", { class: "badge away" }, t("away")));
+      if (ls && ls.kind === "ai") badges.push(el("span", { class: "badge ai" }, levelName(ls.level || "")));
       if (ls && ls.takeover) badges.push(el("span", { class: "badge ai" }, t("AI")));
+      const away = Boolean(ls && ls.kind === "human" && ls.taken && !ls.connected && !ls.takeover);
       plates.push(el("div", {
         class: `plate spot-${where}${v.turn === s ? " turn" : ""}`, "data-seat": s,
       },
       el("span", { class: "plate-name" }, names.name(s)),
       s !== this.app.seat ? el("span", { class: "plate-count" }, nt("{n} card", "{n} cards", v.hand_sizes[s] || 0)) : null,
-      badges));
+      badges,
+      away && this.app.hostToken && v.phase !== OVER ? el("button", {
+        type: "button", class: "takeover", "data-seat": s,
+        onclick: () => this.app.host("takeover", { seat: s }),
+      }, t("Let the AI play for {name}", { name: names.name(s) })) : null));
     }
     fill(this.seats, plates);
   }
@@ -360,6 +366,7 @@ export class TableScreen {
       this.sheet = { kind: "deal", msg: m };
     } else if (m.type === "game_over") {
       this.sheet = { kind: "over", msg: m };
+      document.documentElement.dataset.over = "true";
     }
     this.update();
     if ((m.type === "deal_end" || m.type === "game_over") && this.sheet) {
@@ -373,7 +380,9 @@ export class TableScreen {
    * @param {string} was
    */
   link(state, was) {
-    if (state === "lost") this.banner.textContent = t("Connection lost: reconnecting…");
+    if (state === "elsewhere") {
+      this.banner.textContent = t("Opened elsewhere: this seat is now played from another window");
+    } else if (state === "lost") this.banner.textContent = t("Connection lost: reconnecting…");
     else if (state === "open" && was !== "connecting") this.banner.textContent = t("Connected again");
     else if (state === "open") this.banner.textContent = "";
   }
@@ -396,9 +405,9 @@ export class TableScreen {
       el("th", { scope: "row" }, t("Deal {n}", { n: i + 1 })),
       sides.map((side) => el("td", {}, figure(pts[side] - g.par, signed)))));
     const verdict = s.msg.outcome ? outcomeText(names, s.msg.outcome, s.kind === "over" ? sums : s.msg.points, s.kind === "over") : "";
-    const close = s.kind === "over"
-      ? el("button", { type: "button", class: "primary", onclick: () => { location.assign("/"); } }, t("New table"))
-      : el("button", { type: "button", class: "primary", onclick: () => { this.sheet = null; this.update(); this.focusHand(); } }, t("Continue"));
+    const close = el("button", { type: "button", class: "primary", onclick: () => { this.sheet = null; this.update(); this.focusHand(); } },
+      s.kind === "over" ? t("Close") : t("Continue"));
+    const again = s.kind === "over" ? el("button", { type: "button", class: "again", onclick: () => { location.assign("/"); } }, t("New table")) : null;
     fill(this.sheetBox, el("div", { class: "sheet", role: "dialog", "aria-modal": "true", "aria-labelledby": "sheet-title", "data-kind": s.kind },
       el("h2", { id: "sheet-title" }, s.kind === "over" ? t("Final score") : t("Score sheet")),
       el("p", { class: "verdict" }, verdict),
@@ -406,7 +415,7 @@ export class TableScreen {
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Deal")), sides.map((side) => el("th", { scope: "col" }, names.sideName(side))))),
         el("tbody", {}, rows),
         el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, t("Total")), sides.map((side) => el("td", {}, figure(sums[side], signed)))))),
-      close));
+      close, again));
     this.sheetBox.hidden = false;
   }
 

@@ -6,7 +6,7 @@
  * from the server's verdict (`outcome`), the standing, the piles.
  */
 
-import { cardList, capital, data, levelName, nt, suitName, t } from "./i18n.js";
+import { cardList, capital, data, nt, suitName, t } from "./i18n.js";
 
 /**
  * @typedef {import("./i18n.js").Game} Game
@@ -40,8 +40,7 @@ export class Names {
     if (typeof seat !== "number" || seat < 0 || seat >= this.game.n_seats) return "?";
     if (this.isYou(seat)) return t("You");
     const s = this.seats[seat];
-    if (s && s.kind === "ai") return levelName(s.level || "");
-    if (s && s.name) return s.name;
+    if (s && s.kind === "human" && s.name) return s.name;
     return t(this.game.seat_names[seat]);
   }
 

@@ -175,7 +175,7 @@ class Seat:
         cards, as a person would); True when it did something."""
         s = self.snap()
         if s["sheet"] and not s["final"]:
-            self.page.click(".sheet button")
+            self.page.click(".sheet button.primary")
             return True
         if s["confirm"]:
             if s["confirmEnabled"]:
@@ -191,7 +191,7 @@ class Seat:
         return False
 
     def over(self) -> bool:
-        return bool(self.page.evaluate("() => document.querySelector('.sheet')?.dataset.kind === 'over'"))
+        return bool(self.page.evaluate("() => document.documentElement.dataset.over === 'true'"))
 
     def close(self) -> None:
         self.context.close()

@@ -160,3 +160,23 @@ def final_views_match(clients: dict[int, SeatClient], states: list[State]) -> No
     for seat, c in clients.items():
         assert c.last_seq == len(states) - 1, (seat, c.last_seq, len(states) - 1)
         assert c.view == seat_view(states[-1], seat if seat >= 0 else SPECTATOR), seat
+
+
+async def four_people_game(url: str, tls: Any = None, timeout: float = 120.0
+                           ) -> tuple[str, list[SeatClient]]:
+    """A whole one-deal Piedicavallo game of four headless people (random legal
+    cards) at a table made at ``url``; returns its code and the closed clients."""
+    from online.bot import play, random_chooser
+
+    clients = [SeatClient(url, f"p{s}", tls=tls) for s in range(4)]
+    for c in clients:
+        await c.connect(10)
+    code, _ = await clients[0].create("piedicavallo", 1, ["human"] * 4)
+    for s, c in enumerate(clients):
+        await c.join(code, s)
+    await clients[0].host("start")
+    await asyncio.gather(*(play(c, random_chooser(s), timeout=timeout)
+                           for s, c in enumerate(clients)))
+    for c in clients:
+        await c.close()
+    return code, clients
