@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 MAX_CLASS_LINES = 400
@@ -225,6 +227,7 @@ def games_by_default(packages: tuple[str, ...], root: Path = ROOT,
     return out
 
 
+@pytest.mark.slow
 def test_no_parameter_or_field_defaults_to_a_game() -> None:
     """Every ruleset is passed: ``Game(seed, deals, rules=...)``, never a
     Piedicavallo assumed by ``rules: Ruleset = PIEDICAVALLO``."""
@@ -304,6 +307,7 @@ def every_name_lists(packages: tuple[str, ...], names: set[str], root: Path = RO
     return out
 
 
+@pytest.mark.slow
 def test_the_games_and_levels_are_listed_in_one_place_each() -> None:
     """Code that goes over every game or level asks the lists
     (``variant_names()``, ``level_names()``): a new game or level is added in

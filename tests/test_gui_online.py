@@ -26,6 +26,7 @@ def _until(cond, view, friend=None, seconds: float = 20.0) -> None:
         time.sleep(0.005)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "fr", "it"])
 def test_host_a_table_a_friend_joins_and_the_table_opens(window, home, lang) -> None:
     i18n.set_language(lang)

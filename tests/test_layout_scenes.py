@@ -278,6 +278,7 @@ def _menus(window, shoot: Shooter, home: Path) -> None:
 OTHER_SEAT = {"en": ("piedicavallo", 1), "fr": ("scarto", 2), "it": ("piedicavallo", 3)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_text_meets_a_text_or_an_index_in_any_scene(window, home, lang, tmp_path) -> None:
     i18n.set_language(lang)

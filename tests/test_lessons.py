@@ -92,6 +92,7 @@ def run(ctl: LessonController, out: Recorder, words: dict[str, list[str]] | None
     raise AssertionError(f"{ctl.lesson.id}: not finished at move {ctl.step_no}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["piedicavallo", "scarto"])
 def test_each_course_plays_start_to_end_and_meets_every_play_and_discard_rule(game: str, home) -> None:
     met: dict[str, list[str]] = {}

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests import import_cycles
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
 
 
+@pytest.mark.slow
 def test_the_import_contracts_are_kept() -> None:
     r = subprocess.run([sys.executable, "-c", LINT_IMPORTS, "--no-cache"], cwd=ROOT,
                        capture_output=True, text=True, timeout=300)
@@ -47,6 +50,7 @@ def test_engine_runs_without_ui_modules() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
 
 
+@pytest.mark.slow
 def test_online_runs_without_ui_modules() -> None:
     code = (
         "import sys, online.server, online.client, online.bot, online.bench, online.cli\n"
