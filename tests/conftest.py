@@ -48,6 +48,12 @@ def pytest_configure(config: pytest.Config) -> None:
         "requires_file(path, debian_package): the same for a file a system package "
         "installs (a font...)",
     )
+    config.addinivalue_line(
+        "markers",
+        "slow: a long test (a whole game drawn, a window under Xvfb, a server killed, "
+        "thousands of files); `python -m pytest -m \"not slow\"` leaves them out for a "
+        "quick run, `python -m pytest` runs everything",
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

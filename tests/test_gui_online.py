@@ -28,6 +28,7 @@ def _until(cond, view, friend=None, seconds: float = 20.0) -> None:
         time.sleep(0.005)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "fr", "it"])
 def test_host_a_table_a_friend_joins_and_the_table_opens(window, home, lang) -> None:
     i18n.set_language(lang)
@@ -77,7 +78,8 @@ def test_host_a_table_a_friend_joins_and_the_table_opens(window, home, lang) -> 
             assert time.monotonic() < end
             fs.poll()
             time.sleep(0.005)
-        assert fs.viewer == 0 and fs.seat == 1  # the friend, too, sits at the bottom of theirs
+        assert fs.viewer == fs.seat == 1  # the friend sits at the bottom of theirs, as East
+        assert fs.names[0] != "" and fs.names[1] == ""  # the host's plate named; the friend's own: "You"
         assert fs.view_at(fs.cursor).hand != sess.view_at(sess.cursor).hand
         table.ctl.close()
         fs.close()

@@ -184,5 +184,5 @@ def test_the_table_says_its_server_is_gone_and_offers_the_menu(window, fresh, mo
     view.on_draw()
     assert "no longer answers" in Words(ctl.rules, 0).say(ctl.status)
     assert ctl.end_choices == ("menu",)
-    assert [b.label for b in view._extra] == [i18n._("Back to the menu")]
+    assert [b.label for b in view.toolbar.extra] == [i18n._("Back to the menu")]
     ctl.close()
