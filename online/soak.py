@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.client
 import json
 import shutil
@@ -30,6 +31,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -106,33 +108,35 @@ class Soak:
         return s
 
 
-async def one_game(soak: Soak, i: int) -> None:
-    c = SeatClient(soak.url, f"g{i}", reconnect=False, local_addr=soak.address(i))
+@contextlib.asynccontextmanager
+async def _client(soak: Soak, name: str, i: int) -> AsyncIterator[SeatClient]:
+    """A client connected from address ``i`` (of the soak's); a refusal or a
+    failure is counted, not raised."""
+    c = SeatClient(soak.url, name, reconnect=False, local_addr=soak.address(i))
     try:
         await c.connect()
+        yield c
+    except (ClientError, OSError, TimeoutError) as exc:
+        soak.fail(exc)
+    finally:
+        await c.close()
+
+
+async def one_game(soak: Soak, i: int) -> None:
+    async with _client(soak, f"g{i}", i) as c:
         n = ruleset(soak.variant).n_seats
         code, _ = await c.create(soak.variant, 1, ["human"] + ["random"] * (n - 1))
         await c.join(code, 0)
         await c.host("start")
         await play(c, random_chooser(i), timeout=120)
         soak.games_done += 1
-    except (ClientError, OSError, TimeoutError) as exc:
-        soak.fail(exc)
-    finally:
-        await c.close()
 
 
 async def one_lobby(soak: Soak, i: int) -> None:
     """A table created and left: nobody ever starts it."""
-    c = SeatClient(soak.url, f"l{i}", reconnect=False, local_addr=soak.address(i))
-    try:
-        await c.connect()
+    async with _client(soak, f"l{i}", i) as c:
         await c.create(soak.variant, 1, ["human"] * ruleset(soak.variant).n_seats)
         soak.lobbies_done += 1
-    except (ClientError, OSError, TimeoutError) as exc:
-        soak.fail(exc)
-    finally:
-        await c.close()
 
 
 async def _sampler(soak: Soak, every: float) -> None:
@@ -204,7 +208,7 @@ def stored(data: Path) -> dict[str, int]:
         db.close()
 
 
-def run_soak(games: int, lobbies: int, *, at_once: int = 16, variant: str = "scarto",
+def run_soak(games: int, lobbies: int, *, variant: str, at_once: int = 16,
              expiry: float = 1.0, every: float = 2.0, addresses: int = 50,
              synchronous: str = "NORMAL") -> dict[str, Any]:
     """Start a server, soak it, stop it; the figures as a dict."""

@@ -22,6 +22,7 @@ from game.table.table_controller import InlineExecutor, TableController
 from online.bot import play, random_chooser
 from online.client import ClientError, SeatClient, ThreadedClient
 from online.server import ServerHandle, start_background
+from tests.support.browser import Seat, chromium, needs_chromium
 from tests.support.online_harness import check_frames, stored_events, wait_until
 from tests.test_table_controller import Recorder
 
@@ -179,3 +180,32 @@ def test_a_spectator_and_the_bot_send_their_seat(server: ServerHandle) -> None:
         await host.close()
 
     asyncio.run(main())
+
+
+@needs_chromium
+def test_a_browser_seat_opened_elsewhere_says_so_and_does_not_reconnect(
+        server: ServerHandle) -> None:
+    with chromium() as browser:
+        a = Seat(browser, f"http://127.0.0.1:{server.port}", seed=1)
+        sockets: list[Any] = []
+        a.page.on("websocket", lambda ws: sockets.append(ws))
+        a.open("/")
+        link = a.create("Ann", "scarto", 1, ["random", "random"])
+        a.start()
+        code = link.rsplit("/", 1)[1]
+        token = a.page.evaluate(f"() => JSON.parse(sessionStorage.getItem('tarocchi.table.{code}')).token")
+        opened = len(sockets)
+
+        phone = ThreadedClient()  # on a thread of its own: Playwright runs a loop here
+        try:
+            phone.connect(server.url, "Ann on the phone")
+            assert phone.resume(code, token)["seat"] == 0
+        finally:
+            phone.close()
+        a.page.wait_for_function(
+            "() => document.body.textContent.includes('Opened elsewhere')", timeout=10000)
+        time.sleep(2.0)  # a page that reconnected would have opened a socket by now
+        assert len(sockets) == opened
+        assert any(f.get("code") == "opened_elsewhere" for f in a.frames)
+        assert "Opened elsewhere" in a.snap()["text"] and not a.errors
+        a.close()

@@ -9,7 +9,7 @@
  */
 
 import { byId } from "./dom.js";
-import { chooseLanguage, game, setCatalog, setLanguage } from "./i18n.js";
+import { chooseLanguage, game, setCatalog, setLanguage, t } from "./i18n.js";
 import { advance } from "./model.js";
 import { Connection } from "./net.js";
 import { renderLobby, renderStart } from "./screens.js";
@@ -142,7 +142,10 @@ export class App {
     const was = this.linkState;
     this.linkState = state;
     if (this.table) this.table.link(state, was);
-    else this.render();
+    else {
+      if (state === "elsewhere") this.error = t("Opened elsewhere: this seat is now played from another window");
+      this.render();
+    }
   }
 
   /** @param {CreateOrder} order */

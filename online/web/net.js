@@ -3,14 +3,18 @@
  * The websocket to the server that served this page (PROTOCOL.md).  It says
  * hello, then hands over to `onOpen` (which creates, joins or resumes); when
  * the connection drops it reconnects by itself with a growing pause, and calls
- * `onOpen` again (the seat is taken back with its token and last seq).
+ * `onOpen` again (the seat is taken back with its token and last seq); but not
+ * when the server closed it with 4001 (the seat was opened elsewhere with its
+ * token: coming back would take it from there, and so on for ever).
  */
 
 export const PROTOCOL = 1;
+/** The close code of a connection whose seat another connection opened. */
+export const OPENED_ELSEWHERE = 4001;
 
 /**
  * @typedef {Record<string, any>} Message
- * @typedef {"connecting" | "open" | "lost" | "closed"} LinkState
+ * @typedef {"connecting" | "open" | "lost" | "closed" | "elsewhere"} LinkState
  */
 
 export class Connection {
@@ -49,7 +53,7 @@ export class Connection {
       ws.send(JSON.stringify({ type: "hello", protocol: PROTOCOL, name: this.name.slice(0, 32) || "player" }));
     });
     ws.addEventListener("message", (ev) => this.received(ws, ev));
-    ws.addEventListener("close", () => this.dropped(ws));
+    ws.addEventListener("close", (ev) => this.dropped(ws, ev.code));
   }
 
   /**
@@ -81,10 +85,18 @@ export class Connection {
     this.onMessage(msg);
   }
 
-  /** @param {WebSocket} ws */
-  dropped(ws) {
+  /**
+   * @param {WebSocket} ws
+   * @param {number} code the close code
+   */
+  dropped(ws, code) {
     if (ws !== this.ws) return;
     this.ws = null;
+    if (code === OPENED_ELSEWHERE) {
+      this.closed = true;
+      this.onState("elsewhere");
+      return;
+    }
     if (this.closed) {
       this.onState("closed");
       return;
