@@ -50,7 +50,6 @@ import asyncio
 import contextlib
 import json
 import time
-from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +57,7 @@ from typing import Any
 import psycopg
 from psycopg import errors as pg_errors
 
+from .ring import Ring
 from .store import SeqConflict, TableRecord
 
 SCHEMA_VERSION = 1
@@ -257,7 +257,7 @@ class PgStore:
         self._upkeep_conn: psycopg.AsyncConnection[Any] | None = None
         self._upkeep_lock = asyncio.Lock()
         #: per group: (seconds its first append waited, seconds of its transaction, appends)
-        self.timings: deque[tuple[float, float, int]] = deque(maxlen=100_000)
+        self.timings = Ring(100_000, 3)
 
     @classmethod
     async def open(cls, dsn: str, **options: Any) -> PgStore:
@@ -363,7 +363,7 @@ class PgStore:
             return
         self.commits += 1
         t1 = time.perf_counter()
-        self.timings.append((t0 - min(op.t for op in group), t1 - t0, len(group)))
+        self.timings.append(t0 - min(op.t for op in group), t1 - t0, len(group))
         held = set(row[0]) if row else set()
         for op in group:
             if op.table_id in held:

@@ -16,7 +16,10 @@ level), and an AI can take a dropped person's seat (after a time, or when the
 host says so); the person gets the seat back when they come back.
 
 A table is rebuilt from its stored log at start-up, so a killed server goes on
-where its log ends.
+where its log ends.  Memory holds only the tables in play and in their lobby
+(:class:`Hub`): a finished one leaves once its replay is written, an abandoned
+lobby expires, and a seat is one connection (a resume with its token elsewhere
+closes the old one).
 """
 
 from __future__ import annotations
