@@ -261,16 +261,16 @@ def _play(view: TableView, window: arcade.Window, game: Game, own_window: bool, 
             shots.scene_times.setdefault(shots.scene or "start", []).append(ms)
         if game.save_error is not None:  # a failed write the table caught: the run stops
             raise game.save_error
-        if view.pending is not None and not view.pending[0].done():
+        if view.ctl.ai.pending is not None and not view.ctl.ai.pending[0].done():
             time.sleep(max(0.0, t0 + dt - time.perf_counter()))  # a 60 Hz window while the AI thinks
-        if view.finished and view.score_panel is None and not view.table.busy:
+        if view.ctl.finished and view.score_panel is None and not view.table.busy:
             break
-        if view.finished and shots.folder and "scoring" in shots.wanted:
+        if view.ctl.finished and shots.folder and "scoring" in shots.wanted:
             continue
         if time.perf_counter() > t_end:
             raise SystemExit(f"autoplay: not finished after {max_seconds:.0f} s")
     view.close()
-    __import__("game.common.record", fromlist=["note_safely"]).note_safely(view.replay_path)  # your record
+    __import__("game.common.record", fromlist=["note_safely"]).note_safely(view.ctl.replay_path)  # your record
     out = _figures(view, window, game, shots, frames, frame_ms, drawn_ms)
     if own_window:
         window.close()
@@ -289,7 +289,7 @@ def _figures(view: TableView, window: arcade.Window, game: Game, shots: _Shots, 
         "drawn_frames": len(drawn_ms),
         "drawn_ms_p95": round(percentile(drawn_ms, 0.95), 3),
         "redraw": damage.redraw_mode(window),
-        "replay": str(view.replay_path),
+        "replay": str(view.ctl.replay_path),
         "scenes": {k: {"frames": len(v), "p95": round(percentile(v, 0.95), 3)}
                    for k, v in shots.scene_times.items()},
         "screenshots": shots.files(),

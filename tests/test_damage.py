@@ -15,7 +15,8 @@ from game.common.position import seen_by
 from game.common.settings import Settings
 from game.common.sound import SoundBoard
 from game.table import session
-from game.table.scene import OFFSCREEN, TableScene
+from game.table.scene.sprites import OFFSCREEN
+from game.table.scene.table_scene import TableScene
 from game.table.table_view import TableView
 from tests.test_gui_helpers import card_point, click, damaged_vs_whole, settle
 from tests.test_gui_table import make_table
@@ -116,9 +117,9 @@ def _play_out(window, view, compare_every: int = 2, first_only: bool = False) ->
     compared = partial = 0
     bad = []
     frame = 0
-    while not (view.finished and view.score_panel is None and not view.table.busy):
+    while not (view.ctl.finished and view.score_panel is None and not view.table.busy):
         t_end = time.monotonic() + 60
-        while view.pending is not None and not view.pending[0].done() and time.monotonic() < t_end:
+        while view.ctl.ai.pending is not None and not view.ctl.ai.pending[0].done() and time.monotonic() < t_end:
             time.sleep(0.001)  # the AI answers in wall-clock time, from its own process
         view.on_update(1 / 60)
         frame += 1
@@ -129,7 +130,7 @@ def _play_out(window, view, compare_every: int = 2, first_only: bool = False) ->
         compared += 1
         partial += bool(rects)
         if n:
-            bad.append((frame, view.scene, n, rects, box))
+            bad.append((frame, view.ctl.scene, n, rects, box))
             if first_only:
                 break
         assert frame < 5000
@@ -137,6 +138,7 @@ def _play_out(window, view, compare_every: int = 2, first_only: bool = False) ->
     return compared, partial, bad
 
 
+@pytest.mark.slow
 def test_a_whole_deal_redrawn_in_pieces_equals_the_whole_picture(window, home):
     view = _watch_table(window, seed=3, speed=8.0)
     compared, partial, bad = _play_out(window, view)
@@ -145,6 +147,7 @@ def test_a_whole_deal_redrawn_in_pieces_equals_the_whole_picture(window, home):
     assert partial > 0.4 * compared  # the pieces, not whole redraws, were under test
 
 
+@pytest.mark.slow
 def test_a_forgotten_drawable_would_be_caught(window, home, monkeypatch):
     # the check above can fail: without the turn highlight among the items, the
     # highlight's old place keeps its gold when the turn moves on
@@ -169,7 +172,7 @@ def _discard_by_clicks(window, view) -> None:
     _same(window, view, "picking a card to discard", 12)
     click(view, *card_point(view, b))
     _same(window, view, "picking the second", 12)
-    x, y = view.btn_confirm.rect[:2]
+    x, y = view.toolbar.btn_confirm.rect[:2]
     click(view, x, y)
     _same(window, view, "the discard", 30)
 
@@ -191,11 +194,11 @@ def _hints(window, view) -> bool:
     """Ask for the hints; whether they came."""
     view.ask_hint()
     t_end = time.monotonic() + 60  # the hint is worked out in the AI process
-    while not view.hint_texts and time.monotonic() < t_end:
+    while not view.marks.hint_texts and time.monotonic() < t_end:
         view.on_update(1 / 60)
         view.on_draw()
         time.sleep(0.01)
-    shown = bool(view.hint_texts)
+    shown = bool(view.marks.hint_texts)
     _same(window, view, "the hints")
     return shown
 
@@ -209,7 +212,7 @@ def _illegal_click(window, view) -> int:
     if not illegal:
         return 0
     click(view, *card_point(view, illegal[0]))
-    warned = view.status.color[:3] != (245, 240, 225)
+    warned = view.texts.status.color[:3] != (245, 240, 225)
     _same(window, view, "an illegal click")
     return int(warned)
 
@@ -230,6 +233,7 @@ def _last_trick_and_undo(window, view) -> tuple[bool, bool]:
     return shown, undone
 
 
+@pytest.mark.slow
 def test_practice_table_pieces_equal_the_whole_picture_through_every_control(window, home):
     """Hover and tooltips, keyboard cursor, hints, the last trick, an illegal click, undo."""
     from engine.state import PLAY
@@ -278,7 +282,7 @@ def test_the_gathered_pack_draws_one_card_in_four_and_uncovers_as_it_is_dealt(wi
     under = [s for s in scene.sprites if s is not top and s.place[:2] == top.place[:2]]
     assert under and all(s.covered for s in under)
     # the top card leaves: the next one down is drawn again, at its own place
-    scene._tween_to(top, top.place._replace(x=top.place.x + 300), scene.clock, 0.2)
+    scene.tween_to(top, top.place._replace(x=top.place.x + 300), scene.clock, 0.2)
     scene.update(0.3)
     scene.prepare()
     nxt = max(under, key=lambda s: s.z)
@@ -286,6 +290,7 @@ def test_the_gathered_pack_draws_one_card_in_four_and_uncovers_as_it_is_dealt(wi
     assert all(s.covered for s in under if s is not nxt)
 
 
+@pytest.mark.slow
 def test_a_frame_drawn_between_undo_and_the_next_update_keeps_the_order(window, home):
     # snap (undo, redo, resume) sets new places; the order they are drawn in must
     # follow at once, not at the next update, or that frame's overlaps stay wrong
@@ -313,7 +318,7 @@ def test_a_rectangle_ending_just_short_of_a_drawable_redraws_what_its_scissor_bo
     view._damage.invalidate()
     view.on_draw()
     whole = window.ctx.screen.read(components=3)
-    x, y, _w, h = view._status_box()
+    x, y, _w, h = view.texts.status_box()
     width = window.ctx.screen.size[0]
     vp = layout.letterbox(*window.get_size())
     for gap in (0.3, 0.5, 0.9, 1.4):
@@ -332,6 +337,7 @@ def test_a_rectangle_ending_just_short_of_a_drawable_redraws_what_its_scissor_bo
     view.close()
 
 
+@pytest.mark.slow
 def test_the_theatre_redrawn_in_pieces_equals_the_whole_picture(window, home):
     """The viewer sees the table through a zoomed camera: its damage is mapped."""
     from engine.replay import read_replay
@@ -359,6 +365,7 @@ def test_the_theatre_redrawn_in_pieces_equals_the_whole_picture(window, home):
     assert pieces > 0.3 * compared, (pieces, compared)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("at", [None, 100])
 def test_a_replay_screenshot_is_the_whole_picture(window, at):
     """``tarocchi replay --screenshot`` clears the window and draws once: whole."""

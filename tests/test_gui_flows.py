@@ -15,7 +15,8 @@ from engine.ruleset import ruleset
 from engine.state import DISCARD, PLAY, first_dealer
 from game.common import layout, paths
 from game.table import session
-from game.table.table_view import ReviewPanel, TableView
+from game.table.review_panel import ReviewPanel
+from game.table.table_view import TableView
 from tests.test_gui_helpers import (
     card_point,
     click,
@@ -49,10 +50,10 @@ def until_turn_or_sheet(view, limit: int = 20000) -> None:
     import time
 
     for _ in range(limit):
-        if view._can_act() or view.ctl.waiting == "scoring":
+        if view.ctl.can_act() or view.ctl.waiting == "scoring":
             return
         view.on_update(1 / 60)
-        pending = view.pending
+        pending = view.ctl.ai.pending
         if pending is not None and not pending[0].done():
             time.sleep(0.001)
     raise AssertionError("no turn and no sheet")
@@ -72,6 +73,7 @@ def same_picture(window, view, what: str, n: int = 3) -> None:
 # --- resume ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_resume_from_the_menu_puts_the_game_on_the_table_at_once(window, home) -> None:
     from game.screens.menu import MenuView
 
@@ -86,7 +88,7 @@ def test_resume_from_the_menu_puts_the_game_on_the_table_at_once(window, home) -
     frames(view, 30)
     before = snapshot(view)
     state = view.game.state
-    labels = [t.text for t in view.table.pile_labels]
+    labels = [t.text for t in view.table.labels.pile_labels]
     # a kill: the view is never updated again; the menu offers to resume
     menu = MenuView(window)
     window.show_view(menu)
@@ -98,7 +100,7 @@ def test_resume_from_the_menu_puts_the_game_on_the_table_at_once(window, home) -
     resumed.on_draw()
     # the first frame: the position as it stood, deal 2 and not deal 1's sheet; nothing
     # moves but the legal cards rising (0.12 s), where a replay took 15-20 s a deal
-    assert resumed.score_panel is None and resumed.shown == resumed.game.cursor
+    assert resumed.score_panel is None and resumed.ctl.shown == resumed.game.cursor
     n = 1
     while resumed.table.busy:
         resumed.on_update(1 / 60)
@@ -106,13 +108,13 @@ def test_resume_from_the_menu_puts_the_game_on_the_table_at_once(window, home) -
         assert n <= 12, "still animating after 0.2 s"
     resumed.on_draw()
     assert snapshot(resumed) == before
-    assert [t.text for t in resumed.table.pile_labels] == labels
-    assert resumed.banner.text == ""
-    assert resumed.standing.text.startswith("Deal 2 of 4 · Match: Us ")
-    lit = [i for i, t in enumerate(resumed.table.labels) if tuple(t.color[:3]) != tuple(resumed.table.labels[
+    assert [t.text for t in resumed.table.labels.pile_labels] == labels
+    assert resumed.texts.banner.text == ""
+    assert resumed.texts.standing.text.startswith("Deal 2 of 4 · Match: Us ")
+    lit = [i for i, t in enumerate(resumed.table.labels.name_texts) if tuple(t.color[:3]) != tuple(resumed.table.labels.name_texts[
         (state.turn + 1) % 4].color[:3])]
     assert lit == [state.turn]  # one seat's turn lit, not two
-    assert resumed._can_act()
+    assert resumed.ctl.can_act()
     same_picture(window, resumed, "the resumed table")
     resumed.close()
 
@@ -128,36 +130,37 @@ def test_a_scarto_exchange_resumed_is_the_exchange_at_once(window, home) -> None
     resumed = table(window, "scarto", 0, practice=True, game=game, resumed=True)
     frames(resumed, 12)
     resumed.on_draw()
-    assert not resumed.table.busy and resumed.scene == "exchange"
-    assert snapshot(resumed) == before and resumed._can_act()
-    assert "stock" in resumed.status.text
+    assert not resumed.table.busy and resumed.ctl.scene == "exchange"
+    assert snapshot(resumed) == before and resumed.ctl.can_act()
+    assert "stock" in resumed.texts.status.text
     resumed.close()
 
 
 # --- undo and redo -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_undo_and_redo_look_disabled_when_there_is_nothing_and_say_so(window, home) -> None:
     view = table(window, "piedicavallo", seed_where("piedicavallo", 1), practice=True)
     settle(view)
     view.on_draw()
-    assert not view.btn_undo.enabled and not view.btn_redo.enabled
-    click(view, *view.btn_redo.rect[:2])  # a click on the disabled button still says why
+    assert not view.toolbar.btn_undo.enabled and not view.toolbar.btn_redo.enabled
+    click(view, *view.toolbar.btn_redo.rect[:2])  # a click on the disabled button still says why
     view.on_update(1 / 60)
     view.on_draw()
-    assert view.banner.text == "Nothing to redo"
+    assert view.texts.banner.text == "Nothing to redo"
     same_picture(window, view, "the banner")
     view.on_key_press(arcade.key.Z, arcade.key.MOD_CTRL)
     view.on_draw()
-    assert view.banner.text.startswith("Nothing to undo")
+    assert view.texts.banner.text.startswith("Nothing to undo")
     play_human_turn(view)
     settle(view)
     view.on_draw()
-    assert view.btn_undo.enabled and not view.btn_redo.enabled
-    click(view, *view.btn_undo.rect[:2])
+    assert view.toolbar.btn_undo.enabled and not view.toolbar.btn_redo.enabled
+    click(view, *view.toolbar.btn_undo.rect[:2])
     settle(view)
     view.on_draw()
-    assert view.btn_redo.enabled and not view.btn_undo.enabled
+    assert view.toolbar.btn_redo.enabled and not view.toolbar.btn_undo.enabled
     same_picture(window, view, "undo")
     view.close()
 
@@ -165,6 +168,7 @@ def test_undo_and_redo_look_disabled_when_there_is_nothing_and_say_so(window, ho
 # --- the end of a deal ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_end_of_a_deal_its_buttons_and_its_review(window, home, monkeypatch) -> None:
     from game.theatre import review_view
 
@@ -172,25 +176,25 @@ def test_the_end_of_a_deal_its_buttons_and_its_review(window, home, monkeypatch)
     monkeypatch.setattr(review_view, "open_review", lambda *a, **k: reviews.append((a, k)))
     again = []
     view = table(window, "piedicavallo", seed_where("piedicavallo", 0), on_again=lambda: again.append(1))
-    while not view.finished:
+    while not view.ctl.finished:
         settle(view)
-        if not view.finished:
+        if not view.ctl.finished:
             play_human_turn(view)
     frames(view, 300)
     view.on_draw()
-    labels = [b.label for b in view._extra]
+    labels = [b.label for b in view.toolbar.extra]
     assert labels == ["Play again", "The tricks", "Our pile", "Review this deal", "Back to the menu"]
     # the row lies inside the score panel, the buttons apart
     left, bottom, right, top = view.score_panel.bounds()
-    for a, b in zip(view._extra, view._extra[1:], strict=False):
+    for a, b in zip(view.toolbar.extra, view.toolbar.extra[1:], strict=False):
         assert a.rect[0] + a.rect[2] / 2 < b.rect[0] - b.rect[2] / 2
-    assert all(left < b.rect[0] - b.rect[2] / 2 and b.rect[0] + b.rect[2] / 2 < right for b in view._extra)
+    assert all(left < b.rect[0] - b.rect[2] / 2 and b.rect[0] + b.rect[2] / 2 < right for b in view.toolbar.extra)
     same_picture(window, view, "the score")
     # a click elsewhere at the end of the game leaves nothing
     click(view, 640, 30)
     frames(view, 2)
     assert view.score_panel is not None and view.ctl.waiting == "scoring"
-    click(view, *view._extra[1].rect[:2])  # the tricks
+    click(view, *view.toolbar.extra[1].rect[:2])  # the tricks
     view.on_update(1 / 60)
     view.on_draw()
     panel = view.review_panel
@@ -198,10 +202,10 @@ def test_the_end_of_a_deal_its_buttons_and_its_review(window, home, monkeypatch)
     texts = [t.text for t in panel.texts]
     assert len(texts) == 16 and texts[0].startswith("1 · ") and texts[14].startswith("15 · ")
     assert len(panel.sprites) == 60  # every card of the 15 tricks
-    assert [b.label for b in view._extra] == ["Play again", "The score", "Our pile", "Review this deal",
+    assert [b.label for b in view.toolbar.extra] == ["Play again", "The score", "Our pile", "Review this deal",
                                               "Back to the menu"]
     same_picture(window, view, "the tricks")
-    for b in view._extra:  # hovering each button of the row
+    for b in view.toolbar.extra:  # hovering each button of the row
         view.on_mouse_motion(*b.rect[:2], 0, 0)
         same_picture(window, view, f"hovering {b.label}", 1)
     view.choose("piles")
@@ -225,9 +229,9 @@ def test_the_match_line_is_drawn_and_follows_the_deals(window, home) -> None:
     view = table(window, "scarto", 5, match=True)
     settle(view)
     view.on_draw()
-    assert view.standing.text == "Deal 1 of 3"
+    assert view.texts.standing.text == "Deal 1 of 3"
     # the line stands clear of the pile lines above it
-    assert all(view.standing.top < t.bottom for t in view.table.pile_labels if t.text)
+    assert all(view.texts.standing.top < t.bottom for t in view.table.labels.pile_labels if t.text)
     same_picture(window, view, "the match line")
     view.close()
 
@@ -238,8 +242,8 @@ def test_the_rule_of_a_refusal_is_a_tooltip_over_the_status(window, home) -> Non
     king = next(c for c in view.ctl.hand_order() if view.ctl.rules.pack.codes[c].endswith("K"))
     click(view, *card_point(view, king))
     view.on_draw()
-    assert "King" in view.status.text and "S4" not in view.status.text
-    x, y, w, h = view._status_box()
+    assert "King" in view.texts.status.text and "S4" not in view.texts.status.text
+    x, y, w, h = view.texts.status_box()
     view.on_mouse_motion(x + w / 2, y + h / 2, 0, 0)
     view.on_draw()
     assert view.tooltip.text == "Rule S4 (see Rules)"
@@ -284,6 +288,7 @@ def check_every_strip(view) -> int:
     return checked
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant, cards", [("piedicavallo", 17), ("scarto", 28)])
 def test_a_click_on_the_visible_strip_of_each_card_selects_it(window, home, variant, cards) -> None:
     view = table(window, variant, seed_where(variant, 0), practice=True)
@@ -299,15 +304,16 @@ def test_a_click_on_the_visible_strip_of_each_card_selects_it(window, home, vari
         click(view, x, y)
         frames(view, 10, draw_every=0)  # the pick rises (0.12 s)
         refused = ctl.status.get("card") if ctl.status and ctl.status.key == "refused" else None
-        assert c in ctl.selected or refused == c, c  # picked, or this very card refused
-        if c in ctl.selected:
+        assert c in ctl.discard.selected or refused == c, c  # picked, or this very card refused
+        if c in ctl.discard.selected:
             pts = visible_points(view, c)  # raised now: its own visible part again
             click(view, *pts[len(pts) // 2])  # and again: put back
             frames(view, 10, draw_every=0)
-            assert c not in ctl.selected
+            assert c not in ctl.discard.selected
     view.close()
 
 
+@pytest.mark.slow
 def test_the_visible_strips_of_a_25_card_hand_with_the_legal_cards_raised(window, home) -> None:
     view = table(window, "scarto", seed_where("scarto", 1))
     while True:
@@ -324,6 +330,7 @@ def test_the_visible_strips_of_a_25_card_hand_with_the_legal_cards_raised(window
     view.close()
 
 
+@pytest.mark.slow
 def test_a_finished_game_leaves_no_autosave_and_play_again_opens_a_new_table(window, home) -> None:
     from game.table.table_view import start_table
 
@@ -332,20 +339,21 @@ def test_a_finished_game_leaves_no_autosave_and_play_again_opens_a_new_table(win
     window.settings.speed = 8.0
     start_table(window, game)
     view = window.current_view
-    while not view.finished:
+    while not view.ctl.finished:
         settle(view)
-        if not view.finished:
+        if not view.ctl.finished:
             play_human_turn(view)
     frames(view, 300)
     view.on_draw()
     assert not paths.autosave_path().exists()
-    click(view, *view._extra[0].rect[:2])  # Play again
+    click(view, *view.toolbar.extra[0].rect[:2])  # Play again
     nxt = window.current_view
     assert isinstance(nxt, TableView) and nxt is not view and nxt.game.header.seed != game.header.seed
     assert nxt.game.rules.name == "piedicavallo" and nxt.game.states[0].n_deals == 1
     nxt.close()
 
 
+@pytest.mark.slow
 def test_review_this_deal_opens_the_theatres_review_and_comes_back(window, home, monkeypatch) -> None:
     """The button opens the router's "review" screen (``review_view.open_review``)."""
     from game.screens.message import MessageView
@@ -358,17 +366,17 @@ def test_review_this_deal_opens_the_theatres_review_and_comes_back(window, home,
 
     monkeypatch.setattr(review_view, "open_review", open_review)
     view = table(window, "scarto", seed_where("scarto", 2))
-    while not view.finished:
+    while not view.ctl.finished:
         settle(view)
-        if not view.finished:
+        if not view.ctl.finished:
             play_human_turn(view)
     frames(view, 300)
     view.on_draw()
-    labels = [b.label for b in view._extra]
+    labels = [b.label for b in view.toolbar.extra]
     assert labels == ["The tricks", "Your pile", "Review this deal", "Back to the menu"]  # no on_again here
-    click(view, *view._extra[2].rect[:2])
+    click(view, *view.toolbar.extra[2].rect[:2])
     (win, path, seat, back), = calls
-    assert win is window and path == view.replay_path and path.exists() and seat == 0
+    assert win is window and path == view.ctl.replay_path and path.exists() and seat == 0
     window.show_view(MessageView(window, "elsewhere"))
     back()
     assert window.current_view is view
@@ -410,7 +418,7 @@ def test_practice_set_up_chooses_the_dealer_and_remembers_it(window, home) -> No
     view = window.current_view
     assert isinstance(view, TableView) and first_dealer(view.game.header.seed, view.game.rules) == 0
     settle(view)
-    assert view.scene == "exchange" and view.ctl.can_act()
+    assert view.ctl.scene == "exchange" and view.ctl.can_act()
     view.close()
     # the new-game set-up has no such lines
     plain = NewGameView(window, practice=False)
@@ -437,7 +445,7 @@ def test_practice_set_up_replays_a_deal_by_its_number(window, home) -> None:
     assert setup.b_deal.label == "Deal number 442: this deal again" and not setup.b_dealer.enabled
     click(setup, *setup.b_start.rect[:2])
     view = window.current_view
-    assert isinstance(view, TableView) and view.game.header.seed == 442 and view.practice
+    assert isinstance(view, TableView) and view.game.header.seed == 442 and view.ctl.practice
     assert view.game.header.extra.get("chosen_deal") is True
     view.close()
     # Esc while typing goes back to a new deal, and the menu stays
@@ -461,7 +469,7 @@ def test_arrows_and_enter_never_press_a_toolbar_button(window, home) -> None:
     view.on_key_press(arcade.key.ENTER, 0)  # no card under the cursor: nothing happens
     assert window.current_view is view and view.game.cursor == cursor
     view.on_key_press(arcade.key.RIGHT, 0)
-    assert view.key_cursor == 0
+    assert view.ctl.keys.index == 0
     view.on_key_press(arcade.key.TAB, 0)  # Tab still reaches the toolbar
     assert view.focus == 0
     view.close()

@@ -30,18 +30,18 @@ def settle(view, limit: int = 4000, draw_every: int = 6, timeout: float = 120.0)
         if draw_every and i % draw_every == 0:
             view.on_draw()
         i += 1
-        if view.finished and view.shown == view.game.cursor and not view.table.busy:
+        if view.ctl.finished and view.ctl.shown == view.game.cursor and not view.table.busy:
             return i
-        if view._can_act():
+        if view.ctl.can_act():
             return i
-        pending = getattr(view, "pending", None)
+        pending = view.ctl.ai.pending
         if pending is not None and not pending[0].done():
             time.sleep(0.001)
         else:
             frames += 1
         if time.monotonic() > t_end:
             break
-    raise AssertionError(f"the table did not settle in {limit} frames / {timeout:.0f} s (scene {view.scene!r})")
+    raise AssertionError(f"the table did not settle in {limit} frames / {timeout:.0f} s (scene {view.ctl.scene!r})")
 
 
 def card_point(view, card: int) -> tuple[float, float]:
@@ -69,7 +69,7 @@ def play_human_turn(view) -> None:
             click(view, *card_point(view, c))
             frames(view, 12)
         view.on_draw()
-        x, y = view.btn_confirm.rect[:2]
+        x, y = view.toolbar.btn_confirm.rect[:2]
         click(view, x, y)
 
 

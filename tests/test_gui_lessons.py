@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from engine.state import DISCARD
 from game.common import i18n
 from game.common.constants import HEIGHT, WIDTH
@@ -58,33 +60,34 @@ def test_a_lesson_at_the_table_shows_the_coach_and_is_remembered(window, home):
     t_end = time.monotonic() + 120
     while time.monotonic() < t_end:
         view.on_update(1 / 60)
-        if ctl.pending is not None and not ctl.pending[0].done():
+        if ctl.ai.pending is not None and not ctl.ai.pending[0].done():
             time.sleep(0.002)  # the AI seat answers from the AI process
         if ctl.waiting == "trick":  # a new player's table: each trick stays until a click
             ctl.continue_()
         if ctl.can_act() and not view.table.busy:
             view.on_draw()
             # the coach's panel: on screen, clear of the status line and of the hand
-            left, bottom, right, top = view._coach_bounds()
+            left, bottom, right, top = view.texts.coach_bounds()
             assert 0 <= left and right <= WIDTH and top <= HEIGHT
-            x, y, w, h = view._status_box()
+            x, y, w, h = view.texts.status_box()
             assert bottom > y + h, (bottom, y + h)
-            assert "Lesson 4 of 5" in view.coach.text
+            assert "Lesson 4 of 5" in view.texts.coach.text
             # the lesson's idea at its first move, then why each move
-            assert ("R6" in view.coach.text) == (ctl.step_no == 0), view.coach.text
+            assert ("R6" in view.texts.coach.text) == (ctl.step_no == 0), view.texts.coach.text
             ctl.auto_move()
         if ctl.done:
             break
     for _i in range(30):
         view.on_update(1 / 60)
     view.on_draw()
-    assert "Lesson complete" in view.coach.text
+    assert "Lesson complete" in view.texts.coach.text
     assert "p4-discard" in lessons.load_progress()["done"]
     view.on_back()  # Esc: back to the lessons, the lesson ticked
     assert isinstance(window.current_view, LessonsView)
     assert any(b.label.startswith("✓ 4.") for b in window.current_view.buttons)
 
 
+@pytest.mark.slow
 def test_autoplay_plays_a_lesson_and_lists_them(window, home, tmp_path):
     from game.autoplay import run_lesson
 
@@ -99,6 +102,7 @@ def test_autoplay_plays_a_lesson_and_lists_them(window, home, tmp_path):
     json.dumps(out)  # the --json line
 
 
+@pytest.mark.slow
 def test_a_newcomer_follows_the_first_course_by_the_lit_cards_alone(window, home):
     """The guided lessons of Piedicavallo played by mouse clicks on the card the
     table shows lit (the only bright card of the hand), never asking the
@@ -114,7 +118,7 @@ def test_a_newcomer_follows_the_first_course_by_the_lit_cards_alone(window, home
         t_end = time.monotonic() + 120
         while not ctl.done and time.monotonic() < t_end:
             view.on_update(1 / 60)
-            if ctl.pending is not None and not ctl.pending[0].done():
+            if ctl.ai.pending is not None and not ctl.ai.pending[0].done():
                 time.sleep(0.002)
             if ctl.waiting == "trick" and not view.table.busy:
                 click(view, 640, 560)  # the trick was seen: a click on the felt goes on
@@ -125,12 +129,12 @@ def test_a_newcomer_follows_the_first_course_by_the_lit_cards_alone(window, home
             bright = [c for c in ctl.hand_order() if c not in view.table._dimmed]
             if ctl.view().phase == DISCARD:
                 for c in bright:
-                    if c not in ctl.selected:
+                    if c not in ctl.discard.selected:
                         click(view, *card_point(view, c))
                         for _i in range(20):
                             view.on_update(1 / 60)
                 view.on_draw()
-                click(view, *view.btn_confirm.rect[:2])
+                click(view, *view.toolbar.btn_confirm.rect[:2])
             else:
                 assert len(bright) == 1, bright  # one card lit
                 click(view, *card_point(view, bright[0]))
@@ -148,7 +152,7 @@ def test_every_coach_panel_fits_and_its_heading_breaks_between_phrases(window, h
 
     from game.common.constants import FONT
     from game.screens.lessons_view import start_lesson
-    from game.table.table_view import COACH_BOX
+    from game.table.table_texts import COACH_BOX
 
     for lang in ("en", "fr", "it"):
         i18n.set_language(lang)
@@ -161,17 +165,17 @@ def test_every_coach_panel_fits_and_its_heading_breaks_between_phrases(window, h
                 moves = 0
                 while not (ctl.done and (not ctl.lesson.free or moves >= 4)) and time.monotonic() < t_end:
                     view.on_update(1 / 60)
-                    if ctl.pending is not None and not ctl.pending[0].done():
+                    if ctl.ai.pending is not None and not ctl.ai.pending[0].done():
                         time.sleep(0.002)
                     if ctl.waiting == "trick":
                         ctl.continue_()
                     if not (ctl.can_act() and not view.table.busy):
                         continue
                     view.on_draw()
-                    _left, bottom, _right, _top = view._coach_bounds()
-                    x, y, w, h = view._status_box()
-                    assert bottom > y + h, (lang, lid, ctl.step_no, view.coach.text)
-                    for line in view.coach.text.split("\n")[:2]:
+                    _left, bottom, _right, _top = view.texts.coach_bounds()
+                    x, y, w, h = view.texts.status_box()
+                    assert bottom > y + h, (lang, lid, ctl.step_no, view.texts.coach.text)
+                    for line in view.texts.coach.text.split("\n")[:2]:
                         width = arcade.Text(line, 0, 0, font_size=12, font_name=FONT).content_width
                         assert width <= COACH_BOX[2], (lang, lid, line, width)
                     ctl.auto_move()
@@ -191,16 +195,16 @@ def test_the_next_lesson_button_opens_the_next_lesson(window, home):
     start_lesson(window, "s3-matto")
     view = window.current_view
     ctl = view.ctl
-    t_end = time.monotonic() + 120
-    while time.monotonic() < t_end and not (ctl.done and ctl.status is not None
-                                            and ctl.status.key == "lesson_done"):
+    for _i in range(20000):  # the lesson by its own moves, until it says it is over
+        if ctl.done and ctl.status is not None and ctl.status.key == "lesson_done":
+            break
         view.on_update(1 / 60)
         if ctl.waiting == "trick":
             ctl.continue_()
         if ctl.can_act() and not view.table.busy:
             ctl.auto_move()
     view.on_draw()
-    buttons = [b for b in view._extra if b.label == _("Next lesson")]
+    buttons = [b for b in view.toolbar.extra if b.label == _("Next lesson")]
     assert len(buttons) == 1
     buttons[0].action()
     nxt = window.current_view

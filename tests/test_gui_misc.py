@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import arcade
+import pytest
 
 from engine.cli import main as engine_main
 from engine.replay import read_replay
@@ -64,6 +65,7 @@ def test_south_hand_is_sorted_trumps_together_suits_by_rank():
 # --- catalogs ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_text_has_french_and_italian_translations():
     ids = source_msgids()
     plurals = source_plurals()
@@ -152,6 +154,7 @@ def test_settings_survive_a_bad_file(home):
     assert s.speed == 2.0 and s.sound is True and s.language == "en"
 
 
+@pytest.mark.slow
 def test_new_game_setup_by_mouse(window, home):
     from game.screens.menu import NewGameView
     from game.table.table_view import TableView
@@ -166,7 +169,7 @@ def test_new_game_setup_by_mouse(window, home):
     x, y = v.b_start.rect[:2]
     click(v, x, y)
     table = window.current_view
-    assert isinstance(table, TableView) and table.practice
+    assert isinstance(table, TableView) and table.ctl.practice
     assert table.game.header.deals == 4 and table.game.header.extra["practice"] is True
     frames(table, 5)
     table.close()
@@ -174,7 +177,8 @@ def test_new_game_setup_by_mouse(window, home):
 
 
 def test_hint_shows_expected_points_for_each_legal_card(window, home):
-    from game.table.table_view import TableView, find_hint
+    from game.table.hints import find_hint
+    from game.table.table_view import TableView
 
     if find_hint() is None:
         return  # no AI package yet: the button is disabled (tested below)
@@ -184,13 +188,13 @@ def test_hint_shows_expected_points_for_each_legal_card(window, home):
                      settings=window.settings, sound=window.sound)
     window.show_view(view)
     settle(view)
-    assert view.btn_hint.enabled
+    assert view.toolbar.btn_hint.enabled
     view.on_key_press(arcade.key.H, 0)
-    assert view.hint_future is not None
+    assert view.ctl.hints.future is not None
     import time
 
     t_end = time.monotonic() + 60
-    while not view.hints and time.monotonic() < t_end:
+    while not view.ctl.hints.values and time.monotonic() < t_end:
         frames(view, 1, draw_every=0)
         time.sleep(0.01)
     view.on_draw()
@@ -199,8 +203,8 @@ def test_hint_shows_expected_points_for_each_legal_card(window, home):
         cards = {c for cmd in legal for c in cmd.cards}
     else:
         cards = {cmd.card for cmd in legal}
-    assert set(view.hints) == cards
-    assert len(view.hint_texts) == len(cards)
+    assert set(view.ctl.hints.values) == cards
+    assert len(view.marks.hint_texts) == len(cards)
     view.close()
 
 
@@ -209,14 +213,15 @@ def test_hint_button_disabled_outside_practice(window, home):
 
     game = session.new_game(partner="random", opponents="random", match=False, seed=2)
     view = TableView(window, game, session.ai_players(game), settings=window.settings, sound=window.sound)
-    assert not view.btn_hint.enabled and view.btn_hint.tooltip
-    assert not view.btn_undo.enabled
+    assert not view.toolbar.btn_hint.enabled and view.toolbar.btn_hint.tooltip
+    assert not view.toolbar.btn_undo.enabled
     view.close()
 
 
 # --- autoplay ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_autoplay_renders_every_scene_and_writes_a_valid_replay(window, home, tmp_path, capsys):
     from game.autoplay import run_autoplay
 
@@ -245,6 +250,7 @@ def test_autoplay_renders_every_scene_and_writes_a_valid_replay(window, home, tm
     assert g < 60
 
 
+@pytest.mark.slow
 def test_first_frame_exit_draws_the_menu(tmp_path):
     """``tarocchi play --first-frame-exit`` times a frame with the menu on it."""
     import subprocess

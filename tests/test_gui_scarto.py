@@ -62,15 +62,16 @@ def strip_point(view, card: int) -> tuple[float, float]:
     return s.place.x - w / 2 + strip / 2, s.place.y
 
 
+@pytest.mark.slow
 def test_a_scarto_deal_by_clicks_with_the_exchange(window, home) -> None:
     view = scarto_table(window, seed_where(0))
     settle(view)
-    assert view.scene == "exchange"
+    assert view.ctl.scene == "exchange"
     view.on_draw()
     ctl = view.ctl
     hand = ctl.hand_order()
     assert len(hand) == 28  # the dealer sees 25 cards and the stock
-    labels = [t.text for t in view.table.labels]
+    labels = [t.text for t in view.table.labels.name_texts]
     assert labels == ["You", "East", "West"]
     # every card of the 28 takes a click on its visible strip
     for c in hand:
@@ -80,16 +81,16 @@ def test_a_scarto_deal_by_clicks_with_the_exchange(window, home) -> None:
     cursor = view.game.cursor
     click(view, *strip_point(view, king))
     frames(view, 3)
-    assert view.game.cursor == cursor and "King" in view.status.text
-    assert view.ctl.status.get("refusal").rule == "S4" and "S4" not in view.status.text
+    assert view.game.cursor == cursor and "King" in view.texts.status.text
+    assert view.ctl.status.get("refusal").rule == "S4" and "S4" not in view.texts.status.text
     # three cards by clicks, then the button
     cards = view.game.legal()[0].cards
     for c in cards:
         click(view, *strip_point(view, c))
         frames(view, 10)
     view.on_draw()
-    assert view.btn_confirm in view._extra and "3" in view.btn_confirm.label
-    click(view, *view.btn_confirm.rect[:2])
+    assert view.toolbar.btn_confirm in view.toolbar.extra and "3" in view.toolbar.btn_confirm.label
+    click(view, *view.toolbar.btn_confirm.rect[:2])
     settle(view)
     st = view.game.state
     assert st.phase == PLAY and st.discard == sum(1 << c for c in cards)
@@ -98,7 +99,7 @@ def test_a_scarto_deal_by_clicks_with_the_exchange(window, home) -> None:
         s = next(x for x in view.table.sprites if x.key == ("card", c))
         assert not s.face_up and s.place.scale < 0.2
     clicks = 0
-    while not view.finished:
+    while not view.ctl.finished:
         play_human_turn(view)
         clicks += 1
         settle(view)
@@ -108,7 +109,7 @@ def test_a_scarto_deal_by_clicks_with_the_exchange(window, home) -> None:
     assert view.score_panel is not None and view.score_panel.done
     texts = " ".join(t.text for t in view.score_panel.texts)
     assert "Count" in texts and "count − 26" in texts and "Groups of three" in texts
-    rp = read_replay(view.replay_path)
+    rp = read_replay(view.ctl.replay_path)
     assert rp.header.variant == "scarto" and sum(rp.final.scores[0]) == 78
 
 
@@ -116,13 +117,13 @@ def test_when_another_seat_deals_the_stock_lies_face_down_in_the_middle(window, 
     view = scarto_table(window, seed_where(1))
     for _ in range(1500):
         view.on_update(1 / 60)
-        if view.scene == "exchange":
+        if view.ctl.scene == "exchange":
             break
     # the deal is over: the three cards of the stock lie face down in the middle...
     stock = [s for s in view.table.sprites if s.place in [layout.stock_place(i) for i in range(3)]]
     assert len(stock) == 3 and not any(s.face_up for s in stock)
     view.on_draw()
-    assert "East takes the stock" in view.status.text
+    assert "East takes the stock" in view.texts.status.text
     # ...and East takes them into the hand, still face down
     east_x = layout.WIDTH - layout.SIDE_X
     assert all(s.tweens and s.tweens[-1].end.x == east_x and not s.tweens[-1].end.face_up for s in stock)
@@ -134,6 +135,7 @@ def test_when_another_seat_deals_the_stock_lies_face_down_in_the_middle(window, 
     view.close()
 
 
+@pytest.mark.slow
 def test_long_hands_drawn_as_strips_are_the_same_picture(window, home) -> None:
     view = scarto_table(window, seed_where(0))
     settle(view)  # 28 cards, choosing the discard
@@ -146,6 +148,7 @@ def test_long_hands_drawn_as_strips_are_the_same_picture(window, home) -> None:
     view.close()
 
 
+@pytest.mark.slow
 def test_a_scarto_deal_redrawn_in_pieces_equals_the_whole_picture(window, home) -> None:
     game = session.new_game(partner="random", opponents="random", match=False, seed=seed_where(2), human=False,
                             players=["random"] * 3, variant="scarto")
@@ -155,9 +158,9 @@ def test_a_scarto_deal_redrawn_in_pieces_equals_the_whole_picture(window, home) 
     window.show_view(view)
     compared = partial = frame = 0
     bad = []
-    while not (view.finished and view.score_panel is None and not view.table.busy):
+    while not (view.ctl.finished and view.score_panel is None and not view.table.busy):
         t_end = time.monotonic() + 60
-        while view.pending is not None and not view.pending[0].done() and time.monotonic() < t_end:
+        while view.ctl.ai.pending is not None and not view.ctl.ai.pending[0].done() and time.monotonic() < t_end:
             time.sleep(0.001)
         view.on_update(1 / 60)
         frame += 1
@@ -168,7 +171,7 @@ def test_a_scarto_deal_redrawn_in_pieces_equals_the_whole_picture(window, home) 
         compared += 1
         partial += bool(rects)
         if n:
-            bad.append((frame, view.scene, n, rects, box))
+            bad.append((frame, view.ctl.scene, n, rects, box))
         assert frame < 8000
     view.close()
     assert not bad, f"{len(bad)} of {compared} frames differ from a whole redraw, first: {bad[:3]}"
@@ -205,6 +208,7 @@ def _scarto_replay(tmp_path: Path, seed: int = 3):
     return read_replay(path)
 
 
+@pytest.mark.slow
 def test_the_theatre_seeks_a_scarto_replay(window, tmp_path: Path) -> None:
     from game.theatre.theatre import ViewerView
 
@@ -289,6 +293,7 @@ def test_faces_for_the_full_pack(window, tmp_path: Path, monkeypatch) -> None:
     assert img.size == (320, 592) and img.getpixel((160, 50))[3] == 255
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["fr", "it"])
 def test_the_exchange_is_worded_in_each_language(window, home, lang: str) -> None:
     from game.common import i18n
@@ -300,8 +305,8 @@ def test_the_exchange_is_worded_in_each_language(window, home, lang: str) -> Non
         view.on_draw()
         assert view.game.state.phase == DISCARD
         want = {"fr": "talon", "it": "monte"}[lang]
-        assert want in view.status.text
-        assert view.table.labels[0].text == {"fr": "Vous", "it": "Tu"}[lang]
+        assert want in view.texts.status.text
+        assert view.table.labels.name_texts[0].text == {"fr": "Vous", "it": "Tu"}[lang]
         view.close()
     finally:
         i18n.set_language("en")
@@ -312,11 +317,11 @@ def test_hint_figures_over_a_28_card_hand_do_not_overlap(window, home) -> None:
     settle(view)
     view.ask_hint()
     t_end = time.monotonic() + 60  # worked out in the AI process
-    while not view.hint_texts and time.monotonic() < t_end:
+    while not view.marks.hint_texts and time.monotonic() < t_end:
         frames(view, 1, draw_every=0)
         time.sleep(0.01)
-    texts = view.hint_texts
-    assert len(texts) == len(view.hints) >= 20
+    texts = view.marks.hint_texts
+    assert len(texts) == len(view.ctl.hints.values) >= 20
     # neighbours stand apart, or one above the other by more than a digit is tall;
     # every other figure (one row of the two) stands apart
     texts = sorted(texts, key=lambda t: t.x)
@@ -327,10 +332,11 @@ def test_hint_figures_over_a_28_card_hand_do_not_overlap(window, home) -> None:
     # each figure stands over the strip of its own card
     for t in texts:
         card = view.table.card_at(t.x, layout.SOUTH_Y, 0)
-        assert card is not None and f"{view.hints[card]:.1f}" == t.text
+        assert card is not None and f"{view.ctl.hints.values[card]:.1f}" == t.text
     view.close()
 
 
+@pytest.mark.slow
 def test_a_scarto_game_resumes_after_a_kill(window, home) -> None:
     from game.screens.menu import MenuView
 
@@ -348,12 +354,13 @@ def test_a_scarto_game_resumes_after_a_kill(window, home) -> None:
     resumed = window.current_view
     assert isinstance(resumed, TableView) and resumed.game.rules is SCARTO
     assert resumed.game.cursor == n_events and resumed.game.state == state
-    assert resumed.practice and resumed.game.header.deals == 3
+    assert resumed.ctl.practice and resumed.game.header.deals == 3
     settle(resumed)
-    assert resumed._can_act() and len(resumed.ctl.hand_order()) == 22
+    assert resumed.ctl.can_act() and len(resumed.ctl.hand_order()) == 22
     resumed.close()
 
 
+@pytest.mark.slow
 def test_autoplay_plays_scarto_with_the_exchange_and_the_scoring(window, home, tmp_path, capsys) -> None:
     from engine.cli import main as engine_main
     from game.autoplay import run_autoplay
@@ -373,6 +380,7 @@ def test_autoplay_plays_scarto_with_the_exchange_and_the_scoring(window, home, t
     assert "needs 3 levels" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_theatre_redraws_a_scarto_replay_in_pieces_exactly(window, tmp_path: Path) -> None:
     from game.theatre.theatre import ViewerView
 
@@ -395,6 +403,7 @@ def test_the_theatre_redraws_a_scarto_replay_in_pieces_exactly(window, tmp_path:
     assert pieces > 0.3 * compared, (pieces, compared)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dealer", [0, 1])
 def test_the_pile_page_shows_the_count_in_threes_group_by_group(window, home, dealer: int) -> None:
     """At the end of a Scarto deal, "Your pile" lays out the viewer's groups as the
@@ -402,12 +411,12 @@ def test_the_pile_page_shows_the_count_in_threes_group_by_group(window, home, de
     count and the deal score are the sheet's; another seat's discard stays hidden."""
     import arcade
 
-    from game.table.table_view import ReviewPanel
+    from game.table.review_panel import ReviewPanel
 
     view = scarto_table(window, seed_where(dealer))
-    while not view.finished:
+    while not view.ctl.finished:
         settle(view)
-        if not view.finished:
+        if not view.ctl.finished:
             play_human_turn(view)
     frames(view, 300)
     view.choose("piles")

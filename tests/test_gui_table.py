@@ -34,24 +34,25 @@ def make_table(window, *, seed=7, practice=False, match=False, levels="random"):
     return view
 
 
+@pytest.mark.slow
 def test_whole_deal_by_clicks(window, home):
     view = make_table(window, seed=11)
     clicks = 0
     while True:
         settle(view)
-        if view.finished:
+        if view.ctl.finished:
             break
         before = view.game.cursor
         play_human_turn(view)
         clicks += 1
-        assert view.game.cursor > before, view.status.text
+        assert view.game.cursor > before, view.texts.status.text
         assert clicks < 40
-    assert view.scene == "scoring" or view.score_panel is None
+    assert view.ctl.scene == "scoring" or view.score_panel is None
     assert clicks >= 15  # 15 cards, plus the discard when South deals
     st = view.game.state
     assert len(st.scores) == 1 and sum(st.scores[0]) == 114
-    assert view.replay_path and view.replay_path.parent == paths.replays_dir()
-    rp = read_replay(view.replay_path)
+    assert view.ctl.replay_path and view.ctl.replay_path.parent == paths.replays_dir()
+    rp = read_replay(view.ctl.replay_path)
     assert rp.final.scores == st.scores
     assert not paths.autosave_path().exists()  # a finished game leaves no autosave
 
@@ -69,7 +70,7 @@ def test_illegal_click_is_refused_with_its_rule(window, home):
     view = make_table(window, seed=5)
     for _ in range(40):
         settle(view)
-        assert not view.finished, "no illegal card came up"
+        assert not view.ctl.finished, "no illegal card came up"
         st = view.game.state
         if st.phase == PLAY:
             bad = _first_illegal(view)
@@ -81,10 +82,10 @@ def test_illegal_click_is_refused_with_its_rule(window, home):
     frames(view, 3)
     assert view.game.cursor == cursor  # nothing happened in the game
     # in words; the rule id only in the status line's tooltip
-    assert "R7" not in view.status.text
+    assert "R7" not in view.texts.status.text
     assert view.words.refusal_rule(view.ctl.status.get("refusal")) == "Rule R7 (see Rules)"
     reason = play_error(st.hands[0], st.trick, bad)
-    assert reason.split(" ")[-2] in view.status.text or "trump" in view.status.text
+    assert reason.split(" ")[-2] in view.texts.status.text or "trump" in view.texts.status.text
     # the illegal card is drawn dimmed, the legal ones raised
     sprites = {s.key: s for s in view.table.sprites}
     assert tuple(sprites[("card", bad)].color[:3]) != (255, 255, 255)
@@ -96,6 +97,7 @@ def _table_snapshot(view):
     return sorted(((s.key, s.place) for s in view.table.sprites if not s.place.hidden), key=repr)
 
 
+@pytest.mark.slow
 def test_undo_in_practice_restores_hand_and_table(window, home):
     view = make_table(window, seed=3, practice=True)
     snapshots = []
@@ -116,7 +118,7 @@ def test_undo_in_practice_restores_hand_and_table(window, home):
     assert view.game.state == state
     assert _table_snapshot(view) == table
     view.on_draw()
-    x, y = view.btn_redo.rect[:2]
+    x, y = view.toolbar.btn_redo.rect[:2]
     click(view, x, y)
     settle(view)
     frames(view, 30)
@@ -156,7 +158,7 @@ def test_resume_after_a_kill(window, home):
     assert resumed.game.cursor == n_events
     assert resumed.game.state == state
     settle(resumed)
-    assert resumed._can_act()
+    assert resumed.ctl.can_act()
     resumed.close()
 
 
@@ -214,20 +216,20 @@ def test_ai_cards_fly_to_the_centre(window, home):
     t_end = time.monotonic() + 120
     for _ in range(3000):
         frames(view, 1, draw_every=0)
-        while view.pending is not None and not view.pending[0].done() and time.monotonic() < t_end:
+        while view.ctl.ai.pending is not None and not view.ctl.ai.pending[0].done() and time.monotonic() < t_end:
             time.sleep(0.001)  # the AI answers in wall-clock time, from its own process
-        last = view.game.events[view.shown - 1] if view.shown else None
+        last = view.game.events[view.ctl.shown - 1] if view.ctl.shown else None
         if isinstance(last, CardPlayed) and last.seat != 0:
             e = last
             break
-        if view._can_act():
+        if view.ctl.can_act():
             play_human_turn(view)
     assert e is not None
     s = next(x for x in view.table.sprites if x.key == ("card", e.card))
     assert s.tweens, "the AI card moves"
     end = s.tweens[-1].end
     assert end.z >= 300 and end.face_up  # lands face up in the trick
-    order = len(view.game.states[view.shown].trick) - 1
+    order = len(view.game.states[view.ctl.shown].trick) - 1
     assert end == layout.trick_place(e.seat, order)
 
 
@@ -241,20 +243,24 @@ def _strips_vs_whole(view):
     from PIL import ImageChops
 
     table = view.table
-    table._strip_key = ()
+    hands = table.hands
+    hands.forget_strips()
     with_strips = _frame_pixels(view)
-    used = sum(1 for s in table.sprites if id(s.texture) in table._strip_ids)
+    used = sum(1 for s in table.sprites if id(s.texture) in hands.strip_ids)
     real = table.tex.strips
     try:
-        table.tex.strips, table._strip_key = {}, ()
+        table.tex.strips = {}
+        hands.forget_strips()
         whole = _frame_pixels(view)
-        assert not any(id(s.texture) in table._strip_ids for s in table.sprites)
+        assert not any(id(s.texture) in hands.strip_ids for s in table.sprites)
     finally:
-        table.tex.strips, table._strip_key = real, ()
+        table.tex.strips = real
+        hands.forget_strips()
     diff = ImageChops.difference(with_strips, whole).convert("L")
     return sum(1 for v in diff.getdata() if v), used
 
 
+@pytest.mark.slow
 def test_resting_hand_strips_draw_the_same_picture(window, home):
     """South's resting hand is drawn as strips and bands (fewer pixels to fill);
     the frame must be the same as with whole cards: raised and dimmed cards, the
@@ -264,12 +270,12 @@ def test_resting_hand_strips_draw_the_same_picture(window, home):
     changed, used = _strips_vs_whole(view)
     assert used >= 5, "the resting hand should be drawn as strips"
     assert changed == 0, f"{changed} pixels differ between strips and whole cards"
-    view.key_cursor = 3  # the keyboard cursor's outline goes round the card's place
+    view.ctl.keys.index = 3  # the keyboard cursor's outline goes round the card's place
     changed, used = _strips_vs_whole(view)
     assert changed == 0 and used >= 5
-    view.key_cursor = -1
+    view.ctl.keys.index = -1
     _frame_pixels(view)
-    assert any(id(s.texture) in view.table._strip_ids for s in view.table.sprites)
+    assert any(id(s.texture) in view.table.hands.strip_ids for s in view.table.sprites)
     # South deals: 17 cards in hand while discarding
     for seed in range(1, 60):
         view = make_table(window, seed=seed)

@@ -78,18 +78,22 @@ def _until(view, cond, limit: float = 60.0, dt: float = 1 / 60) -> None:
         view.on_update(dt)
 
 
-def _table(window, variant: str, shoot: Shooter) -> None:
+def _table(window, variant: str, shoot: Shooter, seat: int = 0) -> None:
+    """A practice match played from ``seat`` (drawn at the bottom), who deals first."""
     from game.table.table_view import TableView
 
     rules = ruleset(variant)
-    seed = next(s for s in range(1, 500) if first_dealer(s, rules) == 0)  # South deals: the discard
+    seed = next(s for s in range(1, 500) if first_dealer(s, rules) == seat)  # the viewer deals: the discard
+    players = ["random"] * rules.n_seats
+    players[seat] = "human"
     game = session.new_game(partner="random", opponents="random", match=True, practice=True, seed=seed,
-                            variant=variant)
+                            variant=variant, players=players)
     settings = Settings(speed=8.0, auto_advance=False, sound=False)
     view = TableView(window, game, session.ai_players(game), human_seats=session.human_seats(game),
-                     practice=True, settings=settings, sound=window.sound, executor=InlineExecutor())
+                     face_up_seats={seat}, practice=True, settings=settings, sound=window.sound,
+                     executor=InlineExecutor())
     window.show_view(view)
-    g = variant[:5]
+    g = variant[:5] + (f"-{rules.seat_names[seat].lower()}" if seat else "")
     _shoot_deal_and_discard(view, g, shoot)
     _shoot_tricks_and_plays(view, rules, g, shoot)
     _shoot_score_pages(view, g, shoot)
@@ -99,26 +103,26 @@ def _table(window, variant: str, shoot: Shooter) -> None:
 def _shoot_deal_and_discard(view, g: str, shoot: Shooter) -> None:
     frames(view, 40, draw_every=0)
     shoot(f"{g}-deal", view)
-    _until(view, lambda: view._can_act())
+    _until(view, lambda: view.ctl.can_act())
     assert view.game.state.phase == DISCARD
     hand = view.ctl.hand_order()
     first = next(c for c in hand if c in view.ctl.legal_cards)
     click(view, *card_point(view, first))
     _until(view, lambda: not view.table.busy)
     view.ask_hint()  # the hint figures over the hand, one card of the discard raised
-    _until(view, lambda: view.ctl.hint_future is None and not view.table.busy)
-    assert view.hint_texts and view.ctl.selected == [first]
+    _until(view, lambda: view.ctl.hints.future is None and not view.table.busy)
+    assert view.marks.hint_texts and view.ctl.discard.selected == [first]
     shoot(f"{g}-discard", view)
-    view.ctl.selected = []
+    view.ctl.discard.selected = []
     play_human_turn(view)
-    _until(view, lambda: view._can_act() or view.ctl.waiting)
+    _until(view, lambda: view.ctl.can_act() or view.ctl.waiting)
 
 
 def _shoot_trick(view, rules, g: str, shoot: Shooter) -> None:
     """A finished trick won by another seat: every card stays in view, with the piles' titles."""
     pos = view.ctl.position(view.ctl.shown)
     assert len(pos.trick) == rules.n_seats  # every card of the trick stays in view
-    assert [t.text for t in view.table.pile_titles] == [
+    assert [t.text for t in view.table.labels.pile_titles] == [
         view.words.pile_title(side, pos.tricks_won[side]) for side in range(rules.n_sides)]
     shoot(f"{g}-trick", view)
 
@@ -147,11 +151,11 @@ def _shoot_tricks_and_plays(view, rules, g: str, shoot: Shooter) -> None:
     seen_trick = seen_play = False
     while not view.ctl.waiting == "scoring":
         if view.ctl.waiting == "trick":
-            if not seen_trick and view.ctl.trick_winner != 0:
+            if not seen_trick and view.ctl.feed.trick_winner != view.ctl.viewer:
                 _shoot_trick(view, rules, g, shoot)
                 seen_trick = True
             view.continue_()
-        elif view._can_act():
+        elif view.ctl.can_act():
             if not seen_play and view.game.state.trick:
                 _shoot_play(view, rules, g, shoot)
                 seen_play = True
@@ -270,6 +274,11 @@ def _menus(window, shoot: Shooter, home: Path) -> None:
         shoot(name, view)
 
 
+#: a table seen from another seat than South, by language: (game, seat at the bottom)
+OTHER_SEAT = {"en": ("piedicavallo", 1), "fr": ("scarto", 2), "it": ("piedicavallo", 3)}
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_text_meets_a_text_or_an_index_in_any_scene(window, home, lang, tmp_path) -> None:
     i18n.set_language(lang)
@@ -278,6 +287,8 @@ def test_no_text_meets_a_text_or_an_index_in_any_scene(window, home, lang, tmp_p
     try:
         for variant in ("piedicavallo", "scarto"):
             _table(window, variant, shoot)
+        variant, seat = OTHER_SEAT[lang]
+        _table(window, variant, shoot, seat)  # a guest's table: its own seat at the bottom
         scarto = _scarto_file(tmp_path / "scarto-5.jsonl")
         for path, g in ((GOLDEN / "match-seed-7.jsonl", "piedi"), (scarto, "scart")):
             _theatre(window, shoot, path, g)

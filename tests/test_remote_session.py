@@ -1,14 +1,13 @@
 """The table's remote session over a client that speaks like ``online.client``'s
 ``ThreadedClient`` (its ``poll`` messages, ``send_command``), with an engine game
-standing in for the server: whole games at the table from every seat, each
-seat turned to the bottom of the table; the positions the table shows are the
-seat's own view, turned; a refusal comes back as data; and at the end the game
-rebuilt from the public seed equals the server's log, event for event.
+standing in for the server: whole games at the table from every seat, each seat
+drawn at the bottom of its own table under its own name; the positions the
+table shows are the seat's own views, as the server sent them; a refusal comes
+back as data; and at the end the game rebuilt from the public seed equals the
+server's log, event for event.
 """
 
 from __future__ import annotations
-
-import random
 
 import pytest
 
@@ -17,8 +16,10 @@ from engine.players import make_player
 from engine.ruleset import ruleset
 from engine.state import IllegalMove, Play
 from engine.view import seat_event, seat_view
+from game.common import layout
 from game.common.position import Position
-from game.table.remote_session import RemoteSession, Turn
+from game.common.words import Words
+from game.table.remote_session import RemoteSession
 from game.table.table_controller import InlineExecutor, TableController
 from tests.test_table_controller import Recorder, act
 from tests.test_table_session import drive
@@ -93,25 +94,25 @@ def test_a_whole_online_game_from_any_seat(variant: str, seat: int, home) -> Non
     client = FakeClient(variant, 5 + seat, rules.full_game, seat)
     sess = RemoteSession(client, players=tuple("human" if s == seat else "easy"
                                                for s in range(rules.n_seats)))
-    assert sess.players[0] == "human"  # this seat is drawn at the bottom
+    assert sess.viewer == seat and sess.human_seats == {seat} and sess.players[seat] == "human"
     out = Recorder()
     ctl = TableController(sess, {}, out, executor=InlineExecutor(), auto_continue=True)
     ctl.speed = 1000.0
     drive(ctl, sess)
     g = client.authority
     assert not g.legal()
-    # the commands went out in the server's seats
+    # the commands went out as the table made them: this seat's
     assert client.sent and all(c.seat == seat for c in client.sent)
-    # what the table showed is the seat's view, turned
-    turn = Turn(rules, seat)
-    views = [Position.of([turn.view(seat_view(st, seat))]) for st in g.states]
+    # what the table showed is the seat's own view, no other hand in it
+    views = [Position.of([seat_view(st, seat)]) for st in g.states]
     for step in out.steps:
         if step.kind == "event":
             assert step.after in views
         for pos in (step.before, step.after):
-            assert all(pos.hands[s] is None for s in range(1, rules.n_seats))
-    # the sheet speaks of the turned sides: the viewer's side is side of seat 0
-    assert ctl.sheet is not None and ctl.sheet.points == turn.by_side(g.state.scores[-1])
+            assert all(pos.hands[s] is None for s in range(rules.n_seats) if s != seat)
+    # the sheet speaks of the real sides, the viewer's among them
+    assert ctl.end.sheet is not None and ctl.end.sheet.points == g.state.scores[-1]
+    assert ctl.end.sheet.viewer_side == rules.side[seat]
     # the game rebuilt from the public seed equals the server's, and is filed
     full = sess.full_game()
     assert full is not None and full.log == g.log
@@ -130,28 +131,35 @@ def test_a_whole_online_game_from_any_seat(variant: str, seat: int, home) -> Non
         g.state.scores[0][rules.side[seat]]
 
 
-def test_turn_is_a_rotation_of_the_rules() -> None:
-    """Turning a view keeps it a consistent view: its legal commands, turned back,
-    are the seat's own legal commands at every step."""
-    for variant in ("piedicavallo", "scarto"):
-        rules = ruleset(variant)
-        g = Game(9, 1, rules=rules)
-        rnd = random.Random(9)
-        while g.legal():
-            for k in range(rules.n_seats):
-                turn = Turn(rules, k)
-                v = seat_view(g.state, k)
-                tv = turn.view(v)
-                assert tv.seat == 0
-                back = [turn.command(c) for c in tv.legal()]
-                assert back == list(v.legal())
-                assert sum(tv.hand_sizes) == sum(v.hand_sizes)
-                assert tv.hand_sizes[0] == v.hand_sizes[k]
-            legal = g.legal()
-            g.submit(legal[rnd.randrange(len(legal))])
+@pytest.mark.parametrize("variant", ["piedicavallo", "scarto"])
+def test_each_seat_sits_at_the_bottom_of_its_own_table_under_its_own_name(variant: str, home) -> None:
+    """The layout puts the viewer's seat at the bottom and the others round it in
+    the order of play, each keeping its seat's name and its side's pile: the host
+    (South) and a guest at any other seat name the same seats."""
+    rules = ruleset(variant)
+    for seat in range(rules.n_seats):
+        client = FakeClient(variant, 3, 1, seat)
+        sess = RemoteSession(client)
+        ctl = TableController(sess, {}, Recorder(), executor=InlineExecutor())
+        while not ctl.view().hand:  # the deal comes with the first poll
+            ctl.update(1 / 60)
+        pos = ctl.position()
+        places = layout.table_places(pos, bottom=sess.viewer)
+        mine = [places[("card", c)] for c in ctl.hand_order()]
+        assert mine and all(p.y < layout.SOUTH_Y + 20 and p.face_up for p in mine)  # the bottom hand
+        seating = layout.Seating(rules, seat)
+        for s in range(rules.n_seats):  # the next seat in the order of play on the right
+            assert seating.spot(s) == layout.spot(rules.n_seats, (s - seat) % rules.n_seats)
+            if s != seat:
+                assert all(places[("back", s, i)].y > layout.SOUTH_Y + 60 for i in range(pos.hand_sizes[s]))
+        assert seating.pile_pos[rules.side[seat]] == layout.geometry(rules.n_seats).pile_pos[0]
+        words = Words(rules, ctl.you)
+        assert [words.name(s) for s in range(rules.n_seats)][seat] == "You"
+        assert all(words.name(s) in (rules.seat_names[s], "Partner") for s in range(rules.n_seats) if s != seat)
+        ctl.close()
 
 
-def test_a_refusal_from_the_server_comes_back_turned(home) -> None:
+def test_a_refusal_from_the_server_comes_back_to_the_prompt(home) -> None:
     client = FakeClient("piedicavallo", 4, 1, 2)
     sess = RemoteSession(client)
     out = Recorder()

@@ -21,7 +21,8 @@ from game.common import i18n, paths
 from game.common.position import Position, seen_by
 from game.common.words import Words, msg
 from game.table import session
-from game.table.table_controller import InlineExecutor, Step, TableController
+from game.table.table_api import Step
+from game.table.table_controller import InlineExecutor, TableController
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,8 +83,8 @@ def act(ctl: TableController) -> None:
     else:
         for c in view.legal()[0].cards:
             assert ctl.click_card(c)
-        assert ctl.confirm_ready
-        ctl.confirm_discard()
+        assert ctl.discard.ready
+        ctl.discard.confirm()
 
 
 def play_deal(ctl: TableController) -> None:
@@ -119,7 +120,7 @@ def test_a_whole_deal_through_the_controller(variant: str, home) -> None:
         assert not take.after.stock_out and take.after.hand_sizes[0] == 28
         assert take.after.hand(0) & take.before.stock == take.before.stock  # the stock joined the hand
     # the sheet: the engine's breakdown and result
-    sheet = ctl.sheet
+    sheet = ctl.end.sheet
     assert sheet is not None and sheet.points == st.scores[0]
     parts = state_breakdown(ctl.game.states[ctl.game.cursor - 1])
     assert tuple(p.total for p in parts) == sheet.points
@@ -131,7 +132,7 @@ def test_a_whole_deal_through_the_controller(variant: str, home) -> None:
     assert rp.final.scores == st.scores and rp.header.variant == variant
     assert not paths.autosave_path().exists()
     ctl.continue_()
-    assert ctl.sheet is None and ctl.waiting == ""
+    assert ctl.end.sheet is None and ctl.waiting == ""
 
 
 def test_a_scarto_deal_another_seat_deals_keeps_stock_and_discard_hidden(home) -> None:
@@ -144,8 +145,8 @@ def test_a_scarto_deal_another_seat_deals_keeps_stock_and_discard_hidden(home) -
     assert take.before.stock_out and take.before.hand_sizes[1] == 25 and take.after.hand_sizes[1] == 28
     discarded = next(s for s in out.steps if s.kind == "event" and type(s.event).__name__ == "Discarded")
     assert discarded.event.cards == 0  # the event as South sees it
-    assert ctl.sheet is not None
-    dealer_groups = ctl.sheet.groups[1]
+    assert ctl.end.sheet is not None
+    dealer_groups = ctl.end.sheet.groups[1]
     assert any(g.kind == "discard" and g.cards == () for g in dealer_groups)
 
 
@@ -153,7 +154,7 @@ def test_a_whole_scarto_game_of_three_deals_and_who_loses(home) -> None:
     ctl, out, scenes = make("scarto", 5, match=True)
     for _deal in range(3):
         play_deal(ctl)
-        sheet = ctl.sheet
+        sheet = ctl.end.sheet
         assert sheet is not None and sheet.n_deals == 3
         ctl.continue_()
     st = ctl.game.state
@@ -233,11 +234,11 @@ def test_undo_and_redo_in_practice(home) -> None:
         decisions.append((ctl.game.cursor, ctl.game.state))
         act(ctl)
     run_until_prompt(ctl)
-    assert ctl.undo() and ctl.undo()
+    assert ctl.rewind.undo() and ctl.rewind.undo()
     assert (ctl.game.cursor, ctl.game.state) == decisions[2]
     pos, raised, dimmed, ease = out.laid[-1]
     assert pos == seen_by(ctl.game.state, {0}) and not ease  # laid at once, no animation
-    assert ctl.redo()
+    assert ctl.rewind.redo()
     assert (ctl.game.cursor, ctl.game.state) == decisions[3]
     run_until_prompt(ctl)
     assert ctl.can_act()
@@ -299,12 +300,12 @@ def test_the_discard_by_keyboard_alone(variant: str, home) -> None:
     assert ctl.view().phase == DISCARD
     before = ctl.game.cursor
     for _ in range(200):
-        if ctl.confirm_ready:
+        if ctl.discard.ready:
             break
-        ctl.key_step(1)
+        ctl.keys.step(1)
         ctl.key_press()
-    assert ctl.confirm_ready and len(ctl.selected) == ctl.rules.discard_cards
-    chosen = set(ctl.selected)
+    assert ctl.discard.ready and len(ctl.discard.selected) == ctl.rules.discard_cards
+    chosen = set(ctl.discard.selected)
     assert ctl.key_press()
     assert ctl.game.cursor > before and ctl.view().phase == PLAY
     assert ctl.game.state.discard == sum(1 << c for c in chosen)
@@ -396,7 +397,7 @@ def test_a_new_players_table_shows_every_card_of_every_trick_until_a_click(varia
             waits += 1
             # the whole trick is on the table, its winner named, for as long as nobody clicks
             pos = out.steps[-1].after
-            assert len(pos.trick) == n and ctl.trick_winner >= 0 and ctl.status.key == "click_to_continue"
+            assert len(pos.trick) == n and ctl.feed.trick_winner >= 0 and ctl.status.key == "click_to_continue"
             for _ in range(600):  # ten seconds: still there
                 ctl.update(1 / 60)
             assert ctl.waiting == "trick" and len(out.steps) == before
@@ -421,8 +422,8 @@ def test_the_quick_table_stays_an_option_and_autoplay_is_not_slowed(home) -> Non
     from game.common.settings import Settings
 
     quick, _out = _paced("piedicavallo", Settings(auto_advance=True, speed=2.0))
-    assert quick.ai_pause == pytest.approx(T_AI_MIN / 2)
+    assert quick.ai.pause == pytest.approx(T_AI_MIN / 2)
     slow, _out = _paced("piedicavallo", Settings(speed=2.0))
-    assert slow.ai_pause == pytest.approx(T_AI_READ / 2)
+    assert slow.ai.pause == pytest.approx(T_AI_READ / 2)
     slow.auto_continue = True  # autoplay: nobody reads, nothing waits
-    assert slow.ai_pause == pytest.approx(T_AI_MIN / 2)
+    assert slow.ai.pause == pytest.approx(T_AI_MIN / 2)

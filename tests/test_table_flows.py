@@ -39,7 +39,7 @@ def assert_laid_at_once(ctl: TableController, out: Recorder) -> None:
     pos, raised, dimmed, ease = out.laid[0]
     assert pos == seen_by(ctl.game.state, {0}) and not ease
     assert ctl.banner is None and ctl.status is None  # no stale banner ("You cuts")
-    assert ctl.sheet is None and ctl.waiting == ""
+    assert ctl.end.sheet is None and ctl.waiting == ""
 
 
 # --- resume ---------------------------------------------------------------------------
@@ -60,13 +60,13 @@ def test_a_match_resumed_in_deal_2_is_on_the_table_at_once(home) -> None:
     assert_laid_at_once(ctl2, out2)
     assert ctl2.scene == "play"
     run_until_prompt(ctl2)
-    assert ctl2.can_act() and ctl2.sheet is None  # not deal 1's score sheet
+    assert ctl2.can_act() and ctl2.end.sheet is None  # not deal 1's score sheet
     # anything shown now is new: a card played after the resume, never deal 1 again
     assert all(not isinstance(s.event, Dealt | DealScored) for s in out2.steps)
     # where the match stands: deal 2 of 4, deal 1's points
     words = Words(ctl2.rules, 0)
     totals = ctl2.rules.totals(state.scores)
-    text = words.say(ctl2.standing)
+    text = words.say(ctl2.end.standing)
     assert text == f"Deal 2 of 4 · Match: Us {totals[0]}, Them {totals[1]}"
 
 
@@ -77,7 +77,7 @@ def test_a_game_left_on_a_score_sheet_shows_that_sheet_again_then_deals(home) ->
     assert isinstance(ctl.game.events[-1], Dealt)
     ctl2, out2 = reopen(ctl.game)
     assert resume_point(ctl2.game) == (ctl2.game.cursor - 1, ctl2.game.cursor - 2)
-    assert ctl2.waiting == "scoring" and ctl2.sheet is not None and ctl2.sheet.deal == 1
+    assert ctl2.waiting == "scoring" and ctl2.end.sheet is not None and ctl2.end.sheet.deal == 1
     assert out2.steps == [] and ctl2.banner is None
     ctl2.continue_()
     ctl2.update(1 / 60)
@@ -132,18 +132,18 @@ def test_a_new_game_is_still_dealt_with_its_animation(home) -> None:
 def test_undo_and_redo_are_available_only_when_there_is_something(home) -> None:
     ctl, out, scenes = make("piedicavallo", seed_where("piedicavallo", 1), practice=True)
     run_until_prompt(ctl)
-    assert not ctl.can_undo and not ctl.can_redo  # South's first decision
-    assert not ctl.redo()
+    assert not ctl.rewind.can_undo and not ctl.rewind.can_redo  # South's first decision
+    assert not ctl.rewind.redo()
     assert ctl.banner is not None and ctl.banner.key == "nothing_to_redo"
     assert Words(ctl.rules, 0).say(ctl.banner) == "Nothing to redo"
     assert ctl.can_act()  # the prompt stays
-    assert not ctl.undo() and ctl.banner.key == "nothing_to_undo"
+    assert not ctl.rewind.undo() and ctl.banner.key == "nothing_to_undo"
     act(ctl)
     run_until_prompt(ctl)
-    assert ctl.can_undo and not ctl.can_redo
-    assert ctl.undo()
-    assert ctl.can_redo and not ctl.can_undo
-    assert ctl.redo() and not ctl.can_redo
+    assert ctl.rewind.can_undo and not ctl.rewind.can_redo
+    assert ctl.rewind.undo()
+    assert ctl.rewind.can_redo and not ctl.rewind.can_undo
+    assert ctl.rewind.redo() and not ctl.rewind.can_redo
 
 
 def test_undo_and_redo_are_never_offered_outside_practice(home) -> None:
@@ -151,7 +151,7 @@ def test_undo_and_redo_are_never_offered_outside_practice(home) -> None:
     run_until_prompt(ctl)
     act(ctl)
     run_until_prompt(ctl)
-    assert not ctl.can_undo and not ctl.undo() and ctl.banner is None
+    assert not ctl.rewind.can_undo and not ctl.rewind.undo() and ctl.banner is None
 
 
 # --- the end of a deal ------------------------------------------------------------------------
@@ -163,7 +163,7 @@ def test_the_end_of_a_single_deal_offers_play_again_the_review_and_the_menu(home
     ctl.on_again = lambda: again.append(True)
     play_deal(ctl)
     assert ctl.finished and ctl.end_choices == ("again", "tricks", "piles", "menu")
-    sheet = ctl.sheet
+    sheet = ctl.end.sheet
     # the review: every trick, who led, who took it, every card, from the engine
     before = ctl.game.states[ctl.game.cursor - 1]
     from engine.state import trick_winners
@@ -178,7 +178,7 @@ def test_the_end_of_a_single_deal_offers_play_again_the_review_and_the_menu(home
     pile = set(sheet.pile(0))
     assert pile == set(mask_cards(before.piles[0])) - set(sheet.discard)
     ctl.choose("tricks")
-    assert ctl.page == "tricks" and ctl.end_choices == ("again", "score", "piles", "menu")
+    assert ctl.end.page == "tricks" and ctl.end_choices == ("again", "score", "piles", "menu")
     ctl.choose("again")
     assert again == [True]
 
@@ -186,8 +186,8 @@ def test_the_end_of_a_single_deal_offers_play_again_the_review_and_the_menu(home
 def test_another_seats_discard_stays_hidden_in_the_review(home) -> None:
     ctl, out, scenes = make("scarto", seed_where("scarto", 1))
     play_deal(ctl)
-    assert ctl.sheet.discard is None  # East's: nobody else sees it (S4)
-    assert all(g.cards == () for g in ctl.sheet.groups[1] if g.kind == "discard")
+    assert ctl.end.sheet.discard is None  # East's: nobody else sees it (S4)
+    assert all(g.cards == () for g in ctl.end.sheet.groups[1] if g.kind == "discard")
 
 
 def test_the_end_of_a_deal_in_a_match_offers_the_next_deal(home) -> None:
@@ -195,11 +195,11 @@ def test_the_end_of_a_deal_in_a_match_offers_the_next_deal(home) -> None:
     play_deal(ctl)
     assert not ctl.finished and ctl.end_choices[0] == "next" and "again" not in ctl.end_choices
     ctl.choose("next")
-    assert ctl.waiting == "" and ctl.sheet is None
+    assert ctl.waiting == "" and ctl.end.sheet is None
     run_until_prompt(ctl)
     assert ctl.game.state.deal_no == 2
     words = Words(ctl.rules, 0)
-    assert words.say(ctl.standing).startswith("Deal 2 of 3 · Game: You ")
+    assert words.say(ctl.end.standing).startswith("Deal 2 of 3 · Game: You ")
 
 
 def test_play_again_keeps_the_set_up(home) -> None:
@@ -254,18 +254,19 @@ def test_the_running_figure_says_what_it_counts() -> None:
 def test_a_single_deal_has_no_match_line(home) -> None:
     ctl, out, scenes = make("piedicavallo", 3)
     run_until_prompt(ctl)
-    assert ctl.standing is None
+    assert ctl.end.standing is None
 
 
 def test_the_match_line_before_any_deal_is_scored(home) -> None:
     ctl, out, scenes = make("piedicavallo", 3, match=True)
     run_until_prompt(ctl)
-    assert Words(ctl.rules, 0).say(ctl.standing) == "Deal 1 of 4"
+    assert Words(ctl.rules, 0).say(ctl.end.standing) == "Deal 1 of 4"
 
 
 # --- refusals (in words, the rule in a tooltip) -------------------------------------
 
 
+@pytest.mark.slow
 def test_every_refusal_reason_has_words() -> None:
     from engine.errors import Refusal
     from engine.ruleset import ruleset
@@ -309,8 +310,8 @@ def test_what_is_shown_after_a_resume_starts_where_the_game_stood(home) -> None:
 def test_the_deal_number_shows_once_the_game_is_over(home) -> None:
     ctl, out, scenes = make("scarto", 5, match=True)
     play_deal(ctl)
-    assert ctl.sheet.number is None  # a match goes on: its number would show the deals to come
+    assert ctl.end.sheet.number is None  # a match goes on: its number would show the deals to come
     for _ in range(2):
         ctl.continue_()
         play_deal(ctl)
-    assert ctl.finished and ctl.sheet.number == 5
+    assert ctl.finished and ctl.end.sheet.number == 5

@@ -27,16 +27,16 @@ from game.table.table_session import Notice
 from tests.test_table_controller import Recorder, act
 
 SESSION_API = frozenset({
-    "rules", "viewer", "human_seats", "local_ai", "can_rewind", "online", "players", "cursor",
+    "rules", "viewer", "human_seats", "ai_seats", "can_rewind", "online", "players", "cursor",
     "event", "view_at", "poll", "submit", "archive", "close", "autosave_path", "deal_number",
-    "first", "names",
+    "first", "names", "undo_target", "redo_target", "undo", "redo",
 })
 
 
 class SeatOnlySession:
     """A remote seat without a network: events and views only."""
 
-    local_ai = False
+    ai_seats = None
     can_rewind = False
     online = True
     autosave_path = None
@@ -107,6 +107,18 @@ class SeatOnlySession:
     def archive(self):
         return None
 
+    def undo_target(self) -> None:
+        return None
+
+    def redo_target(self) -> None:
+        return None
+
+    def undo(self) -> bool:
+        return False
+
+    def redo(self) -> bool:
+        return False
+
     def close(self) -> None:
         pass
 
@@ -146,7 +158,7 @@ def test_a_whole_game_through_a_session_without_state(variant: str, home) -> Non
             assert step.after in views
         for pos in (step.before, step.after):
             assert all(pos.hands[s] is None for s in range(1, rules.n_seats))
-    assert ctl.sheet is not None and ctl.sheet.points == g.state.scores[-1]
+    assert ctl.end.sheet is not None and ctl.end.sheet.points == g.state.scores[-1]
     scored = [i for i, e in enumerate(g.events) if isinstance(e, DealScored)]
     assert len(scored) == rules.full_game
 

@@ -4,6 +4,8 @@ naming the engine's legal cards and lighting them, in three languages."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine.ai.reasons import reason
 from engine.cards import mask_cards
 from engine.players import make_player
@@ -61,7 +63,7 @@ def act(ctl: TableController) -> None:
     else:
         for c in view.legal()[0].cards:
             ctl.click_card(c)
-        ctl.confirm_discard()
+        ctl.discard.confirm()
 
 
 def ranked_last_first(view, ms, cursor):
@@ -70,6 +72,7 @@ def ranked_last_first(view, ms, cursor):
     return [(cmd, 50.0 - i) for i, cmd in enumerate(legal)]
 
 
+@pytest.mark.slow
 def test_the_hint_gives_the_reason_of_its_best_move_in_each_language(home) -> None:
     for variant in ("piedicavallo", "scarto"):
         ctl, out = make(variant, 7, hint_fn=ranked_last_first)
@@ -79,31 +82,32 @@ def test_the_hint_gives_the_reason_of_its_best_move_in_each_language(home) -> No
             if ctl.finished:
                 break
             view = ctl.view()
-            ctl.ask_hint()
+            ctl.hints.ask()
             ctl.update(1 / 60)
             best = ranked_last_first(view, 0, 0)[0][0]
-            assert ctl.hint_reason == reason(view, best)  # from the viewer's view, for the best move
+            assert ctl.hints.reason == reason(view, best)  # from the viewer's view, for the best move
             assert ctl.status is not None and ctl.status.key == "hints"
-            if ctl.hint_reason is not None:
+            if ctl.hints.reason is not None:
                 texts = {}
                 for lang in ("en", "fr", "it"):
                     i18n.set_language(lang)
                     w = Words(ctl.rules, 0)
                     texts[lang] = w.say(ctl.status)
-                    assert w.reason(ctl.hint_reason) in texts[lang] and "{" not in texts[lang]
+                    assert w.reason(ctl.hints.reason) in texts[lang] and "{" not in texts[lang]
                 i18n.set_language("en")
                 assert texts["en"].startswith("Best in gold: ")
                 assert len(set(texts.values())) == 3, texts
-                got.append(ctl.hint_reason.key)
+                got.append(ctl.hints.reason.key)
             if view.phase == DISCARD:
                 for c in best.cards:  # type: ignore[union-attr]
                     ctl.click_card(c)
-                ctl.confirm_discard()
+                ctl.discard.confirm()
             else:
                 assert ctl.click_card(best.card)  # type: ignore[union-attr]
         assert len(got) >= 10 and len(set(got)) >= 4, got
 
 
+@pytest.mark.slow
 def test_a_refused_card_says_what_to_play_instead_and_lights_it(home) -> None:
     seen = set()
     for variant, seed in (("piedicavallo", 5), ("scarto", 3), ("piedicavallo", 11)):

@@ -104,6 +104,8 @@ def _measure(seat: Seat, lang: str, screen: str, found: dict[str, Any]) -> None:
     shots = _shots()
     for w, h in VIEWPORTS:
         seat.page.set_viewport_size({"width": w, "height": h})
+        # a card just played is still on its way to the trick: measure where it lands
+        seat.page.evaluate("() => Promise.all(document.getAnimations().map((a) => a.finished))")
         seat.page.wait_for_timeout(60)
         phone = min(w, h) < 600
         problems = seat.page.evaluate(MEASURE_JS, phone)
@@ -117,7 +119,7 @@ def _play_to_every_screen(seat: Seat, lang: str, found: dict[str, Any]) -> set[s
     """Play (lit cards only) until the discard, a trick and the score sheet have
     each been measured; returns the screens measured."""
     done: set[str] = set()
-    end = time.monotonic() + 240
+    end = time.monotonic() + 480  # a whole Scarto deal on a loaded machine
     while done != {"discard", "trick", "sheet"}:
         assert time.monotonic() < end, f"never reached {({'discard', 'trick', 'sheet'} - done)}"
         s = seat.snap()

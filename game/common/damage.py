@@ -331,12 +331,12 @@ class SubBufferPresenter:
             if not context.config.glx_info.have_extension("GLX_MESA_copy_sub_buffer"):
                 return None
             name = ctypes.cast(ctypes.c_char_p(cls.NAME), ctypes.POINTER(ctypes.c_ubyte))
-            addr = glx.glXGetProcAddressARB(name)  # type: ignore[has-type]
+            addr = glx.glXGetProcAddressARB(name)  # type: ignore[has-type]  # pyglet binds it at run time
             if not addr:
                 return None
             proto = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int,
                                      ctypes.c_int, ctypes.c_int)
-            fn = proto(ctypes.cast(addr, ctypes.c_void_p).value)  # type: ignore[arg-type]
+            fn = proto(ctypes.cast(addr, ctypes.c_void_p).value)  # type: ignore[arg-type]  # addr is not null
             context.x_display, context.glx_window  # noqa: B018 - both must exist
         except Exception:  # noqa: BLE001 - not GLX (EGL, Wayland, Windows, macOS)
             return None

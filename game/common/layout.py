@@ -14,9 +14,10 @@ then anticlockwise; a three-seat table leaves the top free.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engine.cards import TRUMP_SUIT, Pack, mask_cards
+from engine.ruleset import Ruleset
 from game.common.constants import (
     CARD_H,
     CARD_W,
@@ -33,7 +34,9 @@ from game.common.constants import (
 )
 from game.common.position import Position
 
-Key = tuple
+#: what a sprite shows: ``("card", c)``, or ``("back", owner, i)`` with owner a seat,
+#: "discard", "stock" or "deck" (see the module)
+Key = tuple[Any, ...]
 
 
 class Place(NamedTuple):
@@ -97,12 +100,13 @@ BOTTOM, RIGHT, TOP, LEFT = 0, 1, 2, 3
 _SPOTS = {4: (BOTTOM, RIGHT, TOP, LEFT), 3: (BOTTOM, RIGHT, LEFT)}
 
 
-def spot(n_seats: int, seat: int) -> int:
-    """The place on the screen of ``seat`` at a table of ``n_seats``."""
-    return _SPOTS[n_seats][seat]
+def spot(n_seats: int, seat: int, bottom: int = 0) -> int:
+    """The place on the screen of ``seat`` at a table of ``n_seats`` whose seat
+    ``bottom`` is drawn at the bottom."""
+    return _SPOTS[n_seats][(seat - bottom) % n_seats]
 
 
-#: South's hand: its lower edge runs off the bottom of the screen (the cards are
+#: The bottom hand: its lower edge runs off the bottom of the screen (the cards are
 #: double-ended: the top index is what is read), which leaves room above it for
 #: the hint figures and the status line under the trick.
 SOUTH_Y = 92
@@ -116,7 +120,7 @@ CENTRE = (WIDTH // 2, 426)
 SOUTH_SPAN = 940 - 96
 
 
-def _south_places(n: int, face_up: bool, raised: frozenset[int]) -> list[Place]:
+def _bottom_places(n: int, face_up: bool, raised: frozenset[int]) -> list[Place]:
     # Cards at rest sit on whole pixels and are not turned (except by quarter
     # turns), so they are drawn 1:1: see constants.HAND_SCALE.
     if n <= 17:  # 16 or 17 cards (the dealer's) close up to keep clear of the labels
@@ -136,11 +140,11 @@ def _south_places(n: int, face_up: bool, raised: frozenset[int]) -> list[Place]:
 
 
 #: Where an open side hand (the theatre, watch mode) lies, in table coordinates:
-#: left, bottom, right, top of the West seat's block; East's is its mirror image.
+#: left, bottom, right, top of the left seat's block; the right one's is its mirror image.
 #: Left and right: from the table's edge to short of the theatre's tricks panel
 #: (its left edge, 212 on the screen, is table x 175 through the theatre's 0.92
-#: zoom); bottom: over the seat's plate (top 223); top: under Scarto's West pile
-#: and its outline (bottom 558), Piedicavallo's team points and East's note of the
+#: zoom); bottom: over the seat's plate (top 223); top: under Scarto's left pile
+#: and its outline (bottom 558), Piedicavallo's team points and the right note of the
 #: trumps discarded (567).
 OPEN_SIDE_BOX = (6.0, 228.0, 168.0, 552.0)
 #: an open side card shows at least this much of its top (the corner index, rank
@@ -173,8 +177,8 @@ def open_side_grid(n: int) -> tuple[int, int, float, float]:
 def _open_side_places(where: int, n: int) -> list[Place]:
     """An open side hand: columns left to right, each top to bottom; a card covers the
     bottom of the one above it and a column the right part of the one before, so every
-    card keeps its top-left corner (the index) in view.  West's block starts at the
-    table's left edge, East's ends at its right edge; both are centred on the box's
+    card keeps its top-left corner (the index) in view.  The left block starts at the
+    table's left edge, the right one ends at its right edge; both are centred on the box's
     height."""
     cols, per, dx, dy = open_side_grid(n)
     w, _h = card_size(OPEN_SCALE)
@@ -208,7 +212,7 @@ def hand_places(where: int, n: int, face_up: bool, raised: frozenset[int] = froz
     if n == 0:
         return []
     if where == BOTTOM:
-        return _south_places(n, face_up, raised)
+        return _bottom_places(n, face_up, raised)
     scale = SMALL_SCALE if not face_up else OPEN_SCALE
     step = hidden_step(full) if not face_up else 26
     if where == TOP and face_up and n > 15:
@@ -230,14 +234,13 @@ def hand_places(where: int, n: int, face_up: bool, raised: frozenset[int] = froz
     return [Place(x, y0 - step * i, angle, scale, False, 100 + i) for i in range(n)]
 
 
-# Where a seat's card lies in the trick: off the centre toward the seat; South's
-# and North's overlap a little (North's over South's top, South's over North's
-# bottom: each keeps one of its two corner indices in view).
-# South's card a little left, West's and East's further out: each card's index (its
-# top-left corner) stays in view whoever plays last, North's card over South's too
+# Where a seat's card lies in the trick: off the centre toward the seat; the bottom
+# and top cards overlap a little (each keeps one of its two corner indices in view).
+# The bottom card a little left, the side ones further out: each card's index (its
+# top-left corner) stays in view whoever plays last, the top card over the bottom one too
 _TRICK_OFFSETS = ((-20, -60), (110, 2), (4, 62), (-110, -2))
 #: the card that takes the trick keeps its size (its gold glow marks it): lifted to
-#: South's size, North's card covered the index of South's card below it
+#: the bottom seat's size, the top card covered the index of the bottom card below it
 LIFT = 1.0
 
 
@@ -273,14 +276,14 @@ class Geometry(NamedTuple):
     trump_note_pos: tuple[tuple[int, int], ...]  # by side
 
 
-# Plates: South's left of its hand, East's and West's under their columns, North's
+# Plates: the bottom seat's left of its hand, the side seats' under their columns, the top seat's
 # right of its row (further right where its hand may be shown open: the theatre).
 _PLATES = ((6 + SOUTH_PLATE_W // 2, 58), (WIDTH - 6 - PLATE_W // 2, 200),
            (826 + PLATE_W // 2, NORTH_Y + 8), (6 + PLATE_W // 2, 200))
 _OPEN_NORTH_PLATE = (884 + PLATE_W // 2, NORTH_Y + 8)
 
 
-def _tokens(plates) -> tuple[tuple[int, int], ...]:
+def _tokens(plates: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
     out = []
     for spot_, (x, y) in enumerate(plates):
         w = SOUTH_PLATE_W if spot_ == BOTTOM else PLATE_W
@@ -289,7 +292,7 @@ def _tokens(plates) -> tuple[tuple[int, int], ...]:
 
 
 GEOMETRY = {
-    # Team piles: {South, North} bottom right, {East, West} top right; the team
+    # Team piles: the bottom seat's team bottom right, the other top right; the team
     # points under the buttons (the space between them and the buttons is left for
     # the buttons' tooltips).
     4: Geometry(
@@ -301,7 +304,7 @@ GEOMETRY = {
         trump_note_pos=((WIDTH - 10, 34), (WIDTH - 10, HEIGHT - 146)),
     ),
     # Each for themselves: each seat's pile beside it (the viewer's bottom right,
-    # East's top right, West's top left under the buttons); the points of each
+    # the right seat's top right, the left seat's top left under the buttons); the points of each
     # along the top, where a fourth player would sit.
     3: Geometry(
         pile_pos=((WIDTH - 90, 100), (WIDTH - 90, HEIGHT - 76), (90, HEIGHT - 130)),
@@ -316,6 +319,32 @@ GEOMETRY = {
 
 def geometry(n_seats: int) -> Geometry:
     return GEOMETRY[n_seats]
+
+
+class Seating:
+    """A table seen from one seat: ``bottom``, the seat drawn at the bottom (the
+    viewer), the others anticlockwise from it in the order of play, each keeping
+    its own name.  Each side's pile, points and trump note lie where
+    :data:`GEOMETRY` puts those of the side sitting at the same spots: the bottom
+    seat's side bottom right, first in the points."""
+
+    def __init__(self, rules: Ruleset, bottom: int = 0) -> None:
+        n = rules.n_seats
+        self.rules = rules
+        self.bottom = bottom
+        #: by seat: its spot on the screen
+        self.spots = tuple(spot(n, s, bottom) for s in range(n))
+        slots = [0] * rules.n_sides  # by side: the side of GEOMETRY's table seen from seat 0
+        for s in range(n):
+            slots[rules.side[s]] = rules.side[(s - bottom) % n]
+        geo = GEOMETRY[n]
+        #: by side: where its pile lies, its points and tricks, its trump note
+        self.pile_pos = tuple(geo.pile_pos[k] for k in slots)
+        self.score_pos = tuple(geo.score_pos[k] for k in slots)
+        self.trump_note_pos = tuple(geo.trump_note_pos[k] for k in slots)
+
+    def spot(self, seat: int) -> int:
+        return self.spots[seat]
 
 
 def plate_rect(n_seats: int, where: int, open_hands: bool = False) -> tuple[float, float, float, float]:
@@ -365,13 +394,13 @@ def deck_place(where: int, i: int, face_up: bool = False) -> Place:
 # Labels: a seat's name (and below it level and card count), the dealer marker.
 LABEL_POS = _PLATES
 DEALER_MARK_POS = _tokens(_PLATES)
-#: the one-line message between South's hand and the trick
+#: the one-line message between the bottom hand and the trick
 STATUS_POS = (WIDTH / 2, 260)
 #: the status line's text at most this wide (smaller type past it): its pill stays
 #: clear of the side hands' columns (SIDE_X, a card and a margin each side)
 STATUS_MAX_W = WIDTH - 2 * (SIDE_X + 66) - 32
 STATUS_H = 30
-#: announcements and "who takes the trick", between the trick and North's hand
+#: announcements and "who takes the trick", between the trick and the top hand
 TOP_SLOT = (WIDTH / 2, 592)
 SLOT_H = 28
 PILE_POS = GEOMETRY[4].pile_pos
@@ -398,7 +427,7 @@ def button_rects(n: int, size: float = 40, gap: float = 6) -> list[tuple[float, 
 
 
 def hint_place(card_left: float, card_top: float, strip: float, i: int) -> tuple[float, float, bool]:
-    """Where a hint figure stands over a card of South's hand: its middle, and whether
+    """Where a hint figure stands over a card of the bottom hand: its middle, and whether
     it is set small.  Over the strip its right neighbour leaves in view, just above the
     card's top edge; where the strips are narrower than a figure (a 25-card hand),
     every other figure stands a row higher."""
@@ -423,8 +452,10 @@ def table_places(
     pos: Position,
     raised: frozenset[int] | set[int] = frozenset(),
     highlight: int | None = None,
+    bottom: int = 0,
 ) -> dict[Key, Place]:
-    """Key -> place of every card of the pack for a :class:`~game.common.position.Position`.
+    """Key -> place of every card of the pack for a :class:`~game.common.position.Position`
+    seen with seat ``bottom`` at the bottom (:class:`Seating`).
 
     A hand is shown face up when the position holds it (the seats it was seen
     by); the others are shown by their size alone, as anonymous backs.  The
@@ -435,34 +466,24 @@ def table_places(
     rules = pos.rules
     pack = rules.pack
     n_seats = rules.n_seats
-    geo = GEOMETRY[n_seats]
+    seating = Seating(rules, bottom)
     out: dict[Key, Place] = {}
     if pos.deal_no == 0:
         for i in range(pack.n_cards):
-            out[("back", "deck", i)] = deck_place(0, i)
+            out[("back", "deck", i)] = deck_place(BOTTOM, i)
         return out
     trick_mask = 0
     if highlight is None and len(pos.trick) == n_seats:  # complete: the card that takes it is lifted
         highlight = pos.trick[rules.trick_winner_index(pos.trick)]
     for order, (seat, card) in enumerate(zip(pos.trick_seats, pos.trick, strict=True)):
-        out[("card", card)] = trick_place(spot(n_seats, seat), order, card == highlight)
+        out[("card", card)] = trick_place(seating.spot(seat), order, card == highlight)
         trick_mask |= 1 << card
     for seat in range(n_seats):
-        where = spot(n_seats, seat)
-        hand = pos.hands[seat]
-        if hand is not None:
-            cards = sorted_hand(hand, pack)
-            idx = frozenset(i for i, c in enumerate(cards) if c in raised) if where == BOTTOM else frozenset()
-            for c, p in zip(cards, hand_places(where, len(cards), True, idx), strict=True):
-                out[("card", c)] = p
-        else:
-            places = hand_places(where, pos.hand_sizes[seat], False, full=rules.hand_cards)
-            for i, p in enumerate(places):
-                out[("back", seat, i)] = p
+        out.update(_hand_places(pos, seat, seating.spot(seat), raised))
     for side in range(rules.n_sides):
         pile = mask_cards(pos.piles[side] & ~trick_mask)
         for i, c in enumerate(pile):
-            out[("card", c)] = pile_place(geo.pile_pos[side], i, len(pile))
+            out[("card", c)] = pile_place(seating.pile_pos[side], i, len(pile))
     if pos.stock_out:
         if pos.stock:
             for i, c in enumerate(mask_cards(pos.stock)):
@@ -471,7 +492,7 @@ def table_places(
             for i in range(rules.stock_cards):
                 out[("back", "stock", i)] = stock_place(i)
     if pos.discarded and pos.dealer >= 0:
-        where_pile = geo.pile_pos[rules.side[pos.dealer]]
+        where_pile = seating.pile_pos[rules.side[pos.dealer]]
         if pos.discard is not None:
             for i, c in enumerate(mask_cards(pos.discard)):
                 out[("card", c)] = discard_place(where_pile, i)
@@ -479,6 +500,19 @@ def table_places(
             for i in range(rules.discard_cards):
                 out[("back", "discard", i)] = discard_place(where_pile, i)
     return out
+
+
+def _hand_places(pos: Position, seat: int, where: int, raised: frozenset[int] | set[int]) -> dict[Key, Place]:
+    """Key -> place of the cards of ``seat``'s hand, shown at ``where``: face up
+    where ``pos`` holds the hand (``raised`` lifted at the bottom), else backs."""
+    rules = pos.rules
+    hand = pos.hands[seat]
+    if hand is None:
+        places = hand_places(where, pos.hand_sizes[seat], False, full=rules.hand_cards)
+        return {("back", seat, i): p for i, p in enumerate(places)}
+    cards = sorted_hand(hand, rules.pack)
+    idx = frozenset(i for i, c in enumerate(cards) if c in raised) if where == BOTTOM else frozenset()
+    return {("card", c): p for c, p in zip(cards, hand_places(where, len(cards), True, idx), strict=True)}
 
 
 def point_in_place(x: float, y: float, place: Place) -> bool:

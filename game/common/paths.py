@@ -142,7 +142,7 @@ def _try_lock(fd: int) -> bool:
         import msvcrt
 
         try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]  # checked as on Linux
         except OSError:
             return False
         return True
@@ -157,13 +157,20 @@ def _try_lock(fd: int) -> bool:
     return True
 
 
+def try_lock(fd: int) -> bool:
+    """Take the exclusive lock of the open file ``fd`` without waiting (True), or
+    find it held by another process (False); held until ``fd`` is closed or the
+    process ends, however it ends."""
+    return _try_lock(fd)
+
+
 def _unlock(fd: int) -> None:
     try:
         if os.name == "nt":  # pragma: no cover - Windows
             import msvcrt
 
             os.lseek(fd, 0, os.SEEK_SET)
-            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]  # checked as on Linux
         else:
             import fcntl
 

@@ -11,12 +11,12 @@ engine ``State``, so the table cannot show a card its seats have not seen.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import NamedTuple
 
 from engine.ruleset import Ruleset
-from engine.state import DISCARD
-from engine.view import SeatView
+from engine.state import DISCARD, Dealt, Discarded, Event, State
+from engine.view import SeatView, seat_event, seat_view
 
 
 class Position(NamedTuple):
@@ -121,34 +121,29 @@ class Position(NamedTuple):
         return self._replace(hand_sizes=tuple(sizes), hands=tuple(hands), stock_out=True, turn=-1)
 
 
-__all__ = ["Position", "seen_by", "seen_event"]
-
-
-def seen_by(state: object, seats: Sequence[int] | frozenset[int] | set[int]) -> Position:
+def seen_by(state: State, seats: Collection[int]) -> Position:
     """The position of an engine state as ``seats`` see it, through the engine's
     own filter (:func:`engine.view.seat_view`): the play table asks for its
     viewer's seat, the theatre for every seat whose hand it shows."""
-    from engine.view import seat_view
-
-    return Position.of([seat_view(state, s) for s in sorted(seats)])  # type: ignore[arg-type]
+    return Position.of([seat_view(state, s) for s in sorted(seats)])
 
 
-def seen_event(event: object, seats: Sequence[int] | frozenset[int] | set[int], rules: Ruleset) -> object:
+def seen_event(event: Event, seats: Collection[int], rules: Ruleset) -> Event:
     """``event`` as ``seats`` together see it (the engine's
     :func:`~engine.view.seat_event`, for several seats at once): a deal shows
     their hands (and the stock if one of them deals), a discard its cards if one
     of them laid it aside."""
-    from engine.state import Dealt, Discarded
-    from engine.view import seat_event
-
     shown = frozenset(seats)
     if len(shown) >= rules.n_seats:
         return event
-    if type(event) is Dealt:
+    if isinstance(event, Dealt):
         hands = tuple(h if s in shown else 0 for s, h in enumerate(event.hands))
         return Dealt(event.dealer, hands, event.cut, event.stock if event.dealer in shown else 0)
-    if type(event) is Discarded and event.seat in shown:
+    if isinstance(event, Discarded) and event.seat in shown:
         return event
     # any seat shown sees what every seat shown sees of the other events
     viewer = min(shown) if shown else (getattr(event, "seat", 0) + 1) % rules.n_seats
-    return seat_event(event, viewer, rules)  # type: ignore[arg-type]
+    return seat_event(event, viewer, rules)
+
+
+__all__ = ["Position", "seen_by", "seen_event"]

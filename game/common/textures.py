@@ -177,7 +177,7 @@ def _decode() -> _Decoded:
         for w, h in BACK_SIZES if key == "back" else FACE_SIZES:
             out[f"card:{key}:{w}"] = half.resize((w, h), Image.Resampling.LANCZOS)
         # South's hand size (the first of both lists), cut for drawing a
-        # resting hand (see TableScene._update_strips)
+        # resting hand (see game.table.scene.hand_images)
         w, h = FACE_SIZES[0]
         big = out[f"card:{key}:{w}"]
         out[f"strip:{key}"] = big.crop((0, 0, STRIP_W, h))

@@ -14,7 +14,7 @@ from game.common.navigation import show
 from game.common.ui import BaseView, Button
 from game.common.words import GAME_NAMES
 from game.table import lessons
-from game.table.table_controller import Presenter
+from game.table.table_api import Presenter
 
 COL_X = (WIDTH / 2 - 300, WIDTH / 2 + 300)
 TOP = HEIGHT - 200

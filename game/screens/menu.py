@@ -50,7 +50,7 @@ class MenuView(BaseView):
         self.notice = arcade.Text("", WIDTH / 2, 40, INK, 13, anchor_x="center", anchor_y="center",
                                   font_name=FONT)
         # (the interrupted game or None, why not) or None: nothing to resume
-        self.resume_info: tuple[Replay | None, str] | None = session.resumable()  # type: ignore[no-untyped-call]
+        self.resume_info: tuple[Replay | None, str] | None = session.resumable()
         items: list[Line] = []
         if self.resume_info and self.resume_info[0] is not None:
             items.append((resume_label(self.resume_info[0]), self.resume, ""))

@@ -1,10 +1,13 @@
-"""A game at the table: the controller that turns a game's events into steps
-(``table_controller``), the sessions it plays through (``table_session``: a local
-game; ``remote_session``: a seat at a server's table; ``lessons``: a guided
-lesson), the autosave and resume of local games (``session``), the AI in its own
-process (``ai_service``, ``live_game``), the scene that draws the table
-(``scene``, also the theatre's), the score sheet, and the table's view
-(``table_view``, the router's "table" and "game" screens).
+"""A game at the table, in three layers.  The screen: ``table_view`` (the router's
+"table" and "game" screens) and what it draws over the felt (``table_texts``,
+``hand_marks``, ``table_buttons``, ``score_panel`` and ``review_panel`` beside
+``score_sheet``).  The flow, with no arcade: ``table_controller`` and its rooms
+(``steps``, ``discard_pick``, ``key_cursor``, ``hints``, ``rewind``, ``deal_end``,
+``notices``, ``ai_turns``; their contracts in ``table_api``).  The sessions it plays
+through: ``table_session`` (the protocol, and a local game), ``remote_session`` (a
+seat at a server's table), ``lessons`` (a guided lesson); ``session`` (autosave and
+resume), ``ai_service`` and ``live_game`` (the AI in its own process).  The card
+scene, also the theatre's: the ``scene`` package.
 
 May import: ``game.common``, ``engine`` and ``online`` (the client); never a
 screen of ``game.screens`` or ``game.theatre``, nor the router: the view leaves

@@ -49,7 +49,9 @@ from game.common.i18n import N_
 from game.common.settings import Settings
 from game.common.words import MoveKind, Msg, msg
 from game.table.ai_service import AIService
-from game.table.table_controller import InlineExecutor, Presenter, TableController
+from game.table.deal_end import Choice
+from game.table.table_api import Presenter
+from game.table.table_controller import InlineExecutor, TableController
 from game.table.table_session import LocalSession
 
 # --- lessons as data -----------------------------------------------------------------------
@@ -380,7 +382,7 @@ class LessonController(TableController):
 
     def _lesson_over(self) -> None:
         if self.status is None or self.status.key != "lesson_done":
-            self._set_status(msg("lesson_done", next=self.next_id is not None), "prompt")
+            self.say(msg("lesson_done", next=self.next_id is not None), "prompt")
             if self.on_progress:
                 self.on_progress(self.lesson.id, self.step_no, True)
 
@@ -404,7 +406,7 @@ class LessonController(TableController):
         # a free deal the player may choose another, so only the cards no rule allows are dimmed
         dimmed = hand - self.legal_cards if self.lesson.free else hand - cards
         self.out.lay(self.position(), frozenset() if view.phase == DISCARD else cards, dimmed, True)
-        self._set_status(self._say_step(view), "prompt")
+        self.say(self._say_step(view), "prompt")
         if self.on_step:
             self.on_step(self.step_no)
 
@@ -424,16 +426,16 @@ class LessonController(TableController):
     # --- the next lesson -----------------------------------------------------------------
 
     @property
-    def end_choices(self) -> tuple[str, ...]:
+    def end_choices(self) -> tuple[Choice, ...]:
         """A guided lesson done: the next lesson and the menu; a free deal scored:
         the next lesson first, then the table's own choices."""
-        nxt = ("next_lesson",) if self.next_id is not None else ()
+        nxt: tuple[Choice, ...] = ("next_lesson",) if self.next_id is not None else ()
         if self.lesson.free:
             base = super().end_choices
             return (*nxt, *base) if base else ()
         return (*nxt, "menu") if self.done and self.waiting != "scoring" else ()
 
-    def choose(self, choice: str) -> None:
+    def choose(self, choice: Choice) -> None:
         if (choice == "next_lesson" and choice in self.end_choices
                 and self.on_next is not None and self.next_id is not None):
             self.close()
@@ -465,24 +467,24 @@ class LessonController(TableController):
         if view.phase == PLAY and not self.lesson.free and view.legal_mask() >> card & 1 \
                 and Play(view.seat, card) != self.expected:
             assert isinstance(self.expected, Play)
-            self._set_status(msg("lesson_wrong", card=card, expected=self.expected.card, why=self.why),
+            self.say(msg("lesson_wrong", card=card, expected=self.expected.card, why=self.why),
                              "error")
             self.out.play_sound("click")
             return False
         if view.phase == DISCARD and not self.lesson.free and card not in self._cards(self.expected) \
-                and card not in self.selected:
+                and card not in self.discard.selected:
             legal = any(m >> card & 1 for m in self.rules.legal_discards(view.hand))
             if legal:
-                self._set_status(msg("lesson_wrong_discard", card=card,
+                self.say(msg("lesson_wrong_discard", card=card,
                                      cards=tuple(sorted(self._cards(self.expected)))), "error")
                 self.out.play_sound("click")
                 return False
         return super().click_card(card)
 
-    def _submit(self, cmd: Command) -> None:
+    def submit(self, cmd: Command) -> None:
         view = self.view()
         before = self.session.cursor
-        super()._submit(cmd)
+        super().submit(cmd)
         if self.session.cursor > before:  # taken
             self._made.append((view, cmd))
             self.met.append((self.step_no, met_by(view, cmd, False)))
@@ -511,9 +513,9 @@ class LessonController(TableController):
         cmd = self.expected
         if isinstance(cmd, Discard):
             for c in cmd.cards:
-                if c not in self.selected:
+                if c not in self.discard.selected:
                     self.click_card(c)
-            self.confirm_discard()
+            self.discard.confirm()
         else:
             assert isinstance(cmd, Play)
             self.click_card(cmd.card)

@@ -28,13 +28,10 @@ from engine.ruleset import Ruleset
 from engine.state import (
     CardPlayed,
     Command,
-    DealScored,
     Dealt,
     Discard,
-    Discarded,
     Event,
     Play,
-    TrickTaken,
 )
 from engine.view import SeatView
 from game.table.table_session import Notice
@@ -57,87 +54,17 @@ def refusal_of(msg: dict[str, Any]) -> Refusal | None:
         return None
 
 
-class Turn:
-    """The table turned so that this seat sits at the bottom (seat 0), as every
-    player of a card app sees it: the table draws seat 0 at the bottom, so an
-    online seat ``k`` is shown as seat 0 and every seat ``s`` as ``s - k``.
-    Sides turn with their seats (Piedicavallo's two teams swap when ``k`` is odd;
-    Scarto's sides are its seats).  The rules are the same from every seat, so a
-    turned view is a view of the turned game; commands turn back on the way out."""
-
-    def __init__(self, rules: Ruleset, k: int) -> None:
-        n = rules.n_seats
-        self.rules, self.k, self.n = rules, k % n, n
-        side = [0] * rules.n_sides
-        for s in range(n):
-            side[rules.side[s]] = rules.side[(s - k) % n]
-        self.side_map = tuple(side)  # old side -> new side
-
-    def seat(self, s: int) -> int:
-        return s if s < 0 else (s - self.k) % self.n
-
-    def back(self, s: int) -> int:
-        return s if s < 0 else (s + self.k) % self.n
-
-    def by_seat(self, t: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(t[(i + self.k) % self.n] for i in range(self.n))
-
-    def by_side(self, t: tuple[int, ...]) -> tuple[int, ...]:
-        out = list(t)
-        for old, new in enumerate(self.side_map):
-            out[new] = t[old]
-        return tuple(out)
-
-    def view(self, v: SeatView) -> SeatView:
-        if not self.k:
-            return v
-        st = self.seat
-        return v._replace(
-            seat=st(v.seat), dealer=st(v.dealer), turn=st(v.turn), leader=st(v.leader),
-            hand_sizes=self.by_seat(v.hand_sizes), played=self.by_seat(v.played),
-            piles=self.by_side(v.piles), tricks_won=self.by_side(v.tricks_won),
-            scores=tuple(self.by_side(x) for x in v.scores),
-            history=tuple((st(leader), cards) for leader, cards in v.history),
-        )
-
-    def event(self, e: Event) -> Event:
-        if not self.k:
-            return e
-        st = self.seat
-        if isinstance(e, CardPlayed):
-            return CardPlayed(st(e.seat), e.card)
-        if isinstance(e, TrickTaken):
-            return TrickTaken(st(e.winner), e.cards)
-        if isinstance(e, Discarded):
-            return Discarded(st(e.seat), e.cards, e.trumps)
-        if isinstance(e, DealScored):
-            return DealScored(self.by_side(e.points))
-        if isinstance(e, Dealt):
-            return Dealt(st(e.dealer), self.by_seat(e.hands), e.cut, e.stock)
-        return e
-
-    def command(self, c: Command) -> Command:
-        if isinstance(c, Play):
-            return Play(self.back(c.seat), c.card)
-        return Discard(self.back(c.seat), c.cards)
-
-    def refusal(self, r: Refusal | None) -> Refusal | None:
-        if r is None or r.seat < 0:
-            return r
-        from dataclasses import replace
-
-        return replace(r, seat=self.seat(r.seat))
-
-
 class RemoteSession:
     """The table's side of an online seat (``client`` is joined to its seat).
 
-    The table sees the game turned so that this seat is seat 0 (:class:`Turn`);
-    ``seat`` is the seat at the server's table."""
+    Every seat keeps its number and name at the table: ``seat`` (the viewer,
+    drawn at the bottom by the table's layout) is the seat taken at the server's
+    table, and the events, views, refusals and commands are the server's own.
+    A watcher (``seat`` -1) sees the table from South, with no hand."""
 
-    local_ai = False
-    can_rewind = False
+    can_rewind = False  # online games have no undo
     online = True
+    ai_seats = None  # the AI seats play at the server's table: their moves come as events
     autosave_path: Path | None = None
     deal_number: int | None = None
 
@@ -158,17 +85,15 @@ class RemoteSession:
         self.client = client
         self.rules: Ruleset = view.rules
         self.seat = view.seat
-        self.turn = Turn(self.rules, max(view.seat, 0))
-        self.viewer = 0
-        self.human_seats = frozenset({0}) if view.seat >= 0 else frozenset()
-        raw = players or tuple("human" for _ in range(self.rules.n_seats))
-        self._players = tuple(raw[self.turn.back(i)] for i in range(self.rules.n_seats))
-        given = names or ("",) * self.rules.n_seats
-        self._names = tuple("" if i == 0 else given[self.turn.back(i)] for i in range(self.rules.n_seats))
+        self.viewer = max(view.seat, 0)
+        self.human_seats = frozenset({view.seat}) if view.seat >= 0 else frozenset()
+        n = self.rules.n_seats
+        self._players = tuple(players) or tuple("human" for _ in range(n))
+        given = names or ("",) * n
+        self._names = tuple("" if s == view.seat else given[s] for s in range(n))  # yours: "You"
         self.first = first  # events before this one are not known here
-        self._views: dict[int, SeatView] = {self.first: self.turn.view(view)}
-        self._events: dict[int, Event] = {}
-        self._raw: dict[int, Event] = {}  # as the server numbered and sent them
+        self._views: dict[int, SeatView] = {self.first: view}
+        self._events: dict[int, Event] = {}  # as the server numbered and sent them, from 0
         self._cursor = self.first
         self._backlog = list(backlog or [])
         self.over: dict[str, Any] | None = None
@@ -195,43 +120,52 @@ class RemoteSession:
     def poll(self) -> list[Notice]:
         out: list[Notice] = []
         msgs, self._backlog = [*self._backlog, *self.client.poll()], []
-        t = self.turn
         for m in msgs:
             kind = m.get("type")
             if kind == "event" and "engine_event" in m:
                 seq = int(m["seq"])
                 if seq == self._cursor + 1:
-                    self._raw[seq - 1] = m["engine_event"]
-                    self._events[seq - 1] = t.event(m["engine_event"])
-                    self._views[seq] = t.view(m["seat_view"])
+                    self._events[seq - 1] = m["engine_event"]
+                    self._views[seq] = m["seat_view"]
                     self._cursor = seq
             elif kind == "snapshot" and "seat_view" in m:
                 seq = int(m["seq"])
-                v = t.view(m["seat_view"])
+                v = m["seat_view"]
                 if seq != self._cursor or self._views.get(seq) != v:
                     self.first = self._cursor = seq
                     self._views = {seq: v}
-                    self._events, self._raw = {}, {}
+                    self._events = {}
                     out.append(Notice("resync"))
             elif kind == "error":
                 if m.get("id") is not None:  # the answer to a command of ours
-                    out.append(Notice("refused", str(m.get("text", "")), t.refusal(refusal_of(m))))
+                    out.append(Notice("refused", str(m.get("text", "")), refusal_of(m)))
                 else:
                     out.append(Notice("error", str(m.get("text", ""))))
             elif kind == "presence":
-                out.append(Notice("presence", seat=t.seat(int(m.get("seat", -1))),
-                                  connected=bool(m.get("connected"))))
+                out.append(Notice("presence", seat=int(m.get("seat", -1)), connected=bool(m.get("connected"))))
             elif kind == "connection":
                 out.append(Notice("connection", str(m.get("reason", "")),
                                   connected=m.get("state") == "back"))
             elif kind in ("takeover", "timeout"):
-                out.append(Notice(kind, seat=t.seat(int(m.get("seat", -1))), data=dict(m)))
+                out.append(Notice(kind, seat=int(m.get("seat", -1)), data=dict(m)))
             elif kind == "game_over":
                 self.over = m
         return out
 
     def submit(self, command: Command) -> None:
-        self.client.send_command(self.turn.command(command))  # the answer comes through poll
+        self.client.send_command(command)  # the answer comes through poll
+
+    def undo_target(self) -> int | None:
+        return None
+
+    def redo_target(self) -> int | None:
+        return None
+
+    def undo(self) -> bool:
+        return False
+
+    def redo(self) -> bool:
+        return False
 
     # --- the end of the game ---------------------------------------------------------
 
@@ -243,10 +177,10 @@ class RemoteSession:
             return None
         seed = int(self.over["seed"])
         last = self._views[self._cursor]
-        names = players or [self._players[self.turn.seat(s)] for s in range(self.rules.n_seats)]
+        names = players or list(self._players)
         g = Game(seed, last.n_deals, names, rules=self.rules,
                  extra={"online": True, "seat": self.seat})
-        plays = [e for i, e in sorted(self._raw.items()) if isinstance(e, (CardPlayed, Dealt))]
+        plays = [e for i, e in sorted(self._events.items()) if isinstance(e, (CardPlayed, Dealt))]
         pending: list[CardPlayed] = []
         for e in [*plays, None]:
             if isinstance(e, CardPlayed):
@@ -285,7 +219,7 @@ class RemoteSession:
         if g is None:
             return None
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        kind = "match" if g.header.deals > 1 else "deal"
+        kind = "match" if (g.header.deals or 1) > 1 else "deal"
         if self.rules.name != "piedicavallo":
             kind = f"{self.rules.name}-{kind}"
         folder = paths.replays_dir()

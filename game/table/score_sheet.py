@@ -17,8 +17,9 @@ sheet is the same in every language and can be tested without a window.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.ruleset import Outcome, Ruleset
 from engine.scoring import DISCARD, MATTO_TRICK, TRICK, Group, SideScore
@@ -116,7 +117,7 @@ def _adjust(groups: Sequence[Group], kinds: tuple[str, ...]) -> int:
 
 
 def _rows(rules: Ruleset, parts: Sequence[SideScore]) -> list[Row]:
-    def row(label: str, values, **kw) -> Row:
+    def row(label: str, values: Iterable[int], **kw: Any) -> Row:
         args = tuple(sorted(kw.pop("args", {}).items()))
         return Row(label, args, tuple(values), **kw)
 

@@ -34,9 +34,9 @@ from pathlib import Path
 
 from engine.files import MAX_REPLAY_BYTES, atomic_write, clean_temporaries, fsync_dir, read_capped
 from engine.game import Game
-from engine.players import level_names, make_player
+from engine.players import Player, level_names, make_player
 from engine.replay import AutosaveConflict, Replay, ReplayError, read_replay
-from engine.ruleset import ruleset
+from engine.ruleset import Ruleset, ruleset
 from game.common import paths
 
 HUMAN = "human"
@@ -70,7 +70,7 @@ class SessionGame(Game):
                 paths.release_autosave(folder)
 
 
-def deal_number_for(rules, dealer: int | None = None, rng: random.Random | None = None) -> int:
+def deal_number_for(rules: Ruleset, dealer: int | None = None, rng: random.Random | None = None) -> int:
     """A new deal number (the game's seed), whose first dealer is ``dealer`` when
     one is asked for: the first dealer is drawn from the seed (R13, S6), so
     numbers are drawn until one gives that dealer (a few tries)."""
@@ -147,7 +147,7 @@ def play_again(game: Game) -> Game:
                     chosen_deal=chosen_deal)
 
 
-def ai_players(game: Game) -> dict:
+def ai_players(game: Game) -> dict[int, Player]:
     return {s: make_player(p) for s, p in enumerate(game.header.players) if p != HUMAN}
 
 
@@ -222,7 +222,7 @@ def startup() -> Path | None:
     return None
 
 
-def resumable():
+def resumable() -> tuple[Replay | None, str] | None:
     """The autosaved game if one was left unfinished (after a crash or a kill), else None.
 
     Returns ``(replay, message)``; an autosave that cannot be resumed gives
@@ -302,7 +302,7 @@ def _resume() -> SessionGame:
         raise ResumeError(f"the autosave {info.path} cannot be continued: {exc.strerror}") from None
 
 
-def _kind(rp_or_game) -> str:
+def _kind(rp_or_game: Replay | Game) -> str:
     """A replay's kind in its file name: ``practice``, ``match`` (a whole game of
     several deals) or ``deal``; another game than Piedicavallo is named first
     (``scarto-match``)."""

@@ -1,17 +1,11 @@
-"""The play table's controller: scenes, AI requests, what a click means (no arcade).
+"""The play table's controller: the flow of a game at the table (no arcade).
 
 The engine's events become *steps* the view animates; input becomes commands
 sent to the engine; everything the table shows is asked of the engine.  The
 view (:mod:`game.table.table_view`) only draws: it implements
-:class:`Presenter` and reads the controller's observable fields each frame
-(``status``, ``banner``, ``scene``, ``waiting``, ``sheet``, ``selected``...).
+:class:`~game.table.table_api.Presenter` and reads the controller's observable fields
+each frame (``status``, ``banner``, ``scene``, ``waiting``, ``end.sheet``...).
 Tests drive whole deals through this class without a window.
-
-Scenes (``scene``): ``deal`` (the Dealt animation), ``discard`` (the dealer lays
-two cards aside, R6) or, in a game with a stock, ``exchange`` (the stock lies
-face down in the middle, the dealer takes it and lays three aside, S4), ``play``
-(tricks), ``scoring`` (the deal's points, then the result; the score sheet in
-a game of several deals).
 
 The controller holds a *session* (:mod:`game.table.table_session`), never a game: a
 local one (the engine's ``Game`` on this machine, its autosave, practice undo)
@@ -20,123 +14,65 @@ gets the events as the viewer's seat saw them and the viewer's view after each,
 and sends commands; it never reads an engine ``State``.
 
 The loop, :meth:`TableController.update`: take in what the session heard; when
-the view's animations are done, take the next event the display has not shown
-yet (``shown`` runs behind ``session.cursor``) and hand it to the view (positions
-from the viewer's views, :meth:`game.common.position.Position.of`); when the display
-has caught up, either wait for the human's input, or (a local session) hand the
-AI seat's own view to its AI player in the AI process and pick the answer up on
-a later frame (the engine checks it and submits it), or (a remote session) wait
-for the server's next events.
+the view's animations are done, show the next event the display has not shown
+yet (:class:`~game.table.steps.StepFeed`); when the display has caught up,
+either prompt the human, or (the session's AI seats) hand the AI seat's own view
+to its player in the AI process and pick the answer up on a later frame
+(:mod:`game.table.ai_turns`), or (a server's table) wait for its next events.
+
+The rooms beside the flow, each a module and an attribute of the controller:
+the events shown as steps (``feed``: :mod:`game.table.steps`), the discard being
+picked (``discard``: :mod:`game.table.discard_pick`), the keyboard cursor
+(``keys``: :mod:`game.table.key_cursor`), practice undo and redo (``rewind``:
+:mod:`game.table.rewind`), the hints (``hints``: :mod:`game.table.hints`), the
+end of a deal (``end``: :mod:`game.table.deal_end`), what an online seat hears
+(``notices``: :mod:`game.table.notices`), the AI seats (``ai``:
+:mod:`game.table.ai_turns`).
 """
 
 from __future__ import annotations
 
-import importlib
-import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import Future
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import mask_cards
 from engine.errors import Refusal
 from engine.files import SaveFailed
 from engine.game import Game
-from engine.scoring import view_breakdown
-from engine.state import (
-    DISCARD,
-    OVER,
-    PLAY,
-    CardPlayed,
-    DealScored,
-    Dealt,
-    Discard,
-    Discarded,
-    Event,
-    IllegalMove,
-    Play,
-    TrickTaken,
-    trick_winners_of,
-)
+from engine.state import DISCARD, OVER, PLAY, Command, DealScored, Dealt, Event, IllegalMove, Play
 from engine.view import SeatView
-from game.common import layout, paths
-from game.common.constants import SPEEDS, T_AI_MIN, T_AI_READ, T_ANNOUNCE
+from game.common import layout
+from game.common.constants import SPEEDS, T_ANNOUNCE
 from game.common.position import Position
 from game.common.words import Msg, msg
-from game.table import score_sheet
-from game.table.table_session import LocalSession, Notice, TableSession
+from game.table.ai_turns import AiTurns
+from game.table.deal_end import Choice, DealEnd, file_game
+from game.table.discard_pick import DiscardPick, discard_options
+from game.table.hints import HintFn, Hints, find_hint
+from game.table.key_cursor import KeyCursor
+from game.table.notices import Notices
+from game.table.rewind import Rewind
+from game.table.steps import StepFeed
+from game.table.table_api import Executor, Presenter, Scene, Tone, Waiting
+from game.table.table_session import LocalSession, TableSession
 
 if TYPE_CHECKING:
-    from engine.ai.reasons import Reason
-
-#: how long the stock lies in the middle before the dealer takes it (speed 1)
-T_STOCK_SHOW = 0.6
-
-
-@dataclass(frozen=True)
-class Step:
-    """One thing for the view to animate: ``kind`` is ``event`` (an engine event
-    as the viewer sees it), ``deal`` (a deal up to the stock left in the middle)
-    or ``take`` (the dealer takes the stock)."""
-
-    kind: str
-    event: Event | None
-    before: Position
-    after: Position
-    delay: float = 0.0  # seconds at speed 1 before it starts
-
-
-class Presenter(Protocol):
-    """What the controller asks of the view."""
-
-    @property
-    def busy(self) -> bool: ...  # animations still running
-
-    def show(self, step: Step) -> None: ...
-
-    def lay(self, pos: Position, raised: frozenset[int], dimmed: frozenset[int], ease: bool) -> None: ...
-
-    def show_hints(self, hints: dict[int, float]) -> None: ...
-
-    def play_sound(self, name: str) -> None: ...
-
+    from game.common.settings import Settings
 
 class InlineExecutor:
     """Runs each call at once (tests, and where no AI process is wanted)."""
 
     in_process = True
 
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Future:
-        fut: Future = Future()
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        fut: Future[Any] = Future()
         try:
             fut.set_result(fn(*args))
         except BaseException as exc:  # noqa: BLE001 - handed to the caller with the future
             fut.set_exception(exc)
         return fut
-
-
-def find_hint():
-    """The AI's hint function (``engine.ai.hint``) if the AI package has one."""
-    try:
-        mod = importlib.import_module("engine.ai")
-    except Exception:  # noqa: BLE001 - no AI yet: hints stay off
-        return None
-    return getattr(mod, "hint", None)
-
-
-def discard_options(masks, chosen: int) -> int:
-    """Every card that may join ``chosen`` in some legal discard (``masks``)."""
-    out = 0
-    for m in masks:
-        if m & chosen == chosen:
-            out |= m
-    return out & ~chosen
-
-
-def extends(masks, chosen: int) -> bool:
-    """Whether some legal discard holds every card of ``chosen``."""
-    return any(m & chosen == chosen for m in masks)
 
 
 def resume_point(game: Game | TableSession, resumed: bool = True) -> tuple[int, int | None]:
@@ -149,7 +85,7 @@ def resume_point(game: Game | TableSession, resumed: bool = True) -> tuple[int, 
     deal came after it (the game was left on that deal's score sheet): the
     sheet shows again, then the next deal is dealt; otherwise None."""
     n = game.cursor
-    event = game.event if not isinstance(game, Game) else game.events.__getitem__
+    event: Callable[[int], Event] = game.events.__getitem__ if isinstance(game, Game) else game.event
     first = 0 if isinstance(game, Game) else game.first  # a late join knows no earlier event
     if not resumed and first == 0 or n == 0:
         return 0, None
@@ -164,7 +100,7 @@ def resume_point(game: Game | TableSession, resumed: bool = True) -> tuple[int, 
 
 
 class TableController:
-    """One game at the table; ``viewer`` is the seat shown at the bottom (South).
+    """One game at the table; ``viewer`` is the seat shown at the bottom.
 
     ``game``: a :class:`~game.table.table_session.TableSession`, or an engine ``Game``
     (wrapped in a :class:`~game.table.table_session.LocalSession` for ``viewer``,
@@ -173,20 +109,20 @@ class TableController:
     def __init__(
         self,
         game: Game | TableSession,
-        players: dict,
+        players: dict[int, Any],
         out: Presenter,
         *,
-        human_seats=frozenset({0}),
+        human_seats: Collection[int] = frozenset({0}),
         viewer: int = 0,
         practice: bool = False,
-        settings=None,
-        executor=None,
+        settings: Settings | None = None,
+        executor: Executor | None = None,
         auto_continue: bool = False,
-        on_scene: Callable[[str], None] | None = None,
+        on_scene: Callable[[Scene], None] | None = None,
         on_exit: Callable[[], None] | None = None,
         on_again: Callable[[], None] | None = None,
         on_review: Callable[[Path], None] | None = None,
-        hint_fn=None,
+        hint_fn: HintFn | None = None,
         resumed: bool = False,
     ) -> None:
         if isinstance(game, Game):
@@ -194,7 +130,6 @@ class TableController:
                                 practice=practice)
         self.session: TableSession = game
         self.rules = game.rules
-        self.players = players  # seat -> Player for the AI seats (a local session)
         self.out = out
         self.human_seats = game.human_seats
         self.viewer = game.viewer
@@ -207,43 +142,31 @@ class TableController:
         self.on_review = on_review  # the theatre's review of the deal just scored, from its file
         self.speed = settings.speed if settings else 1.0
         self.auto_advance = settings.auto_advance if settings else True
-        if executor is None:
-            from game.table import ai_service
-
-            executor = ai_service.service()
-            executor.start()
-        self.executor = executor
-        self.hint_fn = hint_fn if hint_fn is not None else find_hint()
+        self.executor = executor if executor is not None else _ai_service()
+        self.ai = AiTurns(self, players)  # seat -> Player for the AI seats the table asks
+        self.hints = Hints(self, hint_fn if hint_fn is not None else find_hint())
         self._init_state()
         self._start(resumed)
 
     def _init_state(self) -> None:
         """Where the table stands before the first step: nothing shown, asked or pending."""
+        self.feed = StepFeed(self)
+        self.discard = DiscardPick(self)
+        self.keys = KeyCursor(self, self.discard)
+        self.rewind = Rewind(self)
+        self.end = DealEnd(self)
+        self.notices = Notices(self)
         self.clock = 0.0
-        self.pending = None  # (future, cursor, generation, started_at)
-        self.hint_future = None
-        self.hints: dict[int, float] = {}
-        self.hint_reason: Reason | None = None  # why the hint's best move
-        self.refused_instead: tuple[int, ...] = ()  # the cards a refusal says to play instead
-        self.generation = 0
-        self.shown = 0  # events already shown (index into the session's events)
-        self._queued: list[tuple[Step, str, Msg | None]] = []  # steps after the one shown
-        self.scene = ""
-        self.waiting = ""  # "", "trick" (click to continue), "scoring"
-        self.trick_winner = -1  # while waiting for a click after a trick
-        self.selected: list[int] = []  # discard picks
-        self.key_cursor = -1  # keyboard card cursor in the viewer's hand
+        self.generation = 0  # moves on when the table is laid out afresh: older answers are dropped
         self.prompt_for = -1  # session.cursor of the decision the prompt was built for
         self.legal_cards: frozenset[int] = frozenset()
+        self.refused_instead: tuple[int, ...] = ()  # the cards a refusal says to play instead
         self.status: Msg | None = None
-        self.tone = "info"  # "info", "prompt" (gold), "error" (red)
+        self.tone: Tone = "info"
         self.banner: Msg | None = None
         self.banner_until = 0.0
-        self.sheet: score_sheet.ScoreSheet | None = None
-        self.page = "score"  # of the end of a deal: "score", "tricks" (the review), "piles"
         self.finished = False
         self.replay_path: Path | None = None
-        self.away: set[int] = set()  # online: seats whose person lost the connection
         #: a move could not be saved (disk full...): the table stops, the position
         #: kept, until the player tries again (Enter) or leaves (saved up to there)
         self.save_error: str | None = None
@@ -255,20 +178,20 @@ class TableController:
     def game(self) -> Game | None:
         """The engine game of a local session (for the code that started it, and
         tests); None online.  The controller itself never reads it."""
-        return getattr(self.session, "game", None)
+        got: Game | None = getattr(self.session, "game", None)
+        return got
 
     def _start(self, resumed: bool) -> None:
         """Lay the table out where the game stands (:func:`resume_point`)."""
         shown, sheet_at = resume_point(self.session, resumed)
-        self.shown = shown
-        v = self.session.view_at(shown)
+        self.feed.shown = shown
         if shown:
-            self._enter({DISCARD: self.discard_scene, PLAY: "play"}.get(v.phase, "deal"))
+            self.feed.enter(self._scene_of(self.session.view_at(shown).phase, "deal"))
         self.out.lay(self.position(shown), frozenset(), frozenset(), False)
         if sheet_at is not None:
             event = self.session.event(sheet_at)
             assert isinstance(event, DealScored)
-            self._open_scoring(sheet_at, event, sound=False)
+            self.open_scoring(sheet_at, event, sound=False)
 
     # --- what the viewer sees ------------------------------------------------------
 
@@ -276,6 +199,26 @@ class TableController:
     def you(self) -> int | None:
         """The seat that is "you" in messages (None when nobody human sits here)."""
         return self.viewer if self.viewer in self.human_seats else None
+
+    @property
+    def stopped(self) -> bool:
+        """An online table stopped for good: its seat opened in another window, or
+        its server gone (:class:`~game.table.notices.Notices`)."""
+        return self.notices.elsewhere
+
+    @property
+    def shown(self) -> int:
+        """The events the display has shown (:class:`~game.table.steps.StepFeed`)."""
+        return self.feed.shown
+
+    @property
+    def scene(self) -> Scene:
+        return self.feed.scene
+
+    @property
+    def waiting(self) -> Waiting:
+        """What the table waits for before it goes on ("" for nothing)."""
+        return self.feed.waiting
 
     def position(self, i: int | None = None) -> Position:
         """The position after the first ``i`` events (default: the game's), as the
@@ -289,9 +232,19 @@ class TableController:
         """The viewer's hand as it is laid out, left to right."""
         return layout.sorted_hand(self.view().hand, self.rules.pack)
 
-    @property
-    def discard_scene(self) -> str:
-        return "exchange" if self.rules.stock_cards else "discard"
+    def _scene_of(self, phase: int, otherwise: Scene) -> Scene:
+        """The scene of a game in ``phase`` (the discard's or play), else ``otherwise``."""
+        return self.feed.discard_scene if phase == DISCARD else "play" if phase == PLAY else otherwise
+
+    def say(self, m: Msg | None, tone: Tone = "info") -> None:
+        """The status line's message (None: none) and its tone."""
+        self.status = m
+        self.tone = tone
+
+    def announce(self, m: Msg, seconds: float = T_ANNOUNCE) -> None:
+        """A banner for ``seconds`` (at speed 1) over the trick."""
+        self.banner = m
+        self.banner_until = self.clock + seconds / self.speed
 
     # --- the loop ----------------------------------------------------------------
 
@@ -299,115 +252,20 @@ class TableController:
         self.clock += dt
         if self.banner is not None and self.clock > self.banner_until:
             self.banner = None
-        self._poll_hint()
+        self.hints.poll()
         for notice in self.session.poll():
-            self._hear(notice)
+            self.notices.hear(notice)
         if self.finished and self.replay_path is None and self.session.online:
-            self.replay_path = self._archive()  # once the server said the game is over
-        if self.out.busy or self.waiting or self.save_error or self.elsewhere:
+            self.replay_path = file_game(self.session)  # once the server said the game is over
+        if self.out.busy or self.waiting or self.save_error or self.notices.elsewhere or self.feed.advance():
             return
-        if self._queued:
-            step, scene, status = self._queued.pop(0)
-            self._enter(scene)
-            if status is not None:
-                self._set_status(status)
-            self.out.show(step)
-            return
-        if self.shown < self.session.cursor:
-            self._show_next()
-            return
-        if self.shown > self.session.cursor:  # undo moved the game back: lay it out again
+        if self.feed.shown > self.session.cursor:  # undo moved the game back: lay it out again
             self.resync()
             return
         self._act()
 
-    def _hear(self, notice: Notice) -> None:
-        """What a remote session heard besides events: a refusal of the last
-        command (the prompt comes back), a seat gone or back, the connection."""
-        if notice.kind == "resync":  # a snapshot: the table laid out at once
-            self.resync()
-        elif notice.kind in ("refused", "error"):
-            v = self.view()
-            if v.turn in self.human_seats and v.phase in (DISCARD, PLAY):
-                self._prompt()  # the cards light up again, under the reason
-            if notice.refusal is not None:
-                self._refuse(notice.refusal)
-            else:
-                self._set_status(msg("engine", text=notice.text), "error")
-        elif notice.kind == "presence" and notice.seat >= 0 and notice.seat not in self.human_seats:
-            if notice.connected:
-                self.away.discard(notice.seat)
-                self._announce(msg("seat_back", seat=notice.seat), 1.6)
-            else:
-                self.away.add(notice.seat)
-                self._announce(msg("reconnecting", seat=notice.seat), 2.0)
-        elif notice.kind == "connection":
-            if notice.connected:
-                self._announce(msg("connection_back"), 1.4)
-                if self.status is not None and self.status.key == "connection_lost":
-                    self._set_status(None)
-                self.prompt_for = -1  # ask again where the game now stands
-            elif notice.text == "opened_elsewhere":  # another window took the seat: no reconnect
-                self.elsewhere = True
-                self._clear_prompt()
-                self._set_status(msg("opened_elsewhere"), "error")
-            else:
-                self._set_status(msg("connection_lost"), "error")
-        elif notice.kind in ("takeover", "timeout") and notice.seat >= 0:
-            self.away.discard(notice.seat)
-            self._announce(msg(notice.kind, seat=notice.seat), 2.0)
-
-    def _show_next(self) -> None:
-        i = self.shown
-        event = self.session.event(i)  # as the viewer's seat saw it
-        if isinstance(event, TrickTaken) and not self.auto_advance and not self.auto_continue \
-                and self.human_seats and self.waiting != "trick-go":
-            self.waiting = "trick"
-            self.trick_winner = event.winner
-            self._set_status(msg("click_to_continue"))
-            return
-        self.waiting = ""
-        self.trick_winner = -1
-        self.shown = i + 1
-        before, after = self.position(i), self.position(i + 1)
-        seen = event
-        if isinstance(event, Dealt):
-            self._enter("deal")
-            self._set_status(msg("deal", dealer=event.dealer, cutter=self.rules.cutter(event.dealer)))
-            if self.rules.stock_cards:
-                out = after.with_stock_out()
-                self.out.show(Step("deal", seen, before, out))
-                self._queued.append((Step("take", None, out, after, T_STOCK_SHOW), self.discard_scene,
-                                     msg("stock", seat=event.dealer, n=self.rules.stock_cards)))
-                return
-        elif isinstance(event, Discarded):
-            trumps = seen.trumps if self.rules.announces_discard_trumps else -1
-            self._announce(msg("discarded", seat=event.seat, n=self.rules.discard_cards, trumps=trumps))
-        elif isinstance(event, DealScored):
-            self.out.show(Step("event", seen, before, after))
-            self._open_scoring(i, event)
-            return
-        self.out.show(Step("event", seen, before, after))
-        if isinstance(event, CardPlayed) and event.card == self.rules.pack.matto:
-            self._announce(msg("matto"), 1.2)
-        if after.phase == PLAY and self.scene != "play" and not isinstance(event, Dealt):
-            self._enter("play")
-
-    def _enter(self, scene: str) -> None:
-        if scene and scene != self.scene:
-            self.scene = scene
-            if self.on_scene:
-                self.on_scene(scene)
-
-    def _announce(self, m: Msg, seconds: float = T_ANNOUNCE) -> None:
-        self.banner = m
-        self.banner_until = self.clock + seconds / self.speed
-
-    def _set_status(self, m: Msg | None, tone: str = "info") -> None:
-        self.status = m
-        self.tone = tone
-
     def _act(self) -> None:
+        """The display has caught up: prompt the human, ask the AI, or wait."""
         v = self.view()
         if v.phase == OVER:
             if not self.finished:
@@ -415,49 +273,17 @@ class TableController:
             return
         if v.phase not in (DISCARD, PLAY) or v.turn < 0:
             return  # between a deal's score and the next deal, from a server
-        self._enter(self.discard_scene if v.phase == DISCARD else "play")
+        self.feed.enter(self._scene_of(v.phase, "play"))
         seat = v.turn
         if seat in self.human_seats:
             if self.prompt_for != self.session.cursor:
                 self._prompt()
             return
-        if isinstance(self.session, LocalSession):
-            self._run_ai(self.session, seat)
+        seats = self.session.ai_seats
+        if seats is not None:
+            self.ai.play(seats, seat)
         else:  # a person or an AI at the server's table
-            want = msg("reconnecting" if seat in self.away else "thinking", seat=seat)
-            if self.status != want and not (self.status and self.status.key == "connection_lost"):
-                self._set_status(want)
-
-    # --- AI in the AI process --------------------------------------------------------
-
-    def _run_ai(self, session: LocalSession, seat: int) -> None:
-        if self.pending is None:
-            if self.prompt_for != -1:
-                self._clear_prompt()
-            player = self.players[seat]
-            view = session.ai_view(seat)  # the seat's own view, never the State
-            legal = view.legal()
-            if not getattr(self.executor, "in_process", True):
-                # the search shares this process's GIL: switch threads often so a
-                # frame never waits the default 5 ms to get it back
-                sys.setswitchinterval(min(sys.getswitchinterval(), 0.0005))
-            fut = self.executor.submit(player.choose, view, legal, session.cursor)
-            self.pending = (fut, session.cursor, self.generation, self.clock)
-            self._set_status(msg("thinking", seat=seat))
-            return
-        fut, cursor, gen, started = self.pending
-        if gen != self.generation or cursor != session.cursor:
-            self.pending = None
-            return
-        if not fut.done() or self.clock - started < self.ai_pause:
-            return
-        self.pending = None
-        player = self.players[seat]
-        self._set_status(None)
-        try:
-            session.ai_answer(seat, player.name, fut.result())  # checked, then submitted
-        except SaveFailed as exc:
-            self._save_failed(exc)
+            self.notices.waiting_for(seat)
 
     # --- the human's decisions -----------------------------------------------------------
 
@@ -465,34 +291,31 @@ class TableController:
         """Light up what the viewer may do now: legal cards raised, the others dimmed."""
         view = self.view()
         self.prompt_for = self.session.cursor
-        self.selected = []
-        self.hints = {}
-        self.hint_reason = None
-        self.out.show_hints({})
+        self.discard.clear()
+        self.hints.clear()
         hand = frozenset(self.hand_order())
         if view.phase == PLAY:
             self.legal_cards = frozenset(mask_cards(view.legal_mask()))
-            self._set_status(msg("your_turn"), "prompt")
+            self.say(msg("your_turn"), "prompt")
             raised = self.legal_cards
         else:
             masks = self.rules.legal_discards(view.hand)
             self.legal_cards = frozenset(mask_cards(discard_options(masks, 0)))
-            self._set_status(msg("your_discard", n=self.rules.discard_cards), "prompt")
+            self.say(msg("your_discard", n=self.rules.discard_cards), "prompt")
             raised = frozenset()
         self.out.lay(self.position(), raised, hand - self.legal_cards, True)
-        self.key_cursor = -1
+        self.keys.reset()
 
-    def _clear_prompt(self) -> None:
+    def clear_prompt(self) -> None:
+        """Nothing lit up for the viewer to do (another seat plays, or it was done)."""
         self.prompt_for = -1
         self.legal_cards = frozenset()
-        self.hints = {}
-        self.hint_reason = None
-        self.out.show_hints({})
+        self.hints.clear()
 
     def can_act(self) -> bool:
         cursor = self.session.cursor
-        return (not self.out.busy and not self.waiting and not self._queued and not self.save_error
-                and not self.elsewhere and self.shown == cursor and self.view().turn in self.human_seats
+        return (not self.out.busy and not self.waiting and not self.feed.queued and not self.save_error
+                and not self.notices.elsewhere and self.shown == cursor and self.view().turn in self.human_seats
                 and self.prompt_for == cursor)
 
     def click_card(self, card: int) -> bool:
@@ -504,15 +327,15 @@ class TableController:
         if view.phase == PLAY:
             refusal = self.rules.play_refusal(view.hand, view.trick, card)
             if refusal:
-                self._refuse(refusal, card)
+                self.refuse(refusal, card)
                 return False
-            self._submit(Play(view.seat, card))
+            self.submit(Play(view.seat, card))
             return True
         if view.phase == DISCARD:
-            return self._pick_discard(view, card)
+            return self.discard.pick(view, card)
         return False
 
-    def _refuse(self, refusal: Refusal, card: int = -1) -> None:
+    def refuse(self, refusal: Refusal, card: int = -1) -> None:
         """Say why not, and for a card that breaks R7/S5 what may be played
         instead: the engine's legal cards, named and lit up."""
         instead: tuple[int, ...] = ()
@@ -525,93 +348,41 @@ class TableController:
             hand = frozenset(self.hand_order())
             self.out.lay(self.position(), legal, hand - legal, True)
         self.refused_instead = instead
-        self._set_status(msg("refused", refusal=refusal, card=card, instead=instead), "error")
+        self.say(msg("refused", refusal=refusal, card=card, instead=instead), "error")
         self.out.play_sound("click")
 
-    def _pick_discard(self, view: SeatView, card: int) -> bool:
-        k = self.rules.discard_cards
-        if card in self.selected:
-            self.selected.remove(card)
+    def refused(self, refusal: Refusal | None, text: str) -> None:
+        """The server refused the viewer's last command: the prompt comes back,
+        under the reason (the rule's, or the server's ``text``)."""
+        v = self.view()
+        if v.turn in self.human_seats and v.phase in (DISCARD, PLAY):
+            self._prompt()  # the cards light up again, under the reason
+        self._say_refusal(refusal, text)
+
+    def _say_refusal(self, refusal: Refusal | None, text: str) -> None:
+        if refusal is not None:
+            self.refuse(refusal)
         else:
-            if len(self.selected) == k:
-                self.selected.pop(0)
-            refusal = self.discard_refusal(view, card)
-            if refusal:
-                self._refuse(refusal, card)
-                return False
-            self.selected.append(card)
-        self._show_selection(view)
-        return True
+            self.say(msg("engine", text=text), "error")
 
-    def discard_refusal(self, view: SeatView, card: int) -> Refusal | None:
-        """Why ``card`` cannot go with the cards already picked (the ruleset's own
-        reason, R6 or S4), or None."""
-        rules = self.rules
-        chosen = 0
-        for c in self.selected:
-            if c != card:
-                chosen |= 1 << c
-        need = chosen | 1 << card
-        masks = rules.legal_discards(view.hand)
-        if extends(masks, need):
-            return None
-        # a discard of the right size holding them, for the ruleset to say why not
-        full = need
-        fillers = [*mask_cards(discard_options(masks, chosen)), *self.hand_order()]
-        for c in fillers:
-            if full.bit_count() >= rules.discard_cards:
-                break
-            full |= 1 << c
-        refusal = rules.discard_refusal(view.hand, full)
-        return refusal or Refusal(rules.rule_discard, "discard_together", "not with the cards already chosen",
-                                  cards=(card,))
-
-    def _show_selection(self, view: SeatView) -> None:
-        chosen = 0
-        for c in self.selected:
-            chosen |= 1 << c
-        masks = self.rules.legal_discards(view.hand)
-        ok = frozenset(mask_cards(discard_options(masks, chosen))) | frozenset(self.selected)
-        hand = frozenset(self.hand_order())
-        self.out.lay(self.position(), frozenset(self.selected), hand - ok, True)
-        if len(self.selected) == self.rules.discard_cards:
-            order = self.hand_order()
-            self._set_status(msg("confirm_discard", cards=tuple(sorted(self.selected, key=order.index))),
-                             "prompt")
-        else:
-            self._set_status(msg("your_discard", n=self.rules.discard_cards), "prompt")
-
-    @property
-    def confirm_ready(self) -> bool:
-        """The dealer has picked a whole discard: the confirm button shows."""
-        return (self.prompt_for == self.session.cursor and self.view().phase == DISCARD
-                and len(self.selected) == self.rules.discard_cards)
-
-    def confirm_discard(self) -> None:
-        if not self.confirm_ready or not self.can_act():
-            return
-        self._submit(Discard(self.view().turn, tuple(sorted(self.selected))))
-
-    def _submit(self, cmd) -> None:
+    def submit(self, cmd: Command) -> None:
+        """Send the viewer's command (a local game: the engine decides at once)."""
         try:
             self.session.submit(cmd)
         except SaveFailed as exc:
-            self._save_failed(exc)
+            self.save_failed(exc)
             return
         except IllegalMove as exc:  # the engine has the last word
-            if exc.refusal is not None:
-                self._refuse(exc.refusal)
-            else:
-                self._set_status(msg("engine", text=str(exc)), "error")
+            self._say_refusal(exc.refusal, str(exc))
             return
-        self._clear_prompt()
-        self.selected = []
-        self._set_status(None)
+        self.clear_prompt()
+        self.discard.clear()
+        self.say(None)
 
-    def _save_failed(self, exc: SaveFailed) -> None:
+    def save_failed(self, exc: SaveFailed) -> None:
         """The move was not saved, so it was not made: say what failed and where."""
         self.save_error = str(exc)
-        self._set_status(msg("save_failed", text=str(exc)), "error")
+        self.say(msg("save_failed", text=str(exc)), "error")
         self.out.play_sound("click")
 
     def retry_save(self) -> bool:
@@ -620,155 +391,30 @@ class TableController:
             return False
         self.save_error = None
         self.prompt_for = -1
-        self._set_status(None)
+        self.say(None)
         return True
 
-    def key_step(self, step: int) -> bool:
-        """Left/Right over the viewer's hand (a keyboard cursor)."""
-        if not self.can_act():
-            return False
-        n = len(self.hand_order())
-        if not n:
-            return False
-        if self.key_cursor < 0:
-            self.key_cursor = 0 if step > 0 else n - 1
-        else:
-            self.key_cursor = (self.key_cursor + step) % n
-        return True
-
-    def key_press(self) -> bool:
-        """Enter or Space: the whole discard once it is chosen, else the card under
-        the keyboard cursor."""
-        if self.retry_save():
-            return True
-        if self.waiting:
-            self.continue_()
-            return True
-        if self.confirm_ready and self.can_act():
-            self.confirm_discard()
-            return True
-        if self.key_cursor >= 0 and self.can_act():
-            cards = self.hand_order()
-            if self.key_cursor < len(cards):
-                self.click_card(cards[self.key_cursor])
-                return True
-        if self.confirm_ready:
-            self.confirm_discard()
-            return True
-        return False
-
-    # --- practice: undo, redo, hint ---------------------------------------------------
-
-    @property
-    def can_undo(self) -> bool:
-        """Practice: there is a decision of the viewer's to go back to."""
-        return (self.practice and not self.finished and isinstance(self.session, LocalSession)
-                and self.session.undo_target() is not None)
-
-    @property
-    def can_redo(self) -> bool:
-        """Practice: something undone can be played again."""
-        return (self.practice and not self.finished and isinstance(self.session, LocalSession)
-                and self.session.redo_target() is not None)
-
-    def undo(self) -> bool:
-        """Back to the viewer's previous decision; says so when there is none."""
-        if not self.practice:
-            return False
-        if self.can_undo and isinstance(self.session, LocalSession) and self.session.undo():
-            self.resync()
-            return True
-        self._say_nothing("nothing_to_undo")
-        return False
-
-    def redo(self) -> bool:
-        """Forward again over what was undone; says so when nothing was."""
-        if not self.practice:
-            return False
-        if self.can_redo and isinstance(self.session, LocalSession) and self.session.redo():
-            self.resync()
-            return True
-        self._say_nothing("nothing_to_redo")
-        return False
-
-    def _say_nothing(self, key: str) -> None:
-        """Nothing to undo or redo: said in the banner, the prompt left as it was."""
-        self._announce(msg(key), 1.4)
-        self.out.play_sound("click")
+    # --- the table laid out again, the pace, going on ----------------------------------
 
     def resync(self) -> None:
         """Cancel every animation and pending AI answer; lay the table as the game says."""
         self.generation += 1
         self._cancel_ai()
-        self._queued.clear()
-        self.waiting = ""
-        self.sheet = None
+        self.feed.clear()
+        self.end.sheet = None
         self.banner = None
-        self.shown = self.session.cursor
+        self.feed.shown = self.session.cursor
         self.prompt_for = -1
-        self.selected = []
-        self.hints = {}
-        self.hint_reason = None
-        self.out.show_hints({})
-        v = self.view()
-        self.scene = {DISCARD: self.discard_scene, PLAY: "play"}.get(v.phase, self.scene)
+        self.discard.clear()
+        self.hints.clear()
+        self.feed.scene = self._scene_of(self.view().phase, self.feed.scene)
         self.out.lay(self.position(), frozenset(), frozenset(), False)
-        self._set_status(None)
-
-    @property
-    def hints_available(self) -> bool:
-        return self.practice and self.hint_fn is not None
-
-    def ask_hint(self) -> None:
-        if not (self.hints_available and self.can_act()) or self.hint_future:
-            return
-        view = self.view()
-        cursor = self.session.cursor
-        self.hint_future = (self.executor.submit(self.hint_fn, view, 400, cursor), cursor,
-                            self.generation)
-        self._set_status(msg("thinking_hint"), "prompt")
-
-    def _poll_hint(self) -> None:
-        if not self.hint_future:
-            return
-        fut, cursor, gen = self.hint_future
-        if gen != self.generation or cursor != self.session.cursor:
-            self.hint_future = None
-            return
-        if not fut.done():
-            return
-        self.hint_future = None
-        hints: dict[int, float] = {}
-        ranked = fut.result()
-        from engine.ai.reasons import reason  # with the hint, the AI package is loaded
-
-        # one reason for the best move, drawn from the viewer's own view only
-        self.hint_reason = reason(self.view(), ranked[0][0]) if ranked else None
-        for cmd, value in ranked:
-            if isinstance(cmd, Play):
-                hints[cmd.card] = value
-            elif isinstance(cmd, Discard):
-                for c in cmd.cards:
-                    hints[c] = max(hints.get(c, -1e9), value)
-        self.hints = hints
-        self.out.show_hints(hints)
-        self._set_status(msg("hints", reason=self.hint_reason), "prompt")
-
-    # --- pace ------------------------------------------------------------------------
-
-    @property
-    def ai_pause(self) -> float:
-        """The least time an AI seat takes over a card (seconds, speed applied): a
-        reading pace where each trick waits for a click (a new player's table, so
-        every card of every trick can be seen), the quick pace where the tricks go
-        on by themselves or nobody watches (autoplay)."""
-        quick = self.auto_advance or self.auto_continue or not self.human_seats
-        return (T_AI_MIN if quick else T_AI_READ) / self.speed
+        self.say(None)
 
     def cycle_speed(self) -> None:
         i = SPEEDS.index(self.speed) if self.speed in SPEEDS else SPEEDS.index(1.0)
         self.speed = SPEEDS[(i + 1) % len(SPEEDS)]
-        self._announce(msg("speed", speed=self.speed), 1.0)
+        self.announce(msg("speed", speed=self.speed), 1.0)
         if self.settings:
             self.settings.speed = self.speed
             self.settings.save()
@@ -781,80 +427,20 @@ class TableController:
     def continue_(self) -> None:
         """After a trick the player asked to see, or after the scoring."""
         if self.waiting == "trick":
-            self.waiting = "trick-go"
-            self._set_status(None)
-            self._show_next()
+            self.feed.waiting = "trick-go"
+            self.say(None)
+            self.feed.show_next()
         elif self.waiting == "scoring":
-            self.waiting = ""
-            self.sheet = None
-            self.page = "score"
+            self.feed.waiting = ""
+            self.end.close()
             if self.finished and not self.auto_continue and self.on_exit:
                 self.on_exit()
-
-    # --- the end of a deal ----------------------------------------------------------
-
-    @property
-    def end_choices(self) -> tuple[str, ...]:
-        """What the end of a deal offers, the first the default (Enter): the next
-        deal, or once the game is over another game; the pages of the deal's
-        review (its score, its tricks, your pile and discard); the menu."""
-        if self.waiting != "scoring" or self.sheet is None:
-            return ()
-        if not self.finished:
-            first: tuple[str, ...] = ("next",)
-        else:
-            first = ("again",) if self.on_again is not None else ()
-        pages = tuple(p for p in ("score", "tricks", "piles") if p != self.page)
-        review = ("review",) if self.on_review is not None and self.review_path is not None else ()
-        return (*first, *pages, *review, "menu")
-
-    @property
-    def review_path(self) -> Path | None:
-        """The file the deal just scored is in: the replay once the game is filed,
-        the autosave while a match goes on."""
-        return self.replay_path if self.finished else self.session.autosave_path
-
-    def choose(self, choice: str) -> None:
-        """One of :attr:`end_choices`."""
-        if choice not in self.end_choices:
-            return
-        if choice in ("score", "tricks", "piles"):
-            self.page = choice
-        elif choice == "next":
-            self.continue_()
-        elif choice == "again":
-            self.close()
-            assert self.on_again is not None
-            self.on_again()
-        elif choice == "review":
-            path = self.review_path
-            assert self.on_review is not None and path is not None
-            self.on_review(path)
-        elif choice == "menu":
-            self.close()
-            if self.on_exit:
-                self.on_exit()
-
-    @property
-    def standing(self) -> Msg | None:
-        """Where the game stands, for the table (a game of several deals): the deal
-        on the table and the totals of the deals finished before it."""
-        pos = self.position(self.shown)
-        if pos.n_deals <= 1 or pos.deal_no < 1 or self.sheet is not None:  # the sheet says it all
-            return None
-        scored = len(pos.scores)
-        totals = tuple(self.rules.totals(pos.scores)) if scored else ()
-        deal = min(pos.deal_no, pos.n_deals)
-        return msg("standing", deal=deal, n_deals=pos.n_deals, totals=totals, scored=scored)
 
     def _cancel_ai(self) -> None:
         """Drop the AI calls of this table: queued ones are cancelled, one already
         running is ignored when it ends (the generation has moved on)."""
-        for item in (self.pending, self.hint_future):
-            if item:
-                item[0].cancel()
-        self.pending = None
-        self.hint_future = None
+        self.ai.cancel()
+        self.hints.cancel()
 
     def close(self) -> None:
         self.generation += 1
@@ -862,52 +448,51 @@ class TableController:
         if not self.finished:
             self.session.close()  # a local autosave stays: the menu offers to resume
 
-    # --- scoring ----------------------------------------------------------------------
+    # --- what the view asks at the end of a deal, and of Enter (a lesson extends them) -----
 
-    def _open_scoring(self, i: int, event: DealScored, sound: bool = True) -> None:
-        """The deal's sheet: the engine's breakdown of the position after the last
-        trick (every card then public but the discard, which the sheet keeps
-        face down for all but its dealer)."""
-        self._enter("scoring")
-        self.waiting = "scoring"
-        before = self.session.view_at(i)  # the viewer's view after the last trick
-        after = self.session.view_at(i + 1)
-        rules = self.rules
-        self.sheet = score_sheet.build(rules, view_breakdown(before), event.points, after.scores,
-                                       after.n_deals, before.dealer, self.you, tricks=before.history,
-                                       winners=trick_winners_of(rules, before.history),
-                                       number=self._deal_number())
-        side = self.sheet.viewer_side
+    @property
+    def end_choices(self) -> tuple[Choice, ...]:
+        """What the end of a deal offers (:attr:`DealEnd.choices`), the first the default."""
+        return self.end.choices
+
+    def choose(self, choice: Choice) -> None:
+        """One of :attr:`end_choices` (:meth:`DealEnd.choose`)."""
+        self.end.choose(choice)
+
+    def key_press(self) -> bool:
+        """Enter or Space (:meth:`KeyCursor.press`); False where it means nothing now."""
+        return self.keys.press()
+
+    # --- the end of a deal, of the game --------------------------------------------------
+
+    def open_scoring(self, i: int, event: DealScored, sound: bool = True) -> None:
+        """The deal's sheet (:meth:`DealEnd.open`), its sound, and the end of the game
+        where it was the last deal."""
+        self.feed.enter("scoring")
+        self.feed.waiting = "scoring"
+        self.end.open(i, event)
         if sound:
-            self.out.play_sound("deal_won" if side in self.sheet.outcome.winners else "deal_lost")
-        if len(after.scores) >= after.n_deals:
+            self.out.play_sound("deal_won" if self.end.viewer_won(False) else "deal_lost")
+        if self.end.game_over_at(i):
             self._finish()
-
-    def _deal_number(self) -> int | None:
-        """The game's deal number where one can type it back (a local game)."""
-        return self.session.deal_number
 
     def _finish(self) -> None:
         """The game is over: keep it as a replay; the autosave is no longer needed."""
         if self.finished:
             return
         self.finished = True
-        self.replay_path = self._archive()
-        sheet = self.sheet
-        if sheet is not None and sheet.game_outcome is not None \
-                and sheet.viewer_side in sheet.game_outcome.winners:
+        self.replay_path = file_game(self.session)
+        if self.end.viewer_won(True):
             self.out.play_sound("match_won")
 
-    def _archive(self) -> Path | None:
-        """The archive step: the finished game filed as a replay (a local game's
-        autosave is archived and cleared in one step; an online game's log is
-        written from the server's events)."""
-        try:
-            return self.session.archive()
-        except (OSError, paths.DataFolderError) as exc:  # filed at the next start
-            print(f"tarocchi: the finished game stays in the autosave for now: {exc}", file=sys.stderr)
-            return None
+
+def _ai_service() -> Executor:
+    """The application's AI process, started if it was not."""
+    from game.table import ai_service
+
+    service = ai_service.service()
+    service.start()
+    return service
 
 
-__all__ = ["TableController", "Presenter", "Step", "InlineExecutor", "find_hint",
-           "discard_options", "extends", "resume_point"]
+__all__ = ["InlineExecutor", "TableController", "resume_point"]

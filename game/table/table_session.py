@@ -8,7 +8,7 @@ what happened.  Two implementations:
 
 * :class:`LocalSession`: a game on this machine (:class:`engine.game.Game`), with its
   autosave, practice undo and redo, and AI seats that the table itself asks in
-  its AI process (``local_ai``: the session hands the table the AI seat's own
+  its AI process (``ai_seats``: the session hands the table the AI seat's own
   view, never the state);
 * ``RemoteSession`` (:mod:`game.table.remote_session`): a seat at a table held by a
   Tarocchi server, over the websocket client of :mod:`online.client`; AI seats
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from engine.errors import Refusal
 from engine.game import Game
@@ -33,16 +33,21 @@ from engine.simulate import play_turn
 from engine.state import Command, Event
 from engine.view import SeatView, seat_event, seat_view
 
+#: what a notice tells (see :class:`Notice`)
+NoticeKind = Literal["resync", "refused", "error", "presence", "connection", "takeover", "timeout"]
+
 
 @dataclass(frozen=True)
 class Notice:
     """Something the session heard besides events, for the table to say:
-    ``kind`` is ``refused`` (``refusal``, or ``text`` where the rule gave none),
-    ``error`` (``text``), ``presence`` (``seat``, ``connected``), ``connection``
-    (``connected``: the link to the server went or came back), ``takeover``
-    (``seat``: an AI took a seat over)."""
+    ``kind`` is ``resync`` (a snapshot replaced what was known: lay the table out
+    again), ``refused`` (the last command: ``refusal``, or ``text`` where the rule
+    gave none), ``error`` (``text``), ``presence`` (``seat``, ``connected``: a
+    person's link went or came back), ``connection`` (``connected``: this seat's
+    link to the server went or came back), ``takeover`` (``seat``: an AI took a
+    seat over) or ``timeout`` (``seat``: a seat's time ran out, its move made for it)."""
 
-    kind: str
+    kind: NoticeKind
     text: str = ""
     refusal: Refusal | None = None
     seat: int = -1
@@ -62,16 +67,26 @@ class Answer:
         return self.command
 
 
+class AiSeats(Protocol):
+    """The AI seats a session lets the table ask itself, in its AI process."""
+
+    def ai_view(self, seat: int) -> SeatView: ...  # the seat's own view, never the state
+
+    def ai_answer(self, seat: int, name: str, command: Command) -> None: ...  # checked, then submitted
+
+
 class TableSession(Protocol):
     """The table's side of a game: the viewer's seat's view and events."""
 
     rules: Ruleset
     viewer: int  # the seat at the bottom of the table
     human_seats: frozenset[int]  # seats whose moves a person makes *here*
-    local_ai: bool  # the table asks the AI seats itself (local) or waits for them (remote)
     can_rewind: bool  # practice: undo and redo
     online: bool
     first: int  # the first event known here (a seat that joined a game under way: > 0)
+
+    @property
+    def ai_seats(self) -> AiSeats | None: ...  # the AI seats the table asks (None: they play elsewhere)
 
     @property
     def players(self) -> tuple[str, ...]: ...  # per seat: "human" or an AI level
@@ -98,6 +113,14 @@ class TableSession(Protocol):
     @property
     def deal_number(self) -> int | None: ...  # a deal number one can type back (practice)
 
+    def undo_target(self) -> int | None: ...  # where undo would go back to (None: nothing)
+
+    def redo_target(self) -> int | None: ...  # where redo would go to (None: nothing)
+
+    def undo(self) -> bool: ...  # back to the viewer's previous decision
+
+    def redo(self) -> bool: ...  # forward again over what was undone
+
     def close(self) -> None: ...
 
 
@@ -107,7 +130,6 @@ class LocalSession:
     ``game`` is for the code that started it (and tests); the table uses only the
     :class:`TableSession` methods, and for an AI seat :meth:`ai_view`."""
 
-    local_ai = True
     online = False
     first = 0
 
@@ -147,6 +169,10 @@ class LocalSession:
         self.game.submit(command)  # IllegalMove: refused, nothing changed
 
     # --- the AI seats, asked by the table in its AI process ------------------------
+
+    @property
+    def ai_seats(self) -> AiSeats:
+        return self
 
     def ai_view(self, seat: int) -> SeatView:
         """The AI seat's own view (never the state)."""
@@ -194,4 +220,4 @@ class LocalSession:
         self.game.close()  # the autosave stays: the menu offers to resume
 
 
-__all__ = ["TableSession", "LocalSession", "Notice", "Answer"]
+__all__ = ["AiSeats", "Answer", "LocalSession", "Notice", "NoticeKind", "TableSession"]

@@ -19,6 +19,7 @@ question ``replay_question``'s.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypeVar
 
 import arcade
 from arcade.types import RGBOrA255
@@ -37,13 +38,23 @@ OPENED: list[Path] = []
 #: the filters and order last used in this session
 STATE: dict[str, str] = {}
 _GAME_WORDS = {"all": N_("All games")}
-_STATUS_WORDS = {"all": N_("Finished or not"), "finished": N_("Finished games"), "unfinished": N_("Unfinished games")}
-_SORT_WORDS = {"newest": N_("Newest first"), "oldest": N_("Oldest first"), "game": N_("By game"),
+_STATUS_WORDS: dict[rl.StatusFilter, str] = {"all": N_("Finished or not"), "finished": N_("Finished games"), "unfinished": N_("Unfinished games")}
+_SORT_WORDS: dict[rl.Order, str] = {"newest": N_("Newest first"), "oldest": N_("Oldest first"), "game": N_("By game"),
                "result": N_("By result")}
 
 
-def _cycle(values: tuple[str, ...], current: str) -> str:
-    return values[(values.index(current) + 1) % len(values)] if current in values else values[0]
+T = TypeVar("T", bound=str)
+
+
+def _cycle(values: tuple[T, ...], current: str) -> T:
+    """The value after ``current`` in ``values`` (the first if ``current`` is none of them)."""
+    i = next((k for k, v in enumerate(values) if v == current), -1)
+    return values[(i + 1) % len(values)]
+
+
+def _kept(values: tuple[T, ...], current: str | None) -> T:
+    """``current`` as one of ``values`` (the first if it is none of them)."""
+    return next((v for v in values if v == current), values[0])
 
 
 class ReplayBrowserView(BaseView):
@@ -55,8 +66,8 @@ class ReplayBrowserView(BaseView):
     def __init__(self, window: arcade.Window | None) -> None:
         super().__init__(window)
         self.game_filter = STATE.get("game", "all")
-        self.status_filter = STATE.get("status", "all")
-        self.order = STATE.get("order", "newest")
+        self.status_filter = _kept(rl.STATUS_FILTERS, STATE.get("status"))
+        self.order = _kept(rl.SORTS, STATE.get("order"))
         self.search = STATE.get("search", "")
         self.all_rows: list[rl.Row] = rl.load(OPENED)
         self.entries: list[rl.Row] = []

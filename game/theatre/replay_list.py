@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Literal
 
 from engine.replay import Replay, ReplayError, read_replay
 from engine.ruleset import Ruleset, ruleset, variant_names
@@ -33,14 +34,26 @@ from game.common.i18n import N_, _, ngettext
 from game.common.words import Words, game_name
 
 HUMAN = "human"
+#: where a row's file lies: a folder of the data folder ("data": the data folder
+#: itself, the autosave), or a file opened by its path
+Where = Literal["replays", "autoplay", "data", "opened"]
 #: folders of the data folder that hold games, and what a row from each is
-FOLDERS = (("replays", "replays"), ("autoplay", "autoplay"), ("", "data"))
-#: the statuses a row can have, in the order "sort by result" lists them
-WON, DRAWN, LOST, UNFINISHED, BROKEN = "won", "drawn", "lost", "unfinished", "broken"
-STATUS_ORDER = (WON, DRAWN, LOST, UNFINISHED, BROKEN)
+FOLDERS: tuple[tuple[str, Where], ...] = (("replays", "replays"), ("autoplay", "autoplay"), ("", "data"))
+#: the statuses a row can have
+Status = Literal["won", "drawn", "lost", "unfinished", "broken"]
+WON: Status = "won"
+DRAWN: Status = "drawn"
+LOST: Status = "lost"
+UNFINISHED: Status = "unfinished"
+BROKEN: Status = "broken"
+#: the statuses in the order "sort by result" lists them
+STATUS_ORDER: tuple[Status, ...] = (WON, DRAWN, LOST, UNFINISHED, BROKEN)
+#: the filters and orders of the list ("all" or a game's name for the game filter)
+StatusFilter = Literal["all", "finished", "unfinished"]
+Order = Literal["newest", "oldest", "game", "result"]
 GAME_FILTERS = ("all", *variant_names())
-STATUS_FILTERS = ("all", "finished", "unfinished")
-SORTS = ("newest", "oldest", "game", "result")
+STATUS_FILTERS: tuple[StatusFilter, ...] = ("all", "finished", "unfinished")
+SORTS: tuple[Order, ...] = ("newest", "oldest", "game", "result")
 N_("easy"), N_("medium"), N_("hard"), N_("random")
 
 
@@ -51,7 +64,7 @@ class Row:
 
     path: Path
     when: datetime
-    where: str = "replays"  # "replays", "autoplay", "data" (the data folder: the autosave), "opened"
+    where: Where = "replays"
     error: str = ""
     variant: str = "piedicavallo"
     n_deals: int = 1
@@ -59,7 +72,7 @@ class Row:
     viewer: int | None = None  # the human's seat; None for a watched AI game
     practice: bool = False
     autosave: bool = False  # the game in progress, offered for resume by the menu
-    status: str = BROKEN
+    status: Status = BROKEN
     totals: tuple[int, ...] = ()  # the engine's totals over the finished deals, by side
     deals_done: int = 0
     deal_no: int = 0  # deals started
@@ -112,7 +125,7 @@ def _created(rp: Replay, fallback: datetime) -> datetime:
     return fallback
 
 
-def _status(rp: Replay, side: int) -> str:
+def _status(rp: Replay, side: int) -> Status:
     s = rp.final
     if len(s.scores) < s.n_deals:
         return UNFINISHED
@@ -122,7 +135,7 @@ def _status(rp: Replay, side: int) -> str:
     return WON if side in outcome.winners else LOST
 
 
-def describe(path: Path, where: str = "replays") -> Row:
+def describe(path: Path, where: Where = "replays") -> Row:
     """One row: the facts of a readable file, or its error (never raises).  Rows
     are kept by path, modification time and size, so a list is read once."""
     when, mtime_ns, size = _mtime(path)
@@ -150,10 +163,10 @@ def describe(path: Path, where: str = "replays") -> Row:
     return row
 
 
-def game_files(opened: Sequence[Path] = ()) -> list[tuple[Path, str]]:
+def game_files(opened: Sequence[Path] = ()) -> list[tuple[Path, Where]]:
     """Every replay file of the data folder (``replays/``, ``autoplay/`` and the
     data folder itself: the autosave), and the files opened by path, once each."""
-    found: dict[str, tuple[Path, str]] = {}
+    found: dict[str, tuple[Path, Where]] = {}
     home = paths.home()
     for sub, where in FOLDERS:
         folder = home / sub if sub else home
@@ -173,7 +186,7 @@ def load(opened: Sequence[Path] = ()) -> list[Row]:
 # --- filtering and sorting -------------------------------------------------------------
 
 
-def matches(row: Row, game: str = "all", status: str = "all", text: str = "") -> bool:
+def matches(row: Row, game: str = "all", status: StatusFilter = "all", text: str = "") -> bool:
     """Whether ``row`` passes the filters: a game, finished or not, and a text
     found (case aside) in any of the row's texts or its file name."""
     if game != "all" and (not row.ok or row.variant != game):
@@ -186,7 +199,7 @@ def matches(row: Row, game: str = "all", status: str = "all", text: str = "") ->
     return not needle or needle in search_text(row)
 
 
-def sort_rows(rows: Iterable[Row], order: str) -> list[Row]:
+def sort_rows(rows: Iterable[Row], order: Order) -> list[Row]:
     rows = list(rows)
     newest = sorted(rows, key=lambda r: (r.when, str(r.path)), reverse=True)
     if order == "oldest":
@@ -198,8 +211,8 @@ def sort_rows(rows: Iterable[Row], order: str) -> list[Row]:
     return newest
 
 
-def select(rows: Sequence[Row], game: str = "all", status: str = "all", text: str = "",
-           order: str = "newest") -> list[Row]:
+def select(rows: Sequence[Row], game: str = "all", status: StatusFilter = "all", text: str = "",
+           order: Order = "newest") -> list[Row]:
     return sort_rows((r for r in rows if matches(r, game, status, text)), order)
 
 

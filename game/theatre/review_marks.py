@@ -15,7 +15,7 @@ from arcade.types import RGBOrA255
 from game.common.constants import CARD_H, CARD_W, FONT
 from game.common.i18n import _
 from game.common.layout import Place
-from game.table.scene import CardSprite
+from game.table.scene.sprites import CardSprite
 from game.theatre.review_style import AI_COLOUR
 
 Point = tuple[float, float]

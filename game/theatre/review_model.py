@@ -17,16 +17,18 @@ import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from engine.cards import mask_cards
 from engine.replay import Replay, read_replay
-from engine.review import BLUNDER, LABELS, Decision, Review, default_seat, review_replay
+from engine.review import BLUNDER, LABELS, Decision, Grader, Review, default_seat, review_replay
 from engine.state import CardPlayed, DealScored, Discarded
 from engine.view import seat_view
 
 #: the labels, best first (the order of the summary and of the colours)
 LABEL_ORDER = tuple(name for _bound, name in LABELS) + (BLUNDER,)
+#: what a decision is: a card played, or the dealer's discard
+DecisionKind = Literal["play", "discard"]
 #: the seed of the sampled deals: the one ``tarocchi review`` uses by default, so
 #: the game's review of a deal is the command's, decision for decision
 SEED = 0
@@ -74,7 +76,7 @@ def only_deal(replay: Replay, deal: int) -> Replay:
 
 
 def review_deal(path: str | os.PathLike[str], seat: int | None, deal: int | None, *,
-                seed: int = SEED, budget: Any = None, parallel: bool = True,
+                seed: int = SEED, budget: Grader | None = None, parallel: bool = True,
                 progress: Callable[[int, int], None] | None = None) -> Review:
     """Review ``seat``'s decisions in one deal of the file at ``path`` (see the
     module docstring).  Runs in the AI process: it reads the file itself, so
@@ -125,7 +127,7 @@ class ReviewModel:
         self.positions: list[int] = []
         self.played: list[list[str]] = []  # the codes chosen at each step
         self.tricks: list[int] = []  # the trick of each step (0: the discard)
-        self.kinds: list[str] = []
+        self.kinds: list[DecisionKind] = []
         self.result: int | None = None
         self.n_decisions = 0  # forced cards included (what the review's progress counts)
         for i in range(self.start - 1, self.end):

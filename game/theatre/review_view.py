@@ -34,13 +34,12 @@ import sys
 import threading
 from concurrent.futures import CancelledError
 from pathlib import Path
-from typing import Any
 
 import arcade
 from arcade.types import RGBOrA255
 
 from engine.replay import Replay, ReplayError, read_replay
-from engine.review import Review
+from engine.review import Grader, Review
 from game.common import damage
 from game.common.constants import HEIGHT, INK, WIDTH
 from game.common.i18n import _
@@ -56,7 +55,7 @@ from game.theatre.theatre import ViewerView
 
 DEAL_BUTTON = (68, 30, 112, 34)  # centre x, centre y, width, height: left of the seek bar
 POLL = 0.1  # seconds between two looks at the review's progress
-BUDGET: Any = None  # the review's search budget (None: the hard level's; tests set a small one)
+BUDGET: Grader | None = None  # the review's work (None: engine.review.REVIEW; tests set a small one)
 
 #: a file's review, by the file (path, size and time when it can be read), seat and deal
 ReviewKey = tuple[object, ...]
@@ -76,7 +75,7 @@ class ReviewView(ViewerView):
 
     def __init__(self, window: arcade.Window | None, replay: Replay, path: str | os.PathLike[str], *,
                  seat: int, deal: int, back: Back | None = None, service: ai_service.AIService | None = None,
-                 budget: Any = None) -> None:
+                 budget: Grader | None = None) -> None:
         self.path = Path(path)
         self.replay = replay
         self.service = service
@@ -106,7 +105,7 @@ class ReviewView(ViewerView):
 
     # --- the review in the AI process ------------------------------------------------
 
-    def _start(self, key: ReviewKey, service: ai_service.AIService | None, budget: Any) -> None:
+    def _start(self, key: ReviewKey, service: ai_service.AIService | None, budget: Grader | None) -> None:
         self._key = key
         try:
             self.call = ai_service.submit_long(review_deal, str(self.path.resolve()), self.seat, self.deal,

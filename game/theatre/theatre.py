@@ -41,7 +41,7 @@ from game.common.textures import Sizes
 from game.common.ui import BaseView, Button, draw_panel
 from game.common.words import Words, game_name
 from game.table.live_game import LiveGame
-from game.table.scene import TableScene
+from game.table.scene.table_scene import TableScene
 from game.theatre.theatre_model import MarkKind, Timeline
 
 if TYPE_CHECKING:

@@ -6,11 +6,12 @@
  * region; cards move when played (none of it with prefers-reduced-motion).
  */
 
-import { byId, el, fill, reducedMotion } from "./dom.js";
+import { el, fill, reducedMotion } from "./dom.js";
 import { cardLabel, cardName, game, levelName, nt, t } from "./i18n.js";
 import { DISCARD, OVER, PLAY, pilePoints, sortHand, totals, trickSeats } from "./model.js";
 import { languageSwitch } from "./screens.js";
-import { discarded, figure, outcomeText, pileLine, standing } from "./words.js";
+import { drawSheet } from "./sheet.js";
+import { discarded, pileLine, standing } from "./words.js";
 
 /**
  * @typedef {import("./app.js").App} App
@@ -45,7 +46,7 @@ export class TableScreen {
     this.chosenFor = -1;
     /** @type {{cards: string[], seats: number[], winner: number, until: number} | null} */
     this.lastTrick = null;
-    /** @type {{kind: "deal" | "over", msg: Message} | null} */
+    /** @type {import("./sheet.js").Sheet | null} */
     this.sheet = null;
     /** @type {string | null} */
     this.notice = null;
@@ -388,35 +389,11 @@ export class TableScreen {
   }
 
   drawSheet() {
-    const s = this.sheet;
-    if (!s) {
-      fill(this.sheetBox);
-      this.sheetBox.hidden = true;
-      return;
-    }
-    const v = this.view;
-    const g = this.game;
-    const names = this.app.names();
-    const scores = s.kind === "over" ? s.msg.scores : v.scores.slice(0, Math.max(v.scores.length, 1));
-    const signed = Boolean(g.par);
-    const sides = Array.from({ length: g.n_sides }, (_, i) => i);
-    const sums = s.kind === "over" ? s.msg.totals : s.msg.totals;
-    const rows = scores.map((/** @type {number[]} */ pts, /** @type {number} */ i) => el("tr", {},
-      el("th", { scope: "row" }, t("Deal {n}", { n: i + 1 })),
-      sides.map((side) => el("td", {}, figure(pts[side] - g.par, signed)))));
-    const verdict = s.msg.outcome ? outcomeText(names, s.msg.outcome, s.kind === "over" ? sums : s.msg.points, s.kind === "over") : "";
-    const close = el("button", { type: "button", class: "primary", onclick: () => { this.sheet = null; this.update(); this.focusHand(); } },
-      s.kind === "over" ? t("Close") : t("Continue"));
-    const again = s.kind === "over" ? el("button", { type: "button", class: "again", onclick: () => { location.assign("/"); } }, t("New table")) : null;
-    fill(this.sheetBox, el("div", { class: "sheet", role: "dialog", "aria-modal": "true", "aria-labelledby": "sheet-title", "data-kind": s.kind },
-      el("h2", { id: "sheet-title" }, s.kind === "over" ? t("Final score") : t("Score sheet")),
-      el("p", { class: "verdict" }, verdict),
-      el("table", {},
-        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Deal")), sides.map((side) => el("th", { scope: "col" }, names.sideName(side))))),
-        el("tbody", {}, rows),
-        el("tfoot", {}, el("tr", {}, el("th", { scope: "row" }, t("Total")), sides.map((side) => el("td", {}, figure(sums[side], signed)))))),
-      close, again));
-    this.sheetBox.hidden = false;
+    drawSheet(this.sheetBox, this.sheet, this.view.scores, this.game, this.app.names(), () => {
+      this.sheet = null;
+      this.update();
+      this.focusHand();
+    });
   }
 
   focusHand() {
@@ -424,5 +401,3 @@ export class TableScreen {
     if (first instanceof HTMLElement) first.focus();
   }
 }
-
-export { byId };

@@ -15,7 +15,7 @@ import arcade
 import pyglet
 
 from game.common import layout
-from game.table.scene import SHADOW_MARGIN
+from game.table.scene.shadows import SHADOW_MARGIN
 
 Rect = tuple[float, float, float, float]  # left, bottom, right, top (logical)
 
