@@ -59,7 +59,7 @@ from .ring import Ring
 from .serve_options import AI_MS, DB_CONNECTIONS, limit_settings
 from .sqlite_store import SqliteStore
 from .store import SeqConflict, is_postgres_url
-from .tables import AiRunner, Hub, Table
+from .tables import AiRunner, Hub, Table, holds_token
 from .tls import HANDSHAKE_SECONDS, server_context
 from .web_routes import add_web_routes
 
@@ -418,7 +418,7 @@ class TarocchiServer:
             if pause:
                 raise _paused(pause) from None
             raise
-        if pause and not table.holds(msg.get("token"), msg.get("host_token")):
+        if pause and not holds_token(table.rec, msg.get("token"), msg.get("host_token")):
             raise _paused(pause)
         return table
 
