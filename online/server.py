@@ -7,7 +7,9 @@ Every bad input (bad JSON, an unknown type, a frame over :data:`MAX_FRAME`,
 an unknown code, a forged or stale token, a command for another seat, an
 illegal move) gets an ``error`` to that client alone and changes no log; a
 flood (token bucket per connection) gets an error and the connection is closed
-with 1008.
+with 1008.  Every request, websocket or plain HTTP, counts against its client's
+address (online/limits.py): connections, lobbies, hello in time, messages a
+second, wrong codes; a sweep expires abandoned lobbies and forgets idle addresses.
 
 Per-message compression is off: our messages are a few hundred bytes, where
 deflate saves little on the wire and costs CPU on every send (four different
@@ -57,7 +59,7 @@ from .ring import Ring
 from .serve_options import AI_MS, DB_CONNECTIONS, limit_settings
 from .sqlite_store import SqliteStore
 from .store import SeqConflict, is_postgres_url
-from .tables import AiRunner, Hub, Table
+from .tables import AiRunner, Hub, Table, holds_token
 from .tls import HANDSHAKE_SECONDS, server_context
 from .web_routes import add_web_routes
 
@@ -407,15 +409,16 @@ class TarocchiServer:
         try:
             table = await self.table_of(msg["code"])
         except ProtocolError as exc:
+            if pause and exc.code in ("unknown_table", "redirect"):
+                raise _paused(pause) from None  # the same answer, whether the table exists or not
             if exc.code != "unknown_table":
                 raise
-            if not pause:
-                self.limits.wrong_code(peer.addr)
-                pause = self.limits.code_pause(peer.addr)
-                if not pause:
-                    raise
-            raise _paused(pause) from None
-        if pause and not table.holds(msg.get("token"), msg.get("host_token")):
+            self.limits.wrong_code(peer.addr)
+            pause = self.limits.code_pause(peer.addr)
+            if pause:
+                raise _paused(pause) from None
+            raise
+        if pause and not holds_token(table.rec, msg.get("token"), msg.get("host_token")):
             raise _paused(pause)
         return table
 

@@ -16,7 +16,10 @@ level), and an AI can take a dropped person's seat (after a time, or when the
 host says so); the person gets the seat back when they come back.
 
 A table is rebuilt from its stored log at start-up, so a killed server goes on
-where its log ends.
+where its log ends.  Memory holds only the tables in play and in their lobby
+(:class:`Hub`): a finished one leaves once its replay is written, an abandoned
+lobby expires, and a seat is one connection (a resume with its token elsewhere
+closes the old one).
 """
 
 from __future__ import annotations
@@ -227,22 +230,7 @@ class Table:
         return s.get("level") if s["kind"] == "ai" else s.get("takeover")
 
     def lobby(self) -> dict[str, Any]:
-        """The lobby as anyone may see it: no token, no seed, no card."""
-        seats = []
-        for i, s in enumerate(self.rec.seats):
-            seats.append({
-                "kind": s["kind"], "level": s.get("level"), "name": s.get("name", ""),
-                "taken": i in self.rec.tokens, "connected": self.connected(i),
-                "takeover": s.get("takeover"),
-            })
-        return {
-            "type": "lobby", "code": self.code, "variant": self.rules.name,
-            "deals": self.rec.deals, "seats": seats, "started": self.started,
-            "over": self.rec.status == "over", "host_seat": self.rec.settings.get("host_seat"),
-            "settings": {k: self.rec.settings[k] for k in
-                         ("turn_seconds", "ai_takeover_seconds", "fallback_level")},
-            "seq": self.seq,
-        }
+        return lobby_message(self)
 
     def snapshot(self, seat: int) -> dict[str, Any]:
         return {"seq": self.seq, "view": view_to_json(seat_view(self.state, seat))}
@@ -275,7 +263,7 @@ class Table:
 
     async def join(self, conn: Conn, seat: int | None, name: str, host: bool) -> dict[str, Any]:
         async with self.lock:
-            self._check_not_expired()
+            check_open(self.rec)
             if seat is None:
                 if sum(1 for c in self.conns if c.seat == SPECTATOR) >= MAX_SPECTATORS:
                     raise ProtocolError("table_full", "this table has no room for more spectators")
@@ -333,7 +321,7 @@ class Table:
                     conn.send(encode({"type": "event", "seq": i + 1,
                                       "event": event_json(e, self.rules)}))
             if self.rec.status == "over":  # said once to those connected: again to one who was not
-                conn.send(encode(self._game_over_msg()))
+                conn.send(encode(game_over_message(self)))
             if again:
                 self._offer([conn])
                 return seat
@@ -395,26 +383,13 @@ class Table:
 
     # --- the host ------------------------------------------------------------------
 
-    def holds(self, token: str | None, host_token: str | None = None) -> bool:
-        """True if ``token`` is one of this table's seat tokens or ``host_token`` its host's."""
-        if token is not None:
-            h = token_hash(token)
-            if any(secrets.compare_digest(th, h) for th in self.rec.tokens.values()):
-                return True
-        return host_token is not None and secrets.compare_digest(token_hash(host_token),
-                                                                 self.rec.host_hash)
-
     def check_host(self, host_token: str) -> None:
         if not secrets.compare_digest(token_hash(host_token), self.rec.host_hash):
             raise ProtocolError("not_host", "only the table's host may do this (wrong host token)")
 
-    def _check_not_expired(self) -> None:
-        if self.rec.status == "expired":
-            raise ProtocolError("unknown_table", f"table {self.code} expired: nobody came to it")
-
     async def set_seat(self, seat: int, level: str) -> None:
         async with self.lock:
-            self._check_not_expired()
+            check_open(self.rec)
             if self.started:
                 raise ProtocolError("started", "the game has started: seats are set")
             if not 0 <= seat < self.rules.n_seats:
@@ -427,16 +402,10 @@ class Table:
 
     async def start(self) -> None:
         async with self.lock:
-            self._check_not_expired()
+            check_open(self.rec)
             if self.started:
                 raise ProtocolError("started", "the game has already started")
-            empty = [i for i, s in enumerate(self.rec.seats)
-                     if s["kind"] == "human" and i not in self.rec.tokens]
-            if empty:
-                raise ProtocolError(
-                    "seats_empty", f"nobody sits at seat{'s' if len(empty) > 1 else ''} "
-                    f"{', '.join(map(str, empty))}: wait for them, or give each to the AI "
-                    "(set_seat) before the start", seats=empty)
+            check_seats_taken(self.rec)
             await self._commit(judge(self.state, None), None, status="playing")
             self._broadcast(self.lobby())
 
@@ -524,16 +493,8 @@ class Table:
     def _scores_at(self, seq: int) -> tuple[tuple[int, ...], ...]:
         return tuple(e.points for e in self.events[:seq] if isinstance(e, DealScored))
 
-    def _game_over_msg(self) -> dict[str, Any]:
-        """Everything is public now: the totals, each deal's points, the seed (to
-        check the deals), and the replay file's name."""
-        return {"type": "game_over", "seq": self.seq, "totals": list(self.state.totals),
-                "scores": [list(s) for s in self.state.scores], "seed": self.rec.seed,
-                "outcome": outcome_json(self.rules.game_outcome(self.state.scores)),
-                "replay": f"{self.code}-{self.rec.id}.jsonl"}
-
     def _game_over(self) -> None:
-        msg = self._game_over_msg()
+        msg = game_over_message(self)
         self._broadcast(msg)
         self._spawn(self.hub.finish(self, str(msg["replay"])))
 
@@ -621,6 +582,62 @@ class Table:
         for task in list(self._tasks):
             if task is not current:
                 task.cancel()
+
+
+def lobby_message(t: Table) -> dict[str, Any]:
+    """A table's lobby as anyone may see it: no token, no seed, no card."""
+    rec = t.rec
+    seats = []
+    for i, s in enumerate(rec.seats):
+        seats.append({
+            "kind": s["kind"], "level": s.get("level"), "name": s.get("name", ""),
+            "taken": i in rec.tokens, "connected": t.connected(i), "takeover": s.get("takeover"),
+        })
+    return {
+        "type": "lobby", "code": t.code, "variant": t.rules.name,
+        "deals": rec.deals, "seats": seats, "started": t.started,
+        "over": rec.status == "over", "host_seat": rec.settings.get("host_seat"),
+        "settings": {k: rec.settings[k] for k in
+                     ("turn_seconds", "ai_takeover_seconds", "fallback_level")},
+        "seq": t.seq,
+    }
+
+
+def game_over_message(t: Table) -> dict[str, Any]:
+    """Everything is public now: the totals, each deal's points, the seed (to
+    check the deals), and the replay file's name."""
+    st = t.state
+    return {"type": "game_over", "seq": t.seq, "totals": list(st.totals),
+            "scores": [list(s) for s in st.scores], "seed": t.rec.seed,
+            "outcome": outcome_json(t.rules.game_outcome(st.scores)),
+            "replay": f"{t.code}-{t.rec.id}.jsonl"}
+
+
+def holds_token(rec: TableRecord, token: str | None, host_token: str | None = None) -> bool:
+    """True if ``token`` is one of the table's seat tokens or ``host_token`` its host's."""
+    if token is not None:
+        h = token_hash(token)
+        if any(secrets.compare_digest(th, h) for th in rec.tokens.values()):
+            return True
+    return host_token is not None and secrets.compare_digest(token_hash(host_token), rec.host_hash)
+
+
+def check_open(rec: TableRecord) -> None:
+    """An expired lobby is no table any more."""
+    if rec.status == "expired":
+        raise ProtocolError("unknown_table", f"table {rec.code} expired: nobody came to it")
+
+
+def check_seats_taken(rec: TableRecord) -> None:
+    """No start while a person's seat has nobody in it (a stranger with the code
+    would sit down in the running game and be dealt that hand): the host waits,
+    or gives the seat to the AI first."""
+    empty = [i for i, s in enumerate(rec.seats) if s["kind"] == "human" and i not in rec.tokens]
+    if empty:
+        raise ProtocolError(
+            "seats_empty", f"nobody sits at seat{'s' if len(empty) > 1 else ''} "
+            f"{', '.join(map(str, empty))}: wait for them, or give each to the AI "
+            "(set_seat) before the start", seats=empty)
 
 
 def seat_spec(kind: str) -> dict[str, Any]:
@@ -794,4 +811,5 @@ class Hub:
         self.ai.shutdown()
 
 
-__all__ = ["Table", "Hub", "AiRunner", "Conn", "new_code", "new_token", "mask_cards"]
+__all__ = ["Table", "Hub", "AiRunner", "Conn", "new_code", "new_token", "mask_cards", "holds_token",
+           "lobby_message", "game_over_message", "check_open", "check_seats_taken"]
