@@ -198,9 +198,10 @@ class Pack:
 
 
 def pack_named(name: str) -> Pack:
-    """The pack of the game ``name``.  The games, which build their packs, are
-    listed above this module (:mod:`engine.variants`), which never imports them
-    at load time; the list is imported by name when first needed."""
+    """The pack of the game ``name``, from the list of the games
+    (:mod:`engine.variants`, whose modules build the packs).  That list is above
+    this module, which never imports it at load time: it is imported by name
+    when a pack is first asked for."""
     games = importlib.import_module("engine.variants")
     pack: Pack = games.ruleset(name).pack
     return pack

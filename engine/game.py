@@ -15,7 +15,6 @@ from .ruleset import Ruleset
 from .state import (
     Command,
     Event,
-    Ruling,
     State,
     is_decision,
     judge,
@@ -77,7 +76,8 @@ class Game:
         a crash); if the log cannot be written then, it is closed (cut back to its
         last whole line) and the ``OSError`` raised."""
         try:
-            self._record(judge(self.state, None))
+            events, states, _after = judge(self.state, None)
+            self._record(events, states)
         except OSError:
             if self._log:
                 try:
@@ -129,7 +129,7 @@ class Game:
         (events, states, cursor, redo tail), the log is cut back to the events it
         held before, ending at a whole line, and :class:`SaveFailed` is raised;
         the same command can be submitted again once the disk has room."""
-        ruling = judge(self.state, command)  # raises IllegalMove, changing nothing
+        events, states, _after = judge(self.state, command)  # IllegalMove: nothing changed
         mark = self._mark()
         try:
             if self.cursor < len(self.events):  # a new line of play drops the redo tail
@@ -137,11 +137,11 @@ class Game:
                 del self.states[self.cursor + 1 :]
                 if self._log:
                     self._log.truncate(self.cursor)
-            self._record(ruling)
+            self._record(events, states)
         except OSError as exc:
             raise self._failed(mark, exc) from exc
         self.save_error = None
-        return list(ruling.events)
+        return events
 
     def _mark(self) -> tuple[int, list[Event], list[State], int]:
         """What :meth:`_restore` needs to undo a command: the cursor, the redo tail
@@ -171,14 +171,15 @@ class Game:
         self.save_error = SaveFailed(path, exc)
         return self.save_error
 
-    def _record(self, ruling: Ruling) -> None:
+    def _record(self, events: list[Event], states: list[State]) -> None:
         """Append the judged events and their states at the cursor (the end of the
-        log), each written to the autosave as it comes."""
-        for e, st in zip(ruling.events, ruling.states, strict=True):
-            self.states.append(st)
-            self.events.append(e)
-            self.cursor += 1
-            if self._log:
+        log), then write them to the autosave one by one; on a write error
+        (``OSError``) the caller takes them back."""
+        self.states += states
+        self.events += events
+        self.cursor += len(events)
+        if self._log:
+            for e in events:
                 self._log.append(e)
 
     # --- undo and redo ------------------------------------------------------------

@@ -4,9 +4,9 @@
 and class that play it; :func:`make_player` imports that module when a player of
 the level is first made.  The interface itself (:class:`Player`,
 :func:`decision_seed`, the random baseline) lives in :mod:`engine.player_api`,
-below the AI package, and is re-exported here.  This module is above the AI,
-which never imports it: the AI's levels are looked up by module name, so knowing
-the names costs no import of the AI.
+below the AI package, and is re-exported here.  This module is above the AI's
+players, which never import it; their classes are looked up by module name, so
+knowing the levels' names costs no import of the AI.
 """
 
 from __future__ import annotations
@@ -30,9 +30,11 @@ def level_names() -> list[str]:
     return list(LEVELS)
 
 
-def player_class(level: str) -> Callable[[], Player]:
-    """The class that plays ``level``; a ``ValueError`` naming the levels for
-    any other name."""
+def make_player(level: str, budget_ms: int | None = None) -> Player:
+    """A player of ``level`` (a ``ValueError`` naming the levels for any other
+    name); ``budget_ms``, if given, is the deadline a decision of the levels
+    that search against the clock (hard; a server's setting), which the other
+    levels do not have."""
     try:
         module, name = LEVELS[level]
     except KeyError:
@@ -40,19 +42,10 @@ def player_class(level: str) -> Callable[[], Player]:
             f"unknown player level {level!r}; choose from {', '.join(LEVELS)}"
         ) from None
     cls: Callable[[], Player] = getattr(importlib.import_module(module), name)
-    return cls
-
-
-def make_player(level: str, budget_ms: int | None = None) -> Player:
-    """A player of ``level``; ``budget_ms``, if given, is the deadline a decision of
-    the levels that search against the clock (hard; a server's setting), which
-    the other levels do not have."""
-    player = player_class(level)()
+    player = cls()
     if budget_ms is not None and hasattr(player, "budget_ms"):
         player.budget_ms = budget_ms
     return player
 
 
-__all__ = [
-    "LEVELS", "Player", "RandomPlayer", "decision_seed", "level_names", "make_player", "player_class",
-]
+__all__ = ["LEVELS", "Player", "RandomPlayer", "decision_seed", "level_names", "make_player"]

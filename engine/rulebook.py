@@ -512,7 +512,8 @@ def _make_legal_mask(p: Pack) -> Callable[[int, int], int]:
 def _found_by_name(name: str) -> Ruleset:
     """A ruleset found again after pickling, by its name: one instance a process.
     The list of the games (:mod:`engine.variants`) is above this module, which
-    never imports it at load time; it is imported by name when first needed."""
+    never imports it at load time: it is imported by name when a pickled ruleset
+    is first read."""
     games = importlib.import_module("engine.variants")
     rules: Ruleset = games.ruleset(name)
     return rules

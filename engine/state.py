@@ -303,7 +303,8 @@ def legal_commands(state: State) -> Sequence[Command]:
 
 
 def decide(state: State, command: Command) -> list[Event]:
-    """Validate ``command`` against ``state`` and return the events it causes."""
+    """Validate ``command`` against ``state`` and return the events it causes (a
+    new list every call)."""
     if isinstance(command, Play):
         return _decide_play(state, command.seat, command.card)
     if isinstance(command, Discard):
@@ -511,14 +512,13 @@ def due_event(state: State) -> Event | None:
     return None
 
 
-class Ruling(NamedTuple):
-    """What a command causes: its events, those then due without a decision, and
-    the state after each of them (``states[i]`` after ``events[i]``); ``state``
-    is the position they lead to (the one judged when nothing happens)."""
-
-    events: tuple[Event, ...]
-    states: tuple[State, ...]
-    state: State
+#: What a command causes (:func:`judge`): its events with those then due without
+#: a decision, the state after each of them (``states[i]`` after ``events[i]``),
+#: and the position they lead to (the one judged when nothing happens).  One is
+#: made for every command, so it is a plain tuple, the cheapest to make, that the
+#: caller unpacks (``events, states, after = judge(...)``); the lists are the
+#: caller's.
+Ruling = tuple[list[Event], list[State], State]
 
 
 def judge(state: State, command: Command | None) -> Ruling:
@@ -529,7 +529,7 @@ def judge(state: State, command: Command | None) -> Ruling:
     only for what is due: a game's first deal, or a log cut between a card and
     its trick.  The one place that says what happens next: the local game and
     the server's tables both record what it returns."""
-    events = list(decide(state, command)) if command is not None else []
+    events = decide(state, command) if command is not None else []  # a new list
     states: list[State] = []
     for e in events:
         state = apply(state, e)
@@ -538,7 +538,7 @@ def judge(state: State, command: Command | None) -> Ruling:
         state = apply(state, due)
         events.append(due)
         states.append(state)
-    return Ruling(tuple(events), tuple(states), state)
+    return events, states, state
 
 
 def trick_winners(state: State) -> tuple[int, ...]:

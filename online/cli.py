@@ -125,6 +125,8 @@ def add_bench_arguments(b: argparse.ArgumentParser) -> None:
 
 
 def add_soak_arguments(b: argparse.ArgumentParser) -> None:
+    from engine.ruleset import variant_names
+
     b.add_argument("--games", type=argtypes.count(1_000_000), default=5000, metavar="N",
                    help="single deals played to the end (default 5000)")
     b.add_argument("--lobbies", type=argtypes.whole(0, 1_000_000, "number of lobbies"),
@@ -132,7 +134,7 @@ def add_soak_arguments(b: argparse.ArgumentParser) -> None:
                    help="tables created and left unstarted, in step with the games (default 5000)")
     b.add_argument("--at-once", type=argtypes.count(500), default=16, metavar="K",
                    help="games played at the same time (default 16)")
-    b.add_argument("--variant", choices=["scarto", "piedicavallo"], default="scarto",
+    b.add_argument("--variant", choices=variant_names(), default="scarto",
                    help="the game of every table: one person's seat, random AI in the others "
                    "(default scarto)")
     b.add_argument("--lobby-expiry", type=argtypes.number(0.05, 3600), default=1.0, metavar="S",

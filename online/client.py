@@ -28,7 +28,11 @@ gives a GUI a synchronous API:
   ``{"type": "connection", "state": "lost" | "back"}`` and
   ``{"type": "connection", "state": "closed", "reason": ...}`` when it gives up
   (reason ``"opened_elsewhere"``: the seat was opened by another connection with
-  its token, and this one was closed; it does not reconnect);
+  its token, and this one was closed; it does not reconnect; ``"unreachable"``:
+  nothing answered at the server's address in ``max_attempts`` tries;
+  ``"other_program"``: something answered there, but not a Tarocchi server: the
+  server is gone and another program has its port; both with ``detail``, the
+  last failure in words);
 * ``view`` (the latest SeatView, or None), ``last_seq``, ``seat``, ``code``,
   ``token``, ``host_token``, ``pending`` (ids not yet acknowledged); ``close()``.
 
@@ -211,20 +215,26 @@ class SeatClient:
                 self._deliver({"type": "connection", "state": "closed", "reason": "lost"})
                 return
             backoff = max(0.05, self._redirect_delay)
+            why = ("unreachable", "")
             while not self.closed:
                 attempt += 1
                 if attempt > self.max_attempts:
                     self._fail_waiters("the server cannot be reached")
                     self._deliver({"type": "connection", "state": "closed",
-                                   "reason": "the server cannot be reached"})
+                                   "reason": why[0], "detail": why[1]})
                     self.closed = True
                     return
                 await asyncio.sleep(backoff)
                 backoff = min(self.max_backoff, backoff * 2)
                 try:
                     await self._open(5.0)
-                except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError, ClientError,
-                        json.JSONDecodeError):
+                except (OSError, TimeoutError) as exc:  # nothing answers there
+                    why = ("unreachable", str(exc) or type(exc).__name__)
+                    self._next_url()
+                    continue
+                except (ConnectionClosed, InvalidHandshake, ClientError, json.JSONDecodeError) as exc:
+                    # something answers, but it is not a Tarocchi server (or it hung up)
+                    why = ("other_program", str(exc) or type(exc).__name__)
                     self._next_url()
                     continue
                 self.reconnects += 1
@@ -462,8 +472,9 @@ class ThreadedClient:
     synchronous API for a GUI (see the module's docstring)."""
 
     def __init__(self, *, reconnect: bool = True, max_backoff: float = 2.0,
-                 tls: ssl.SSLContext | None = None) -> None:
+                 tls: ssl.SSLContext | None = None, max_attempts: int = 200) -> None:
         self._tls = tls
+        self._max_attempts = max_attempts
         self._q: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="tarocchi-client",
@@ -479,7 +490,7 @@ class ThreadedClient:
     def connect(self, url: str, name: str = "", timeout: float = 10.0) -> None:
         self.client = SeatClient(url, name, reconnect=self._reconnect,
                                  max_backoff=self._max_backoff, on_message=self._q.put,
-                                 tls=self._tls)
+                                 tls=self._tls, max_attempts=self._max_attempts)
         self._call(self.client.connect(timeout), timeout + 5)
 
     def _c(self) -> SeatClient:

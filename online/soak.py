@@ -208,7 +208,7 @@ def stored(data: Path) -> dict[str, int]:
         db.close()
 
 
-def run_soak(games: int, lobbies: int, *, at_once: int = 16, variant: str = "scarto",
+def run_soak(games: int, lobbies: int, *, variant: str, at_once: int = 16,
              expiry: float = 1.0, every: float = 2.0, addresses: int = 50,
              synchronous: str = "NORMAL") -> dict[str, Any]:
     """Start a server, soak it, stop it; the figures as a dict."""

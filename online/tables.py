@@ -488,18 +488,18 @@ class Table:
                       status: str | None = None) -> int:
         """Under the lock: what the engine judged (a command's events and those due
         after them), committed, then sent."""
-        events = ruling.events
+        events, _states, after = ruling
         if not events:
             return self.seq
         first = self.seq + 1
-        if ruling.state.phase == OVER:
+        if after.phase == OVER:
             status = "over"
         texts = [encode(event_to_json(e, self.rules)) for e in events]
         t0 = time.perf_counter()
         await self.hub.store.append(self.rec.id, first, texts, key, status)
         t1 = time.perf_counter()
         # committed: from here on it is the table's history, and may be told
-        self.state = ruling.state
+        self.state = after
         self.events.extend(events)
         if status:
             self.rec.status = status

@@ -18,6 +18,9 @@ if not os.environ.get("DISPLAY"):
 # Always a temporary data folder, even if TAROCCHI_HOME is set: the suite never
 # touches the user's autosave, replays or settings.
 os.environ["TAROCCHI_HOME"] = tempfile.mkdtemp(prefix="tarocchi-test-home-")
+# The game's own server (Play online) takes a free port, never 8765: the suite must
+# not take the port a player's game, or another program, may be using.
+os.environ["TAROCCHI_SERVER_PORT"] = "0"
 
 try:
     import pyglet
@@ -44,6 +47,12 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "requires_file(path, debian_package): the same for a file a system package "
         "installs (a font...)",
+    )
+    config.addinivalue_line(
+        "markers",
+        "slow: a long test (a whole game drawn, a window under Xvfb, a server killed, "
+        "thousands of files); `python -m pytest -m \"not slow\"` leaves them out for a "
+        "quick run, `python -m pytest` runs everything",
     )
 
 

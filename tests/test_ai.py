@@ -88,6 +88,7 @@ def test_easy_plays_only_legal_commands(seed: int) -> None:
         assert sum(game.state.scores[0]) == 114
 
 
+@pytest.mark.slow
 def test_search_players_play_only_legal_commands() -> None:
     players: list[Player] = [tiny(), EasyPlayer(), HardPlayer(budget_ms=20, parallel=False), tiny()]
     # (a deadline of 20 ms: whatever it completes, every card played is legal)
@@ -372,6 +373,7 @@ def test_tournament_pairs_deals_both_ways() -> None:
     assert res["mean_margin"] > 0
 
 
+@pytest.mark.slow
 def test_tournament_writes_its_games_as_replays(tmp_path) -> None:
     """``--replays DIR``: every game of the match, readable, the players by seat,
     and its points are the match's."""

@@ -299,6 +299,7 @@ def test_hard_does_not_overtake_its_partner_in_deal_176():
 LEVELS = [("easy", None, 6), ("medium", None, 3), ("hard", 2, 2)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["piedicavallo", "scarto"])
 def test_searching_levels_make_no_visible_blunders(variant):
     """Medium and hard (fixed work) on a few seeded deals: no 5-point card thrown

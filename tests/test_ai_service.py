@@ -149,6 +149,7 @@ def test_close_stops_the_helper_and_its_search_workers(service: AIService) -> No
     assert _wait_gone([helper, *workers]) == []
 
 
+@pytest.mark.slow
 def test_a_program_using_it_exits_without_closing_it(tmp_path: Path) -> None:
     """The exit path of the app: atexit stops the helper and its workers; no hang."""
     script = tmp_path / "use.py"

@@ -208,6 +208,7 @@ def test_unknown_card_or_game_is_refused() -> None:
         points("S1", "piedicavallo")  # not in Piedicavallo's pack
 
 
+@pytest.mark.slow
 def test_png_bytes_are_deterministic(tmp_path: Path) -> None:
     def render(code: str, game: str = "piedicavallo") -> bytes:
         buf = io.BytesIO()
@@ -222,6 +223,7 @@ def test_png_bytes_are_deterministic(tmp_path: Path) -> None:
     assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
 
 
+@pytest.mark.slow
 @pytest.mark.requires_file(*DEJAVU[0])
 @pytest.mark.requires_file(*DEJAVU[1])  # Pillow's own font instead would draw other pictures
 def test_committed_files_are_what_the_generator_makes(tmp_path: Path) -> None:

@@ -166,6 +166,7 @@ def test_sensible_values_are_accepted(words, needed, option, kind) -> None:
     assert not (SCRATCH / "new").exists() and not (SCRATCH / "shots").exists()  # checked, not made
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), case=st.sampled_from(OPTIONS))
 def test_every_option_refuses_nonsense_in_one_line(data, case) -> None:
@@ -219,6 +220,7 @@ KNOWN = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv,option", KNOWN, ids=[" ".join(a[:1] + [o]) for a, o in KNOWN])
 def test_the_cases_found_are_refused_as_a_user_would_see(argv, option) -> None:
     r = _run(*argv)

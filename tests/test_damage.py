@@ -138,6 +138,7 @@ def _play_out(window, view, compare_every: int = 2, first_only: bool = False) ->
     return compared, partial, bad
 
 
+@pytest.mark.slow
 def test_a_whole_deal_redrawn_in_pieces_equals_the_whole_picture(window, home):
     view = _watch_table(window, seed=3, speed=8.0)
     compared, partial, bad = _play_out(window, view)
@@ -146,6 +147,7 @@ def test_a_whole_deal_redrawn_in_pieces_equals_the_whole_picture(window, home):
     assert partial > 0.4 * compared  # the pieces, not whole redraws, were under test
 
 
+@pytest.mark.slow
 def test_a_forgotten_drawable_would_be_caught(window, home, monkeypatch):
     # the check above can fail: without the turn highlight among the items, the
     # highlight's old place keeps its gold when the turn moves on
@@ -231,6 +233,7 @@ def _last_trick_and_undo(window, view) -> tuple[bool, bool]:
     return shown, undone
 
 
+@pytest.mark.slow
 def test_practice_table_pieces_equal_the_whole_picture_through_every_control(window, home):
     """Hover and tooltips, keyboard cursor, hints, the last trick, an illegal click, undo."""
     from engine.state import PLAY
@@ -287,6 +290,7 @@ def test_the_gathered_pack_draws_one_card_in_four_and_uncovers_as_it_is_dealt(wi
     assert all(s.covered for s in under if s is not nxt)
 
 
+@pytest.mark.slow
 def test_a_frame_drawn_between_undo_and_the_next_update_keeps_the_order(window, home):
     # snap (undo, redo, resume) sets new places; the order they are drawn in must
     # follow at once, not at the next update, or that frame's overlaps stay wrong
@@ -333,6 +337,7 @@ def test_a_rectangle_ending_just_short_of_a_drawable_redraws_what_its_scissor_bo
     view.close()
 
 
+@pytest.mark.slow
 def test_the_theatre_redrawn_in_pieces_equals_the_whole_picture(window, home):
     """The viewer sees the table through a zoomed camera: its damage is mapped."""
     from engine.replay import read_replay
@@ -360,6 +365,7 @@ def test_the_theatre_redrawn_in_pieces_equals_the_whole_picture(window, home):
     assert pieces > 0.3 * compared, (pieces, compared)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("at", [None, 100])
 def test_a_replay_screenshot_is_the_whole_picture(window, at):
     """``tarocchi replay --screenshot`` clears the window and draws once: whole."""

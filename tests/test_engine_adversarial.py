@@ -278,6 +278,7 @@ def test_undo_redo_at_the_boundaries() -> None:
         assert g.state == end
 
 
+@pytest.mark.slow
 def test_from_replay_of_another_writers_file_continues_to_the_end() -> None:
     rnd = random.Random(12)
     for w in games()[:20]:

@@ -18,6 +18,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_help_for_every_command() -> None:
     for cmd in ([], ["check"], ["simulate"], ["bench", "engine"]):
         r = run(*cmd, "--help")
@@ -40,6 +41,7 @@ def test_simulate_is_byte_identical_and_checks(tmp_path: Path, capsys: pytest.Ca
         assert obj["ok"] is True and obj["deals"] == 1 and sum(obj["points"][0]) == 114
 
 
+@pytest.mark.slow
 def test_simulate_jobs_and_budget_give_the_same_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

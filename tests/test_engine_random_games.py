@@ -165,6 +165,7 @@ def _play_chunk(rules: Ruleset, start: int, count: int) -> int:
     return deals
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("variant", "chunk"), CHUNK_PARAMS)
 def test_random_games_invariants(variant: str, chunk: int) -> None:
     rules, n_deals, chunks, _games = RUNS[variant]

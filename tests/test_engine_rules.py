@@ -375,18 +375,17 @@ def test_judge_returns_a_commands_events_then_those_due_each_with_its_state() ->
     import random
 
     g = Game(77, 4, rules=PIEDICAVALLO)
-    first = judge(new_game(77, 4, PIEDICAVALLO), None)
-    assert [type(e) for e in first.events] == [Dealt] and first.states == (g.states[1],)
+    events, states, after = judge(new_game(77, 4, PIEDICAVALLO), None)
+    assert [type(e) for e in events] == [Dealt] and states == [g.states[1]] == [after]
     rnd = random.Random(3)
     seen: set[tuple[type, ...]] = set()
     while g.legal():
         before, cmd = g.state, rnd.choice(list(g.legal()))
-        ruling = judge(before, cmd)
-        assert judge(before, None) == ((), (), before)  # nothing due between decisions
+        judged, states, after = judge(before, cmd)
+        assert judge(before, None) == ([], [], before)  # nothing due between decisions
         events = g.submit(cmd)
-        assert list(ruling.events) == events
-        assert ruling.states == tuple(g.states[-len(events):]) and ruling.state == g.state
-        assert list(ruling.events[: len(decide(before, cmd))]) == decide(before, cmd)
+        assert judged == events and judged[: len(decide(before, cmd))] == decide(before, cmd)
+        assert states == g.states[-len(events):] and after == g.state
         seen.add(tuple(type(e) for e in events))
     assert seen == {
         (Discarded,), (CardPlayed,), (CardPlayed, TrickTaken),
@@ -398,7 +397,7 @@ def test_judge_refuses_as_decide_does_and_changes_nothing() -> None:
     s = play_state(["S5", "S6", "S7", "S8"], leader=1)
     with pytest.raises(IllegalMove, match="out of turn"):
         judge(s, Play(0, C("S5")))
-    assert judge(s, Play(1, C("S6"))).events == (CardPlayed(1, C("S6")),)
+    assert judge(s, Play(1, C("S6")))[0] == [CardPlayed(1, C("S6"))]
 
 
 # --- misc engine ------------------------------------------------------------------

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 MAX_LINES = 60
@@ -62,6 +64,7 @@ def over(packages: tuple[str, ...], root: Path = ROOT) -> list[tuple[str, str, i
     return [x for x in function_lengths(packages, root) if x[3] > MAX_LINES and x[:2] not in allowed]
 
 
+@pytest.mark.slow
 def test_every_function_fits_on_one_screen() -> None:
     offenders = over(SCOPE)
     for rel, name, line, length in offenders:

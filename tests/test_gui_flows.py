@@ -73,6 +73,7 @@ def same_picture(window, view, what: str, n: int = 3) -> None:
 # --- resume ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_resume_from_the_menu_puts_the_game_on_the_table_at_once(window, home) -> None:
     from game.screens.menu import MenuView
 
@@ -138,6 +139,7 @@ def test_a_scarto_exchange_resumed_is_the_exchange_at_once(window, home) -> None
 # --- undo and redo -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_undo_and_redo_look_disabled_when_there_is_nothing_and_say_so(window, home) -> None:
     view = table(window, "piedicavallo", seed_where("piedicavallo", 1), practice=True)
     settle(view)
@@ -166,6 +168,7 @@ def test_undo_and_redo_look_disabled_when_there_is_nothing_and_say_so(window, ho
 # --- the end of a deal ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_end_of_a_deal_its_buttons_and_its_review(window, home, monkeypatch) -> None:
     from game.theatre import review_view
 
@@ -285,6 +288,7 @@ def check_every_strip(view) -> int:
     return checked
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant, cards", [("piedicavallo", 17), ("scarto", 28)])
 def test_a_click_on_the_visible_strip_of_each_card_selects_it(window, home, variant, cards) -> None:
     view = table(window, variant, seed_where(variant, 0), practice=True)
@@ -309,6 +313,7 @@ def test_a_click_on_the_visible_strip_of_each_card_selects_it(window, home, vari
     view.close()
 
 
+@pytest.mark.slow
 def test_the_visible_strips_of_a_25_card_hand_with_the_legal_cards_raised(window, home) -> None:
     view = table(window, "scarto", seed_where("scarto", 1))
     while True:
@@ -325,6 +330,7 @@ def test_the_visible_strips_of_a_25_card_hand_with_the_legal_cards_raised(window
     view.close()
 
 
+@pytest.mark.slow
 def test_a_finished_game_leaves_no_autosave_and_play_again_opens_a_new_table(window, home) -> None:
     from game.table.table_view import start_table
 
@@ -347,6 +353,7 @@ def test_a_finished_game_leaves_no_autosave_and_play_again_opens_a_new_table(win
     nxt.close()
 
 
+@pytest.mark.slow
 def test_review_this_deal_opens_the_theatres_review_and_comes_back(window, home, monkeypatch) -> None:
     """The button opens the router's "review" screen (``review_view.open_review``)."""
     from game.screens.message import MessageView

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import arcade
+import pytest
 
 from engine.cli import main as engine_main
 from engine.replay import read_replay
@@ -64,6 +65,7 @@ def test_south_hand_is_sorted_trumps_together_suits_by_rank():
 # --- catalogs ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_text_has_french_and_italian_translations():
     ids = source_msgids()
     plurals = source_plurals()
@@ -152,6 +154,7 @@ def test_settings_survive_a_bad_file(home):
     assert s.speed == 2.0 and s.sound is True and s.language == "en"
 
 
+@pytest.mark.slow
 def test_new_game_setup_by_mouse(window, home):
     from game.screens.menu import NewGameView
     from game.table.table_view import TableView
@@ -218,6 +221,7 @@ def test_hint_button_disabled_outside_practice(window, home):
 # --- autoplay ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_autoplay_renders_every_scene_and_writes_a_valid_replay(window, home, tmp_path, capsys):
     from game.autoplay import run_autoplay
 
@@ -246,6 +250,7 @@ def test_autoplay_renders_every_scene_and_writes_a_valid_replay(window, home, tm
     assert g < 60
 
 
+@pytest.mark.slow
 def test_first_frame_exit_draws_the_menu(tmp_path):
     """``tarocchi play --first-frame-exit`` times a frame with the menu on it."""
     import subprocess

@@ -1,12 +1,14 @@
-"""Play online at the real views (headless): host a table on this computer, a
-friend joins by the code, the lobby fills, the host starts, and the table opens
-on a remote session in which the host sits at the bottom; a wrong code is
-refused in one line."""
+"""Play online at the real views (headless): host a table on this computer (the
+player's name asked once, kept in Settings), a friend joins by the code, the
+lobby fills, the host starts, and the table opens on a remote session in which
+the host sits at the bottom; a wrong code is refused in one line.  The game's
+own server takes free ports only here (tests/conftest.py)."""
 
 from __future__ import annotations
 
 import time
 
+import arcade
 import pytest
 
 from game.common import i18n
@@ -26,19 +28,25 @@ def _until(cond, view, friend=None, seconds: float = 20.0) -> None:
         time.sleep(0.005)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "fr", "it"])
 def test_host_a_table_a_friend_joins_and_the_table_opens(window, home, lang) -> None:
     i18n.set_language(lang)
     window.settings.variant = "piedicavallo"
     window.settings.match = False
     window.settings.online_server = ""
+    window.settings.player_name = ""
     try:
         setup = OnlineView(window)
         window.show_view(setup)
         setup.on_draw()
         labels = [b.label for b in setup.buttons]
         assert all(labels) and all(b.label_fits() for b in setup.buttons), labels
-        setup.host()
+        setup.host()  # the first time: the player's name is asked first
+        assert window.current_view is setup and setup.typing == "name"
+        setup.on_text("Anna ")
+        setup.on_key_press(arcade.key.ENTER, 0)
+        assert window.settings.player_name == "Anna"
         lobby_view = window.current_view
         assert isinstance(lobby_view, LobbyView)
         lobby = lobby_view.lobby
@@ -46,7 +54,8 @@ def test_host_a_table_a_friend_joins_and_the_table_opens(window, home, lang) -> 
         _until(lambda: lobby.seats(), lobby_view)
         assert not lobby.can_start  # East is a friend's seat, still empty
         assert not lobby_view.b_start.enabled
-        friend = online_lobby.join("", lobby.code.lower())  # the code is not case-sensitive
+        assert lobby.seats()[0]["name"] == "Anna"  # the name chosen, not the login
+        friend = online_lobby.join("", lobby.code.lower(), name="Bruno")  # not case-sensitive
         assert friend.seat == 1 and not friend.is_host
         _until(lambda: lobby.can_start, lobby_view, friend)
         lobby_view.on_draw()
@@ -58,7 +67,7 @@ def test_host_a_table_a_friend_joins_and_the_table_opens(window, home, lang) -> 
         assert isinstance(table, TableView)
         sess = table.session
         assert isinstance(sess, RemoteSession) and sess.human_seats == frozenset({0})
-        assert sess.names[1] == online_lobby.player_name()  # East's plate: the friend's name
+        assert sess.names[1] == "Bruno"  # East's plate: the friend's name
         assert sess.players[2:] == ("medium", "medium")
         assert table.game is None  # no engine game at an online table
         _until(lambda: sess.cursor >= 1, table, friend)  # the deal arrived
@@ -83,3 +92,26 @@ def test_a_wrong_code_is_refused_in_one_line(home) -> None:
         online_lobby.join("", "ZZZZZZ")
     text = str(exc.value)
     assert "ZZZZZZ" in text and "\n" not in text
+
+
+def test_the_player_s_name_is_changed_in_settings_and_kept(window, home) -> None:
+    from game.common.settings import Settings
+    from game.screens.settings import SettingsView
+
+    window.settings.player_name = "Anna"
+    view = SettingsView(window)
+    window.show_view(view)
+    row = view.buttons[view.rows.index("name")]
+    assert "Anna" in row.label
+    row.action()  # its line is typed: Backspace, new letters, Enter
+    for _i in range(4):
+        view.on_key_press(arcade.key.BACKSPACE, 0)
+    view.on_text("Bice\x07")
+    view.on_key_press(arcade.key.ENTER, 0)
+    assert window.settings.player_name == "Bice" and "Bice" in row.label
+    assert Settings.load().player_name == "Bice"  # saved
+    row.action()
+    view.on_key_press(arcade.key.ESCAPE, 0)  # Esc: the name stays as it was
+    assert window.settings.player_name == "Bice"
+    view.on_draw()
+    assert all(b.label_fits() for b in view.buttons), [b.label for b in view.buttons]

@@ -31,6 +31,7 @@ def english():
     i18n.set_language("en")
 
 
+@pytest.mark.slow
 def test_a_deal_the_ai_played_alone_at_the_table_is_counted_apart(window, home, capsys):
     from game.common.settings import Settings
     from game.common.sound import SoundBoard
@@ -54,6 +55,7 @@ def test_a_deal_the_ai_played_alone_at_the_table_is_counted_apart(window, home, 
     assert stats_json(capsys, "--rebuild") == s
 
 
+@pytest.mark.slow
 def test_autoplay_is_not_your_record_and_rebuild_agrees(window, home, capsys):
     from game.autoplay import run_autoplay
 
@@ -103,6 +105,7 @@ def fill_record(home) -> None:
                               created="2025-12-01T10:00:00Z"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "fr", "it"])
 def test_record_screen_draws_totals_and_charts(window, home, english, lang):
     from game.screens.record_view import ACCURACY, POINTS, RESULT_COLOURS, RecordView

@@ -150,6 +150,7 @@ def _check_moves_between_decisions(view, m) -> None:
     assert view.face_up == {0}
 
 
+@pytest.mark.slow
 def test_open_review_opens_at_once_and_steps_through_the_decisions(window, quick, monkeypatch):
     started = []
     real = ai_service.submit_long
@@ -181,6 +182,7 @@ def test_open_review_opens_at_once_and_steps_through_the_decisions(window, quick
     assert back == [1]
 
 
+@pytest.mark.slow
 def test_the_curve_and_the_summary_are_drawn(window, quick, thread_service):
     view = open_with(window, SINGLE, thread_service)
     finish(view)
@@ -207,6 +209,7 @@ def test_the_curve_and_the_summary_are_drawn(window, quick, thread_service):
     assert {review_style.LABEL_COLOURS[d.label][:3] for d in m.steps} <= bar
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "fr", "it"])
 def test_the_panel_fits_in_each_language(window, quick, thread_service, tmp_path, lang):
     f = scarto_file(tmp_path / "s.jsonl", dealer=0)
@@ -247,6 +250,7 @@ def scarto_file(dest: Path, dealer: int) -> Path:
     raise AssertionError("no seed dealt by that seat")
 
 
+@pytest.mark.slow
 def test_scarto_review_starts_at_the_dealers_discard_of_three(window, quick, thread_service, tmp_path):
     view = open_with(window, scarto_file(tmp_path / "s.jsonl", dealer=0), thread_service)
     finish(view)
@@ -268,6 +272,7 @@ def test_scarto_review_starts_at_the_dealers_discard_of_three(window, quick, thr
     assert view.panel.t_where.text.startswith("Trick ")
 
 
+@pytest.mark.slow
 def test_a_match_is_reviewed_one_deal_at_a_time(window, quick, thread_service):
     view = open_with(window, MATCH, thread_service, deal=2)
     m = view.model
@@ -293,6 +298,7 @@ def test_a_match_is_reviewed_one_deal_at_a_time(window, quick, thread_service):
     window.current_view.on_back()
 
 
+@pytest.mark.slow
 def test_the_review_runs_in_the_ai_process_and_can_be_left_at_any_time(window, quick, monkeypatch, tmp_path):
     monkeypatch.setattr(review_view, "BUDGET", None)  # the hard level's search: seconds of work
     svc = ai_service.AIService(use_process=True)
@@ -330,6 +336,7 @@ def test_the_review_runs_in_the_ai_process_and_can_be_left_at_any_time(window, q
     assert _wait_gone([helper, *workers]) == []
 
 
+@pytest.mark.slow
 def test_a_hidden_review_view_stops_its_review(window, quick, tmp_path):
     svc = ai_service.AIService(use_process=True)
     try:
@@ -347,6 +354,7 @@ def test_a_hidden_review_view_stops_its_review(window, quick, tmp_path):
     assert _wait_gone([helper]) == []
 
 
+@pytest.mark.slow
 def test_a_finished_review_notes_its_accuracy_in_the_record(window, home, quick, thread_service):
     from game.screens.record_view import ACCURACY, RecordView
     from tests.test_record import golden
@@ -388,6 +396,7 @@ def test_a_finished_review_notes_its_accuracy_in_the_record(window, home, quick,
                                             720 - bottom - 40)).getdata())
 
 
+@pytest.mark.slow
 def test_a_review_of_the_autosave_or_of_another_seat_is_not_noted(window, home, quick, thread_service):
     from game.common import paths
     from tests.test_record import golden
@@ -428,6 +437,7 @@ def test_a_file_that_cannot_be_reviewed_says_why(window, quick, tmp_path):
     assert json.loads(empty.read_text())["seed"] == 42  # untouched
 
 
+@pytest.mark.slow
 def test_review_mode_redrawn_in_pieces_equals_the_whole_picture(window, home, quick, thread_service):
     view = open_with(window, SINGLE, thread_service)
     compared = pieces = 0

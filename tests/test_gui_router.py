@@ -45,6 +45,7 @@ def test_the_screen_type_names_every_screen_of_the_router_and_no_other() -> None
     assert set(get_args(navigation.Screen)) == set(router.SCREENS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("screen", sorted(PLAIN))
 def test_each_screen_opens_by_its_name(window, home, screen) -> None:
     view = navigation.show(window, screen)

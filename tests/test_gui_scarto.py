@@ -62,6 +62,7 @@ def strip_point(view, card: int) -> tuple[float, float]:
     return s.place.x - w / 2 + strip / 2, s.place.y
 
 
+@pytest.mark.slow
 def test_a_scarto_deal_by_clicks_with_the_exchange(window, home) -> None:
     view = scarto_table(window, seed_where(0))
     settle(view)
@@ -134,6 +135,7 @@ def test_when_another_seat_deals_the_stock_lies_face_down_in_the_middle(window, 
     view.close()
 
 
+@pytest.mark.slow
 def test_long_hands_drawn_as_strips_are_the_same_picture(window, home) -> None:
     view = scarto_table(window, seed_where(0))
     settle(view)  # 28 cards, choosing the discard
@@ -146,6 +148,7 @@ def test_long_hands_drawn_as_strips_are_the_same_picture(window, home) -> None:
     view.close()
 
 
+@pytest.mark.slow
 def test_a_scarto_deal_redrawn_in_pieces_equals_the_whole_picture(window, home) -> None:
     game = session.new_game(partner="random", opponents="random", match=False, seed=seed_where(2), human=False,
                             players=["random"] * 3, variant="scarto")
@@ -205,6 +208,7 @@ def _scarto_replay(tmp_path: Path, seed: int = 3):
     return read_replay(path)
 
 
+@pytest.mark.slow
 def test_the_theatre_seeks_a_scarto_replay(window, tmp_path: Path) -> None:
     from game.theatre.theatre import ViewerView
 
@@ -289,6 +293,7 @@ def test_faces_for_the_full_pack(window, tmp_path: Path, monkeypatch) -> None:
     assert img.size == (320, 592) and img.getpixel((160, 50))[3] == 255
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["fr", "it"])
 def test_the_exchange_is_worded_in_each_language(window, home, lang: str) -> None:
     from game.common import i18n
@@ -331,6 +336,7 @@ def test_hint_figures_over_a_28_card_hand_do_not_overlap(window, home) -> None:
     view.close()
 
 
+@pytest.mark.slow
 def test_a_scarto_game_resumes_after_a_kill(window, home) -> None:
     from game.screens.menu import MenuView
 
@@ -354,6 +360,7 @@ def test_a_scarto_game_resumes_after_a_kill(window, home) -> None:
     resumed.close()
 
 
+@pytest.mark.slow
 def test_autoplay_plays_scarto_with_the_exchange_and_the_scoring(window, home, tmp_path, capsys) -> None:
     from engine.cli import main as engine_main
     from game.autoplay import run_autoplay
@@ -373,6 +380,7 @@ def test_autoplay_plays_scarto_with_the_exchange_and_the_scoring(window, home, t
     assert "needs 3 levels" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_theatre_redraws_a_scarto_replay_in_pieces_exactly(window, tmp_path: Path) -> None:
     from game.theatre.theatre import ViewerView
 
@@ -395,6 +403,7 @@ def test_the_theatre_redraws_a_scarto_replay_in_pieces_exactly(window, tmp_path:
     assert pieces > 0.3 * compared, (pieces, compared)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dealer", [0, 1])
 def test_the_pile_page_shows_the_count_in_threes_group_by_group(window, home, dealer: int) -> None:
     """At the end of a Scarto deal, "Your pile" lays out the viewer's groups as the

@@ -34,6 +34,7 @@ def make_table(window, *, seed=7, practice=False, match=False, levels="random"):
     return view
 
 
+@pytest.mark.slow
 def test_whole_deal_by_clicks(window, home):
     view = make_table(window, seed=11)
     clicks = 0
@@ -96,6 +97,7 @@ def _table_snapshot(view):
     return sorted(((s.key, s.place) for s in view.table.sprites if not s.place.hidden), key=repr)
 
 
+@pytest.mark.slow
 def test_undo_in_practice_restores_hand_and_table(window, home):
     view = make_table(window, seed=3, practice=True)
     snapshots = []
@@ -258,6 +260,7 @@ def _strips_vs_whole(view):
     return sum(1 for v in diff.getdata() if v), used
 
 
+@pytest.mark.slow
 def test_resting_hand_strips_draw_the_same_picture(window, home):
     """South's resting hand is drawn as strips and bands (fewer pixels to fill);
     the frame must be the same as with whole cards: raised and dimmed cards, the

@@ -241,6 +241,7 @@ def decisions() -> list[tuple[State, int, Command]]:
     return corpus("piedicavallo", 18) + corpus("scarto", 14)
 
 
+@pytest.mark.slow
 def test_every_reason_is_true_of_the_seat_view() -> None:
     ds = decisions()
     assert len(ds) >= 2000
@@ -261,6 +262,7 @@ def test_every_reason_is_true_of_the_seat_view() -> None:
     assert none < len(ds) // 10, (none, seen)
 
 
+@pytest.mark.slow
 def test_the_checker_catches_false_claims() -> None:
     """The independent check is not a rubber stamp: a reason given for another
     move, or another reason, is caught."""

@@ -78,18 +78,22 @@ def _until(view, cond, limit: float = 60.0, dt: float = 1 / 60) -> None:
         view.on_update(dt)
 
 
-def _table(window, variant: str, shoot: Shooter) -> None:
+def _table(window, variant: str, shoot: Shooter, seat: int = 0) -> None:
+    """A practice match played from ``seat`` (drawn at the bottom), who deals first."""
     from game.table.table_view import TableView
 
     rules = ruleset(variant)
-    seed = next(s for s in range(1, 500) if first_dealer(s, rules) == 0)  # South deals: the discard
+    seed = next(s for s in range(1, 500) if first_dealer(s, rules) == seat)  # the viewer deals: the discard
+    players = ["random"] * rules.n_seats
+    players[seat] = "human"
     game = session.new_game(partner="random", opponents="random", match=True, practice=True, seed=seed,
-                            variant=variant)
+                            variant=variant, players=players)
     settings = Settings(speed=8.0, auto_advance=False, sound=False)
     view = TableView(window, game, session.ai_players(game), human_seats=session.human_seats(game),
-                     practice=True, settings=settings, sound=window.sound, executor=InlineExecutor())
+                     face_up_seats={seat}, practice=True, settings=settings, sound=window.sound,
+                     executor=InlineExecutor())
     window.show_view(view)
-    g = variant[:5]
+    g = variant[:5] + (f"-{rules.seat_names[seat].lower()}" if seat else "")
     _shoot_deal_and_discard(view, g, shoot)
     _shoot_tricks_and_plays(view, rules, g, shoot)
     _shoot_score_pages(view, g, shoot)
@@ -147,7 +151,7 @@ def _shoot_tricks_and_plays(view, rules, g: str, shoot: Shooter) -> None:
     seen_trick = seen_play = False
     while not view.ctl.waiting == "scoring":
         if view.ctl.waiting == "trick":
-            if not seen_trick and view.ctl.feed.trick_winner != 0:
+            if not seen_trick and view.ctl.feed.trick_winner != view.ctl.viewer:
                 _shoot_trick(view, rules, g, shoot)
                 seen_trick = True
             view.continue_()
@@ -270,6 +274,11 @@ def _menus(window, shoot: Shooter, home: Path) -> None:
         shoot(name, view)
 
 
+#: a table seen from another seat than South, by language: (game, seat at the bottom)
+OTHER_SEAT = {"en": ("piedicavallo", 1), "fr": ("scarto", 2), "it": ("piedicavallo", 3)}
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_text_meets_a_text_or_an_index_in_any_scene(window, home, lang, tmp_path) -> None:
     i18n.set_language(lang)
@@ -278,6 +287,8 @@ def test_no_text_meets_a_text_or_an_index_in_any_scene(window, home, lang, tmp_p
     try:
         for variant in ("piedicavallo", "scarto"):
             _table(window, variant, shoot)
+        variant, seat = OTHER_SEAT[lang]
+        _table(window, variant, shoot, seat)  # a guest's table: its own seat at the bottom
         scarto = _scarto_file(tmp_path / "scarto-5.jsonl")
         for path, g in ((GOLDEN / "match-seed-7.jsonl", "piedi"), (scarto, "scart")):
             _theatre(window, shoot, path, g)

@@ -92,6 +92,7 @@ def run(ctl: LessonController, out: Recorder, words: dict[str, list[str]] | None
     raise AssertionError(f"{ctl.lesson.id}: not finished at move {ctl.step_no}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["piedicavallo", "scarto"])
 def test_each_course_plays_start_to_end_and_meets_every_play_and_discard_rule(game: str, home) -> None:
     met: dict[str, list[str]] = {}
@@ -124,12 +125,18 @@ def test_lessons_are_listed_in_course_order() -> None:
     assert [x.id for x in LESSONS if x.game == "piedicavallo"] == list(COURSES["piedicavallo"])
 
 
-def test_a_wrong_move_is_explained_and_not_taken(home) -> None:
-    ctl, out = make("p1-follow")
+def at_first_move(lesson_id: str) -> LessonController:
+    """The lesson, its first move prompted."""
+    ctl, _out = make(lesson_id)
     for _ in range(3000):
         ctl.update(1 / 60)
         if ctl.can_act():
             break
+    return ctl
+
+
+def test_a_wrong_move_is_explained_and_not_taken(home) -> None:
+    ctl = at_first_move("p1-follow")
     view = ctl.view()
     want = ctl.expected.card
     legal = [c.card for c in view.legal() if c.card != want]
@@ -301,11 +308,7 @@ def test_a_finished_lesson_offers_the_next_one(home) -> None:
 
 
 def test_the_coach_s_heading_breaks_between_phrases_and_sentences_start_with_a_capital(home) -> None:
-    ctl, out = make("p1-follow")
-    for _ in range(3000):
-        ctl.update(1 / 60)
-        if ctl.can_act():
-            break
+    ctl = at_first_move("p1-follow")
     view = ctl.view()
     wrong = next(c.card for c in view.legal() if c != ctl.expected)
     assert not ctl.click_card(wrong)

@@ -157,6 +157,7 @@ def test_the_playouts_are_the_same(variant: str) -> None:
     assert stopped > 100
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", GAMES)
 def test_the_solver_gives_the_same_values_after_the_same_nodes(variant: str) -> None:
     rules = ruleset(variant)
@@ -215,6 +216,7 @@ def test_the_deals_and_the_inference_are_the_same(variant: str) -> None:
     assert seen > 300
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", GAMES)
 def test_the_levels_decide_the_same(variant: str) -> None:
     """Hard at fixed work (its discards too) and medium, with and without C."""
@@ -291,6 +293,7 @@ def test_without_the_c_module_the_pure_kernels_are_used(monkeypatch: pytest.Monk
     assert isinstance(Solver(rules, 0), PySolver)
 
 
+@pytest.mark.slow
 def test_bench_ai_gives_positions_a_second_and_the_ratio(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 

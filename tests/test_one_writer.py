@@ -81,6 +81,7 @@ def _refused_in_one_line(r: subprocess.CompletedProcess, home: Path) -> None:
     assert str(home) in lines[0]
 
 
+@pytest.mark.slow
 def test_a_second_tarocchi_is_refused_and_the_first_keeps_every_event(home):
     home.mkdir(parents=True)
     a = _writer(home, 30)

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.replay import read_replay
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,6 +21,7 @@ def _bench(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, cwd=ROOT, timeout=600)
 
 
+@pytest.mark.slow
 def test_two_nodes_on_one_database_run_the_tables_between_them(pg_dsn: str,
                                                                 tmp_path: Path) -> None:
     out = tmp_path / "replays"
@@ -45,6 +48,7 @@ def test_two_nodes_on_one_database_run_the_tables_between_them(pg_dsn: str,
     assert check.returncode == 0, check.stdout + check.stderr
 
 
+@pytest.mark.slow
 def test_several_nodes_without_a_database_are_refused_in_one_line(tmp_path: Path) -> None:
     r = _bench("--nodes", "2", "--tables", "1")
     assert r.returncode == 2
@@ -57,6 +61,7 @@ def test_a_bad_database_url_is_refused_before_anything_starts() -> None:
     assert "postgresql://" in r.stderr and "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
 def test_options_that_would_be_ignored_are_refused_in_one_line() -> None:
     cases = [
         (["--ai-level", "easy"], "--ai-seats"),

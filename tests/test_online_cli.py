@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CLI = "import sys; from game.cli import main; sys.exit(main())"
 
 
+@pytest.mark.slow
 def test_serve_prints_its_url_and_answers_hello(tmp_path: Path) -> None:
     env = dict(os.environ, TAROCCHI_HOME=str(tmp_path / "home"))
     p = subprocess.Popen([sys.executable, "-c", CLI, "serve", "--port", "0"], cwd=ROOT,

@@ -62,6 +62,7 @@ async def _whole_game(url: str, variant: str, seats: list[str], seed: int) -> tu
     return code, clients
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "variant,seats",
     [("piedicavallo", ["human", "easy", "human", "easy"]), ("scarto", ["human", "human", "easy"])],

@@ -77,6 +77,7 @@ def test_a_finished_table_leaves_memory_and_a_late_resume_hears_game_over(tmp_pa
         h.stop()
 
 
+@pytest.mark.slow
 def test_an_abandoned_lobby_expires_and_frees_its_place(tmp_path: Path) -> None:
     h = start_background(tmp_path / "server", lobby_expiry=0.5)
     hub = _hub(h)

@@ -224,6 +224,7 @@ class FamilyGame:
         self.ended = time.monotonic()
 
 
+@pytest.mark.slow
 def test_each_limit_is_answered_while_another_address_plays_a_whole_game(
         server: ServerHandle) -> None:
     async def main() -> None:

@@ -134,6 +134,7 @@ def test_the_metrics_move_while_games_run(server: ServerHandle,
     assert all(r.fields["people"] == 3 and r.fields["ai"] == 1 for r in started)
 
 
+@pytest.mark.slow
 def test_healthz_follows_postgresql_down_and_back(tmp_path: Path) -> None:
     from tests.support.pg_cluster import PgCluster
     from tests.support.prereq import POSTGRESQL_DIRS, require_program
@@ -197,6 +198,7 @@ async def _flood_and_a_game(url: str) -> None:
     await host.close()
 
 
+@pytest.mark.slow
 def test_the_log_says_tables_and_limits_in_json_lines(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "game.cli", "serve", "--port", "0", "--data", str(tmp_path),

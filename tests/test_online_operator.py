@@ -97,6 +97,7 @@ def _backup(data: Path, out: Path) -> subprocess.CompletedProcess[str]:
                           timeout=120)
 
 
+@pytest.mark.slow
 def test_serve_backup_copies_a_running_servers_store(tmp_path: Path) -> None:
     data = tmp_path / "srv"
     handle = start_background(data, port=0)
@@ -117,6 +118,7 @@ def test_serve_backup_copies_a_running_servers_store(tmp_path: Path) -> None:
     assert not out.with_name(out.name + ".part").exists()
 
 
+@pytest.mark.slow
 def test_serve_backup_refuses_in_one_line(tmp_path: Path) -> None:
     r = _backup(tmp_path / "nothing", tmp_path / "b.sqlite3")
     assert r.returncode == 1 and "no server store here" in r.stderr

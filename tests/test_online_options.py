@@ -121,6 +121,7 @@ def _chooser(c: SeatClient, seed: int) -> Any:
     return loop
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant,seats", [("scarto", ["human", "human", "random"]),
                                            ("piedicavallo", ["human", "random", "human", "random"])])
 def test_people_who_play_only_what_options_say_finish_a_game(tmp_path: Path, variant: str,

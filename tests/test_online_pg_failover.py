@@ -10,9 +10,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from tests.support.online_pg_kill import TABLES, run
 
 
+@pytest.mark.slow
 def test_killed_node_is_taken_over_and_the_games_end_the_same(pg_dsn: str,
                                                               tmp_path: Path) -> None:
     lease = 1.5

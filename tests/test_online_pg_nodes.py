@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.replay import read_replay
 from engine.ruleset import ruleset
 from engine.view import SPECTATOR
@@ -27,6 +29,7 @@ from tests.support.pg_cluster import free_port
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_two_nodes_four_people_spread_over_both_play_a_whole_match(pg_dsn: str,
                                                                    tmp_path: Path) -> None:
     a = start_background(tmp_path / "a", db=pg_dsn, lease_seconds=2.0)
@@ -87,6 +90,7 @@ def test_two_nodes_four_people_spread_over_both_play_a_whole_match(pg_dsn: str,
         b.stop()
 
 
+@pytest.mark.slow
 def test_a_node_answers_bad_input_clearly(pg_dsn: str, tmp_path: Path) -> None:
     node = start_background(tmp_path / "n", db=pg_dsn)
 
@@ -124,6 +128,7 @@ def test_a_node_answers_bad_input_clearly(pg_dsn: str, tmp_path: Path) -> None:
     assert "s3cret" not in out.stderr and not out.stdout
 
 
+@pytest.mark.slow
 def test_a_node_whose_lease_was_taken_drops_the_table_and_its_client_follows(
         pg_dsn: str, tmp_path: Path) -> None:
     """Node a runs a table; its lease passes to node b behind its back (as when a
@@ -185,6 +190,7 @@ def test_a_node_whose_lease_was_taken_drops_the_table_and_its_client_follows(
         b.stop()
 
 
+@pytest.mark.slow
 def test_the_single_server_loopback_game_passes_on_postgresql(pg_dsn: str, tmp_path: Path) -> None:
     """The single server's loopback game (tests/test_online_games.py, its helper and
     its checks unchanged) on one node whose store is PostgreSQL."""

@@ -98,6 +98,7 @@ def test_a_taken_seq_is_refused_and_nothing_of_that_append_is_written(opener: Op
     run(go())
 
 
+@pytest.mark.slow
 def test_two_writers_racing_for_event_n_exactly_one_is_kept_and_the_loser_reloads(
         opener: Opener) -> None:
     """Two stores (two servers) append the same seq at the same moment, 30 times
@@ -164,6 +165,7 @@ def test_pg_schema_has_a_version_row_and_migrates_once(pg_dsn: str) -> None:
         run(PgStore.open(pg_dsn))
 
 
+@pytest.mark.slow
 def test_pg_leases_fence_the_writes_of_a_node_that_lost_its_table(pg_dsn: str) -> None:
     """Node A creates a table (its lease); node B may not write it, nor take it
     while A's lease runs.  A stops renewing: B takes it after expiry, and from

@@ -15,7 +15,7 @@ from online.soak import run_soak, verdict
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc and binds 127.0.1.x")
 def test_a_small_soak_leaves_no_table_in_memory() -> None:
-    out = run_soak(24, 24, at_once=6, expiry=0.3, every=0.5, addresses=4)
+    out = run_soak(24, 24, variant="scarto", at_once=6, expiry=0.3, every=0.5, addresses=4)
     assert (out["games"], out["lobbies"], out["failed"]) == (24, 24, {})
     assert out["tables_in_memory_end"] == {"lobby": 0, "playing": 0, "over": 0}
     assert out["store"]["over"] == 24 and out["store"]["expired"] == 24 and out["replays"] == 24

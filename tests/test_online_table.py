@@ -31,6 +31,7 @@ def server(tmp_path: Path):
     h.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant,seats", [("piedicavallo", ["human", "easy", "human", "easy"]),
                                            ("scarto", ["human", "human", "easy"])])
 def test_two_tables_play_one_online_game(server, tmp_path, home, variant, seats) -> None:

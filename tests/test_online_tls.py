@@ -175,6 +175,7 @@ def _serve(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
 
 
+@pytest.mark.slow
 def test_bad_certificate_files_stop_serve_with_one_line(tmp_path: Path,
                                                         pems: dict[str, Path]) -> None:
     garbage = tmp_path / "garbage.pem"
@@ -209,6 +210,7 @@ def test_server_context_refuses_an_encrypted_key_without_asking(tmp_path: Path,
         server_context(str(pems["cert"]), str(locked))
 
 
+@pytest.mark.slow
 def test_the_bot_plays_over_wss_with_its_cafile(tls_server: ServerHandle,
                                                 pems: dict[str, Path]) -> None:
     async def host_and_wait() -> tuple[str, str]:

@@ -37,6 +37,7 @@ def _pytest_without_xvfb(tmp_path: Path, ci: str | None) -> subprocess.Completed
                           text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_without_xvfb_the_window_tests_are_skipped_one_line_each(tmp_path: Path) -> None:
     r = _pytest_without_xvfb(tmp_path, ci=None)
     out = r.stdout
@@ -50,6 +51,7 @@ def test_without_xvfb_the_window_tests_are_skipped_one_line_each(tmp_path: Path)
         assert line.endswith("`apt-get install -y xvfb xauth`"), line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ci", ["true", "1"])
 def test_under_ci_a_missing_xvfb_fails_the_run_naming_the_packages(tmp_path: Path, ci: str) -> None:
     r = _pytest_without_xvfb(tmp_path, ci=ci)
@@ -62,6 +64,7 @@ def test_under_ci_a_missing_xvfb_fails_the_run_naming_the_packages(tmp_path: Pat
         assert "apt-get install -y xvfb xauth" in line and "CI is set" in line, line
 
 
+@pytest.mark.slow
 def test_an_empty_ci_variable_is_not_ci(tmp_path: Path) -> None:
     r = _pytest_without_xvfb(tmp_path, ci="")
     assert r.returncode == 0 and "4 skipped" in r.stdout, r.stdout + r.stderr
@@ -158,6 +161,7 @@ def _pytest_on_fakes(tmp_path: Path, files: list[str], ci: str | None,
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_without_headless_opengl_the_gui_tests_are_skipped_naming_the_packages(tmp_path: Path) -> None:
     r = _pytest_on_fakes(tmp_path, ["test_fake_gui.py", "test_fake_window.py"], ci=None)
     out = r.stdout
@@ -175,6 +179,7 @@ def test_without_headless_opengl_the_gui_tests_are_skipped_naming_the_packages(t
     assert "FAILED test_fake_window.py::test_another_missing_library_is_a_failure" in out, out
 
 
+@pytest.mark.slow
 def test_under_ci_missing_headless_opengl_fails_naming_the_packages(tmp_path: Path) -> None:
     r = _pytest_on_fakes(tmp_path, ["test_fake_gui.py"], ci="true")
     assert r.returncode == 2 and "1 error during collection" in r.stdout, r.stdout + r.stderr
@@ -186,6 +191,7 @@ def test_under_ci_missing_headless_opengl_fails_naming_the_packages(tmp_path: Pa
     assert out.count("install with `apt-get install -y fonts-dejavu-core` (CI is set") == 1, out
 
 
+@pytest.mark.slow
 def test_where_a_window_opens_and_the_font_is_there_those_messages_are_failures(tmp_path: Path) -> None:
     # here (the suite's own machine) the check opens a real headless window, and
     # the font is installed

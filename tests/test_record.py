@@ -310,6 +310,7 @@ def _check_opens(home: Path) -> tuple[int, int]:
     return deals, games
 
 
+@pytest.mark.slow
 def test_killing_a_writer_at_random_moments_leaves_a_database_that_opens(home):
     rng = random.Random(16)
     src = GOLDEN / "match-seed-7.jsonl"
@@ -358,6 +359,7 @@ time.sleep(60)
 """
 
 
+@pytest.mark.slow
 def test_killing_a_rebuild_leaves_the_old_record(home):
     rng = random.Random(61)
     out = home / "replays"

@@ -71,6 +71,7 @@ def test_the_o_key_opens_the_path_prompt_without_typing_an_o(window, home, engli
     assert not view.typing
 
 
+@pytest.mark.slow
 def test_enter_watches_the_highlighted_row_after_open_file(window, home, english):
     from game.theatre.replay_browser import ReplayBrowserView
     from game.theatre.theatre import ViewerView
@@ -308,6 +309,7 @@ def test_delete_asks_then_moves_the_file_to_the_trash(window, dozen, home):
     assert not dozen["p-single"].exists() and (home / "trash" / "p-single.jsonl").exists()
 
 
+@pytest.mark.slow
 def test_filter_keys_and_the_search_box(window, dozen):
     from game.theatre.replay_browser import ReplayBrowserView
 
@@ -346,6 +348,7 @@ def rl_players(row) -> str:
     return rl.players_text(row)
 
 
+@pytest.mark.slow
 def test_the_mouse_selects_then_watches_a_row(window, dozen):
     from game.theatre.replay_browser import ReplayBrowserView
     from game.theatre.replay_rows import ROW_H, TOP

@@ -58,6 +58,7 @@ def test_reference_reads_the_engines_own_files(ref: ModuleType) -> None:
         assert ref.ref_read(text) == ref.engine_summary(g.state)
 
 
+@pytest.mark.slow
 def test_random_legal_files_are_accepted_with_the_same_scores(ref: ModuleType) -> None:
     rnd = random.Random(1)
     cover: set[str] = set()
@@ -78,6 +79,7 @@ def test_random_legal_files_are_accepted_with_the_same_scores(ref: ModuleType) -
         assert c in cover, c
 
 
+@pytest.mark.slow
 def test_files_cut_anywhere_rebuild_the_position(ref: ModuleType) -> None:
     rnd = random.Random(2)
     for w in ref.games()[::2]:
@@ -96,6 +98,7 @@ def test_files_cut_anywhere_rebuild_the_position(ref: ModuleType) -> None:
                 assert (st.turn, st.leader) == (mine.turn, mine.leader), (k, w.events[k - 1])
 
 
+@pytest.mark.slow
 def test_files_cut_inside_a_line(ref: ModuleType) -> None:
     """A cut anywhere in the text: a line cut short is bad JSON, refused at its
     number; a cut between the CR and LF of a line end keeps the file whole."""
@@ -140,6 +143,7 @@ def test_the_command_line_check_agrees(ref: ModuleType, tmp_path: Path) -> None:
     assert r.returncode != 0
 
 
+@pytest.mark.slow
 def test_single_mutations_agree_with_the_reference(ref: ModuleType) -> None:
     """Every mutation kind, on a sample of the files: where the reference says the
     file breaks a rule the engine refuses it at the same line citing a rule; where

@@ -169,6 +169,7 @@ def slow_steps(n: int, pause: float, *, progress) -> int:
     return os.getpid()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("use_process", [True, False])
 def test_a_long_call_reports_progress_and_its_answer(use_process: bool) -> None:
     svc = ai_service.AIService(use_process=use_process)
@@ -188,6 +189,7 @@ def test_a_long_call_reports_progress_and_its_answer(use_process: bool) -> None:
         svc.close()
 
 
+@pytest.mark.slow
 def test_a_stopped_long_call_stops_at_its_next_step_and_frees_the_service() -> None:
     svc = ai_service.AIService(use_process=True)
     try:

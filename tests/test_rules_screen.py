@@ -135,6 +135,7 @@ def test_the_deal_says_who_cuts_and_who_leads(english):
         assert counts == (["17 cards"] + ["15 cards"] * 3 if n == 4 else ["25 cards"] * 3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["fr", "it"])
 def test_every_text_is_translated(lang):
     same_in_french = {"Points", "Total", "1 point", "2 points", "3 points", "4 points", "5 points"}
@@ -168,6 +169,7 @@ def cream(img, box) -> int:
     return sum(1 for p in crop.getdata() if min(p[:3]) > 200)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_section_fits_its_box_in_each_language(window, home, english, lang):
     from game.screens.rules import CONTENT, RulesView
@@ -211,6 +213,7 @@ def test_the_real_card_pictures_are_drawn(window, home, english):
     assert sum(1 for p in crossed.getdata() if p[0] > 180 and p[1] < 90 and p[2] < 90) > 100  # the red cross
 
 
+@pytest.mark.slow
 def test_keys_and_mouse_step_through_the_sections_and_games(window, home, english):
     from game.screens import rules
     from game.screens.menu import MenuView

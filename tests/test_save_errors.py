@@ -256,6 +256,7 @@ def _logs(home: Path) -> list[Path]:
     return sorted(folder.iterdir()) if folder.is_dir() else []
 
 
+@pytest.mark.slow
 def test_autoplay_on_a_full_disk_exits_with_one_line_and_leaves_no_empty_file(tmp_path) -> None:
     with _small_tmpfs() as folder:
         if folder is None:
@@ -281,6 +282,7 @@ def test_autoplay_on_a_full_disk_exits_with_one_line_and_leaves_no_empty_file(tm
         assert r.returncode == 0 and "unfinished" in r.stdout, r.stdout + r.stderr
 
 
+@pytest.mark.slow
 def test_autoplay_stops_at_a_failed_write_mid_game(window, home, monkeypatch) -> None:
     from game.autoplay import AutoplayFailed, run_autoplay
 

@@ -83,6 +83,7 @@ def test_a_symlink_to_a_device_is_refused_too(tmp_path: Path) -> None:
         read_replay(link)
 
 
+@pytest.mark.slow
 def test_a_50_mb_file_is_refused_without_being_read(tmp_path: Path) -> None:
     big = tmp_path / "big.jsonl"
     with open(big, "wb") as f:
@@ -153,6 +154,7 @@ def test_a_torn_last_line_cut_inside_a_character_is_dropped(tmp_path: Path) -> N
     assert "dropped" in rp.notice and rp.events == g.events
 
 
+@pytest.mark.slow
 def test_the_same_reader_serves_the_browser_and_the_viewer(tmp_path: Path) -> None:
     from game.theatre.theatre_model import list_replays
 
@@ -264,6 +266,7 @@ def test_a_new_autosave_is_made_whole_before_it_replaces_the_old(tmp_path: Path,
 # --- check's output under a strict locale ---------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("env", [{"LC_ALL": "C", "PYTHONIOENCODING": "ascii:strict"},
                                  {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}])
 def test_check_prints_a_non_utf8_file_name_under_a_strict_locale(tmp_path: Path, env: dict) -> None:

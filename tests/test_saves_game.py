@@ -61,6 +61,7 @@ def _one_line(r: subprocess.CompletedProcess[str]) -> str:
 # --- play --resume --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_play_resume_opens_the_interrupted_game_and_first_frame_exit_draws_it(home, tmp_path):
     before = _autosave_game(finished=False)
     script = (
@@ -94,6 +95,7 @@ BROKEN = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(BROKEN))
 def test_play_resume_with_an_autosave_it_cannot_resume_says_why_and_keeps_it(home, case):
     _autosave_game(finished=False)
@@ -113,6 +115,7 @@ def test_play_resume_with_an_autosave_it_cannot_resume_says_why_and_keeps_it(hom
     assert sorted(p.name for p in home.iterdir() if p.name != paths.LOCK_NAME) == ["autosave.jsonl"]
 
 
+@pytest.mark.slow
 def test_play_resume_without_an_autosave_says_so(home):
     home.mkdir(parents=True, exist_ok=True)
     r = _tarocchi(home, "play", "--resume", "--first-frame-exit")
@@ -241,6 +244,7 @@ def _writable_again(folder: Path) -> None:
     os.chmod(folder, 0o755)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["a file", "read-only"])
 def test_an_unusable_data_folder_is_one_line_in_play_and_autoplay(tmp_path, kind):
     home = tmp_path / "home"

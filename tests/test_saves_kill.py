@@ -16,6 +16,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from engine.replay import event_to_json, read_replay
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -174,6 +176,7 @@ class _Reports:
             _check_game(self.home, self.seed, self.reported, self.have)
 
 
+@pytest.mark.slow
 def test_kills_while_playing_and_resuming_lose_no_reported_event(tmp_path: Path) -> None:
     home = tmp_path / "home"
     env = {**os.environ, "TAROCCHI_HOME": str(home), "PYTHONPATH": str(ROOT)}
@@ -228,6 +231,7 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
+@pytest.mark.slow
 def test_simulate_jobs_workers_die_with_their_parent_and_leave_no_temporary(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()

@@ -56,6 +56,7 @@ def test_all_sounds_equally_loud() -> None:
     assert max(levels) - min(levels) < 3.0
 
 
+@pytest.mark.slow
 def test_committed_sounds_are_what_the_generator_makes(tmp_path: Path) -> None:
     written = generate(tmp_path)
     assert [p.name for p in written] == [f"{n}.wav" for n in SOUND_NAMES]
@@ -64,6 +65,7 @@ def test_committed_sounds_are_what_the_generator_makes(tmp_path: Path) -> None:
         assert committed.read_bytes() == path.read_bytes(), f"{path.name} is stale"
 
 
+@pytest.mark.slow
 def test_generation_is_deterministic(tmp_path: Path) -> None:
     a = generate(tmp_path / "a")
     b = generate(tmp_path / "b")

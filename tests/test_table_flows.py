@@ -266,6 +266,7 @@ def test_the_match_line_before_any_deal_is_scored(home) -> None:
 # --- refusals (in words, the rule in a tooltip) -------------------------------------
 
 
+@pytest.mark.slow
 def test_every_refusal_reason_has_words() -> None:
     from engine.errors import Refusal
     from engine.ruleset import ruleset

@@ -4,6 +4,8 @@ naming the engine's legal cards and lighting them, in three languages."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine.ai.reasons import reason
 from engine.cards import mask_cards
 from engine.players import make_player
@@ -70,6 +72,7 @@ def ranked_last_first(view, ms, cursor):
     return [(cmd, 50.0 - i) for i, cmd in enumerate(legal)]
 
 
+@pytest.mark.slow
 def test_the_hint_gives_the_reason_of_its_best_move_in_each_language(home) -> None:
     for variant in ("piedicavallo", "scarto"):
         ctl, out = make(variant, 7, hint_fn=ranked_last_first)
@@ -104,6 +107,7 @@ def test_the_hint_gives_the_reason_of_its_best_move_in_each_language(home) -> No
         assert len(got) >= 10 and len(set(got)) >= 4, got
 
 
+@pytest.mark.slow
 def test_a_refused_card_says_what_to_play_instead_and_lights_it(home) -> None:
     seen = set()
     for variant, seed in (("piedicavallo", 5), ("scarto", 3), ("piedicavallo", 11)):

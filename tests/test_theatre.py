@@ -72,6 +72,7 @@ def _laid(view, layout, const) -> dict[int, tuple]:
     return out
 
 
+@pytest.mark.slow
 def test_seek_every_event_of_a_match_in_random_order(window) -> None:
     from engine.replay import read_replay
     from game.common import constants as const
@@ -98,6 +99,7 @@ def test_seek_every_event_of_a_match_in_random_order(window) -> None:
     print(f"slowest seek: {slowest * 1000:.1f} ms")
 
 
+@pytest.mark.slow
 def test_face_down_hands_show_only_counts(window) -> None:
     from engine.replay import read_replay
     from game.theatre.theatre import ViewerView
@@ -116,6 +118,7 @@ def test_face_down_hands_show_only_counts(window) -> None:
         assert south >= set(__import__("engine.cards").cards.mask_cards(st.hands[0]))
 
 
+@pytest.mark.slow
 def test_keys_step_and_playback(window) -> None:
     import arcade
 
@@ -186,6 +189,7 @@ def test_bad_file_shows_the_engines_message(window, tmp_path: Path) -> None:
     shown.on_draw()
 
 
+@pytest.mark.slow
 def test_watch_live_ai_game_is_saved(window, tmp_path: Path) -> None:
     from engine.replay import read_replay
     from engine.variants import PIEDICAVALLO
@@ -207,6 +211,7 @@ def test_watch_live_ai_game_is_saved(window, tmp_path: Path) -> None:
     assert rp.header.extra.get("watch") is True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["single-seed-42.jsonl"])
 def test_screenshot_at_every_position(window, name: str) -> None:
     """Every N from 0 to the end renders (in-process, on the test window)."""
@@ -223,6 +228,7 @@ def test_screenshot_at_every_position(window, name: str) -> None:
     assert sizes == {window.get_framebuffer_size()}
 
 
+@pytest.mark.slow
 def test_replay_command_screenshot_and_errors(tmp_path: Path) -> None:
     from PIL import Image
 
@@ -247,6 +253,7 @@ def test_replay_command_screenshot_and_errors(tmp_path: Path) -> None:
     assert r.returncode == 1 and "version 2" in r.stderr and "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
 def test_replay_browser_lists_and_opens(window, home: Path) -> None:
     import os
     import shutil
@@ -299,6 +306,7 @@ def _scarto_replay(tmp_path: Path, dealer: int):
     return read_replay(path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["piedicavallo", "scarto-east", "scarto-west"])
 def test_open_side_hands_stay_clear_of_the_theatres_panels(window, tmp_path: Path, game: str) -> None:
     """Seen through the theatre's camera, every open card of East's and West's hands
@@ -341,6 +349,7 @@ def test_open_side_hands_stay_clear_of_the_theatres_panels(window, tmp_path: Pat
     assert longest == (17 if n_seats == 4 else 28)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("lang", "want"), [("en", "No tricks yet"), ("fr", "Aucun pli pour l'instant"),
                                             ("it", "Nessuna presa per ora")])
 def test_the_tricks_list_says_no_tricks_yet_until_the_first_trick(window, lang: str, want: str) -> None:

@@ -203,6 +203,7 @@ def _mean_difference(a: Image.Image, b: Image.Image) -> float:
     return sum(ImageStat.Stat(diff).mean) / 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_the_sprite_sheets_are_what_art_generate_draws(game: str, tmp_path: Path) -> None:
     layout = sprite_layout(game)
@@ -221,6 +222,7 @@ def test_the_sprite_sheets_are_what_art_generate_draws(game: str, tmp_path: Path
         assert _mean_difference(old, drawn) < 3.0
 
 
+@pytest.mark.slow
 @pytest.mark.requires_program("node", "nodejs")
 @pytest.mark.requires_program("npm", "npm")
 def test_the_page_s_modules_type_check() -> None:

@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from online.bot import play, random_chooser
 from online.client import SeatClient
 from online.server import ServerHandle, start_background
@@ -118,6 +120,7 @@ def _reload_mid_trick(seat: Seat) -> dict[str, Any]:
     return before
 
 
+@pytest.mark.slow
 @needs_chromium
 def test_a_piedicavallo_match_with_two_browsers_a_desktop_seat_and_an_ai(tmp_path: Path) -> None:
     server = start_background(tmp_path / "server")
@@ -173,6 +176,7 @@ def test_a_piedicavallo_match_with_two_browsers_a_desktop_seat_and_an_ai(tmp_pat
         server.stop()
 
 
+@pytest.mark.slow
 @needs_chromium
 def test_a_scarto_game_with_three_browser_seats(tmp_path: Path) -> None:
     server = start_background(tmp_path / "server")

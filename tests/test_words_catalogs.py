@@ -82,6 +82,8 @@ def _count_texts(words: Words) -> Texts:
     for key in ("your_turn", "click_to_continue", "matto", "thinking_hint", "hints", "nothing_to_undo",
                 "nothing_to_redo", "connection_lost", "connection_back", "opened_elsewhere"):
         out.append((key, words.say(msg(key))))
+    for why in ("unreachable", "other_program"):
+        out.append((f"server_gone {why}", words.say(msg("server_gone", why=why))))
     out.append(("save_failed", words.say(msg(
         "save_failed", text="could not save the game to /x: the disk is full"))))
     totals = tuple(range(rules.n_sides))
@@ -252,7 +254,7 @@ def test_every_template_is_worded() -> None:
                "confirm_label", "your_turn", "click_to_continue", "matto", "thinking_hint", "hints",
                "nothing_to_undo", "nothing_to_redo", "standing", "refused", "engine", "speed",
                "confirm_discard", "reconnecting", "seat_back", "takeover", "timeout", "connection_lost",
-               "connection_back", "opened_elsewhere", "save_failed", "lesson_step", "lesson_coach", "lesson_wrong",
+               "connection_back", "opened_elsewhere", "server_gone", "save_failed", "lesson_step", "lesson_coach", "lesson_wrong",
                "lesson_wrong_discard", "lesson_done"}
     assert set(_TEMPLATES) <= covered, set(_TEMPLATES) - covered
 

@@ -37,6 +37,7 @@ def _felt_like(rgb) -> bool:
     return g >= 25 and g > r + 10 and g > b
 
 
+@pytest.mark.slow
 def test_resized_window_is_letterboxed_and_f11_goes_fullscreen(tmp_path: Path) -> None:
     r = _run_under_xvfb([str(ROOT / "tests" / "support" / "xvfb_window_check.py")], tmp_path)
     assert r.returncode == 0, r.stderr[-2000:]
@@ -57,6 +58,7 @@ def test_resized_window_is_letterboxed_and_f11_goes_fullscreen(tmp_path: Path) -
     assert out["fullscreen"] is True
 
 
+@pytest.mark.slow
 def test_autoplay_under_xvfb(tmp_path: Path) -> None:
     r = _run_under_xvfb(["-m", "game.cli", "autoplay", "--deals", "1", "--seed", "3",
                          "--players", "random,easy,random,easy", "--speed", "8", "--json"], tmp_path)
@@ -71,6 +73,7 @@ def test_autoplay_under_xvfb(tmp_path: Path) -> None:
     assert check.returncode == 0 and "ok" in check.stdout, check.stdout + check.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("redraw", "screen"), [("retained", "1280x720"), ("fbo", "1920x1080")])
 def test_table_in_a_window_redrawn_in_pieces_shows_the_whole_picture(tmp_path: Path, redraw: str,
                                                                      screen: str) -> None:

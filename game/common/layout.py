@@ -106,7 +106,7 @@ def spot(n_seats: int, seat: int, bottom: int = 0) -> int:
     return _SPOTS[n_seats][(seat - bottom) % n_seats]
 
 
-#: South's hand: its lower edge runs off the bottom of the screen (the cards are
+#: The bottom hand: its lower edge runs off the bottom of the screen (the cards are
 #: double-ended: the top index is what is read), which leaves room above it for
 #: the hint figures and the status line under the trick.
 SOUTH_Y = 92
@@ -120,7 +120,7 @@ CENTRE = (WIDTH // 2, 426)
 SOUTH_SPAN = 940 - 96
 
 
-def _south_places(n: int, face_up: bool, raised: frozenset[int]) -> list[Place]:
+def _bottom_places(n: int, face_up: bool, raised: frozenset[int]) -> list[Place]:
     # Cards at rest sit on whole pixels and are not turned (except by quarter
     # turns), so they are drawn 1:1: see constants.HAND_SCALE.
     if n <= 17:  # 16 or 17 cards (the dealer's) close up to keep clear of the labels
@@ -140,11 +140,11 @@ def _south_places(n: int, face_up: bool, raised: frozenset[int]) -> list[Place]:
 
 
 #: Where an open side hand (the theatre, watch mode) lies, in table coordinates:
-#: left, bottom, right, top of the West seat's block; East's is its mirror image.
+#: left, bottom, right, top of the left seat's block; the right one's is its mirror image.
 #: Left and right: from the table's edge to short of the theatre's tricks panel
 #: (its left edge, 212 on the screen, is table x 175 through the theatre's 0.92
-#: zoom); bottom: over the seat's plate (top 223); top: under Scarto's West pile
-#: and its outline (bottom 558), Piedicavallo's team points and East's note of the
+#: zoom); bottom: over the seat's plate (top 223); top: under Scarto's left pile
+#: and its outline (bottom 558), Piedicavallo's team points and the right note of the
 #: trumps discarded (567).
 OPEN_SIDE_BOX = (6.0, 228.0, 168.0, 552.0)
 #: an open side card shows at least this much of its top (the corner index, rank
@@ -177,8 +177,8 @@ def open_side_grid(n: int) -> tuple[int, int, float, float]:
 def _open_side_places(where: int, n: int) -> list[Place]:
     """An open side hand: columns left to right, each top to bottom; a card covers the
     bottom of the one above it and a column the right part of the one before, so every
-    card keeps its top-left corner (the index) in view.  West's block starts at the
-    table's left edge, East's ends at its right edge; both are centred on the box's
+    card keeps its top-left corner (the index) in view.  The left block starts at the
+    table's left edge, the right one ends at its right edge; both are centred on the box's
     height."""
     cols, per, dx, dy = open_side_grid(n)
     w, _h = card_size(OPEN_SCALE)
@@ -212,7 +212,7 @@ def hand_places(where: int, n: int, face_up: bool, raised: frozenset[int] = froz
     if n == 0:
         return []
     if where == BOTTOM:
-        return _south_places(n, face_up, raised)
+        return _bottom_places(n, face_up, raised)
     scale = SMALL_SCALE if not face_up else OPEN_SCALE
     step = hidden_step(full) if not face_up else 26
     if where == TOP and face_up and n > 15:
@@ -234,14 +234,13 @@ def hand_places(where: int, n: int, face_up: bool, raised: frozenset[int] = froz
     return [Place(x, y0 - step * i, angle, scale, False, 100 + i) for i in range(n)]
 
 
-# Where a seat's card lies in the trick: off the centre toward the seat; South's
-# and North's overlap a little (North's over South's top, South's over North's
-# bottom: each keeps one of its two corner indices in view).
-# South's card a little left, West's and East's further out: each card's index (its
-# top-left corner) stays in view whoever plays last, North's card over South's too
+# Where a seat's card lies in the trick: off the centre toward the seat; the bottom
+# and top cards overlap a little (each keeps one of its two corner indices in view).
+# The bottom card a little left, the side ones further out: each card's index (its
+# top-left corner) stays in view whoever plays last, the top card over the bottom one too
 _TRICK_OFFSETS = ((-20, -60), (110, 2), (4, 62), (-110, -2))
 #: the card that takes the trick keeps its size (its gold glow marks it): lifted to
-#: South's size, North's card covered the index of South's card below it
+#: the bottom seat's size, the top card covered the index of the bottom card below it
 LIFT = 1.0
 
 
@@ -277,7 +276,7 @@ class Geometry(NamedTuple):
     trump_note_pos: tuple[tuple[int, int], ...]  # by side
 
 
-# Plates: South's left of its hand, East's and West's under their columns, North's
+# Plates: the bottom seat's left of its hand, the side seats' under their columns, the top seat's
 # right of its row (further right where its hand may be shown open: the theatre).
 _PLATES = ((6 + SOUTH_PLATE_W // 2, 58), (WIDTH - 6 - PLATE_W // 2, 200),
            (826 + PLATE_W // 2, NORTH_Y + 8), (6 + PLATE_W // 2, 200))
@@ -293,7 +292,7 @@ def _tokens(plates: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
 
 
 GEOMETRY = {
-    # Team piles: {South, North} bottom right, {East, West} top right; the team
+    # Team piles: the bottom seat's team bottom right, the other top right; the team
     # points under the buttons (the space between them and the buttons is left for
     # the buttons' tooltips).
     4: Geometry(
@@ -305,7 +304,7 @@ GEOMETRY = {
         trump_note_pos=((WIDTH - 10, 34), (WIDTH - 10, HEIGHT - 146)),
     ),
     # Each for themselves: each seat's pile beside it (the viewer's bottom right,
-    # East's top right, West's top left under the buttons); the points of each
+    # the right seat's top right, the left seat's top left under the buttons); the points of each
     # along the top, where a fourth player would sit.
     3: Geometry(
         pile_pos=((WIDTH - 90, 100), (WIDTH - 90, HEIGHT - 76), (90, HEIGHT - 130)),
@@ -395,13 +394,13 @@ def deck_place(where: int, i: int, face_up: bool = False) -> Place:
 # Labels: a seat's name (and below it level and card count), the dealer marker.
 LABEL_POS = _PLATES
 DEALER_MARK_POS = _tokens(_PLATES)
-#: the one-line message between South's hand and the trick
+#: the one-line message between the bottom hand and the trick
 STATUS_POS = (WIDTH / 2, 260)
 #: the status line's text at most this wide (smaller type past it): its pill stays
 #: clear of the side hands' columns (SIDE_X, a card and a margin each side)
 STATUS_MAX_W = WIDTH - 2 * (SIDE_X + 66) - 32
 STATUS_H = 30
-#: announcements and "who takes the trick", between the trick and North's hand
+#: announcements and "who takes the trick", between the trick and the top hand
 TOP_SLOT = (WIDTH / 2, 592)
 SLOT_H = 28
 PILE_POS = GEOMETRY[4].pile_pos
@@ -428,7 +427,7 @@ def button_rects(n: int, size: float = 40, gap: float = 6) -> list[tuple[float, 
 
 
 def hint_place(card_left: float, card_top: float, strip: float, i: int) -> tuple[float, float, bool]:
-    """Where a hint figure stands over a card of South's hand: its middle, and whether
+    """Where a hint figure stands over a card of the bottom hand: its middle, and whether
     it is set small.  Over the strip its right neighbour leaves in view, just above the
     card's top edge; where the strips are narrower than a figure (a 25-card hand),
     every other figure stands a row higher."""

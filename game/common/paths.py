@@ -157,6 +157,13 @@ def _try_lock(fd: int) -> bool:
     return True
 
 
+def try_lock(fd: int) -> bool:
+    """Take the exclusive lock of the open file ``fd`` without waiting (True), or
+    find it held by another process (False); held until ``fd`` is closed or the
+    process ends, however it ends."""
+    return _try_lock(fd)
+
+
 def _unlock(fd: int) -> None:
     try:
         if os.name == "nt":  # pragma: no cover - Windows

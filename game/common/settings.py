@@ -11,6 +11,8 @@ from engine.ruleset import variant_names
 from game.common import paths
 
 MAX_SETTINGS_BYTES = 64 * 1024
+#: the longest name a player goes by at an online table (the protocol's limit)
+MAX_NAME = 32
 
 LANGUAGES = ("en", "fr", "it")
 
@@ -32,6 +34,10 @@ class Settings:
     fullscreen: bool = False
     practice_dealer: int = -1  # who deals first in practice: a seat, or -1 drawn at random
     online_server: str = ""  # Play online: a server's address; "" hosts on this computer
+    #: Play online on this computer's own server: friends in the house may join too
+    online_lan: bool = False
+    #: the name friends see at an online table (asked the first time; "" not asked yet)
+    player_name: str = ""
 
     @classmethod
     def load(cls) -> Settings:
@@ -55,6 +61,7 @@ class Settings:
             s.variant = "piedicavallo"
         if isinstance(s.practice_dealer, bool) or not -1 <= s.practice_dealer < 4:
             s.practice_dealer = -1
+        s.player_name = clean_name(s.player_name)
         s.volume = min(1.0, max(0.0, float(s.volume)))
         s.speed = min(8.0, max(0.25, float(s.speed)))
         return s
@@ -81,6 +88,13 @@ class Settings:
 
 
 _warned = False
+
+
+def clean_name(text: str) -> str:
+    """A player's name as it goes to a table: printable, one line, single spaces,
+    at most :data:`MAX_NAME` characters ("" if nothing is left)."""
+    kept = "".join(ch if ch.isprintable() else " " for ch in text)
+    return " ".join(kept.split())[:MAX_NAME].strip()
 
 
 def levels() -> list[str]:

@@ -40,7 +40,7 @@ _RANK_WORDS = {"K": "King", "Q": "Queen", "N": "Knight", "J": "Jack", "1": "Ace"
 #: every message the table says, by its template's key (one entry of ``_TEMPLATES`` each)
 MsgKey = Literal[
     "deal", "stock", "discarded", "trick", "thinking", "reconnecting", "seat_back", "connection_lost",
-    "connection_back", "opened_elsewhere", "save_failed", "takeover", "timeout", "your_turn", "your_discard",
+    "connection_back", "opened_elsewhere", "server_gone", "save_failed", "takeover", "timeout", "your_turn", "your_discard",
     "confirm_discard", "confirm_label", "click_to_continue", "matto", "refused", "engine", "thinking_hint",
     "hints", "speed", "nothing_to_undo", "nothing_to_redo", "led_took", "standing", "last_trick",
     "lesson_step", "lesson_coach", "lesson_wrong", "lesson_wrong_discard", "lesson_done",
@@ -267,6 +267,16 @@ def _confirm_discard(w: Words, m: Msg) -> str:
     return _("Discard {cards}? Press Enter or the button").format(cards=cards)
 
 
+def server_gone(why: str) -> str:
+    """Why an online table stopped: its server is gone (``why``: ``other_program``
+    when another program answers at its address now, else nothing answers)."""
+    if why == "other_program":
+        return _("The Tarocchi server is gone: another program answers at its address now. "
+                 "The game cannot go on: Esc for the menu")
+    return _("The Tarocchi server no longer answers (tried for a minute). The game cannot go on: "
+             "Esc for the menu")
+
+
 def _matto(w: Words, m: Msg) -> str:
     if w.rules.n_sides < w.rules.n_seats:
         return _("The Matto goes to its own team's pile")
@@ -471,6 +481,7 @@ _TEMPLATES: dict[str, _Template] = {
     "connection_back": lambda w, m: _("Connected again"),
     "opened_elsewhere": lambda w, m: _("Opened elsewhere: this seat is now played from another "
                                        "window"),
+    "server_gone": lambda w, m: server_gone(str(m.get("why", ""))),
     "save_failed": lambda w, m: _("Not saved, so not played: {text}. Enter: try again; or leave "
                                   "(saved up to the last move)").format(text=m.get("text")),
     "takeover": lambda w, m: _("{name} is now played by the AI").format(name=w.name(m.get("seat"))),
@@ -684,4 +695,4 @@ def game_name(rules: Ruleset) -> str:
 
 
 __all__ = ["Msg", "msg", "Words", "card_name", "card_list", "card_label", "card_index", "cards_from_codes",
-           "suit_name", "game_name", "signed_figure"]
+           "suit_name", "game_name", "signed_figure", "server_gone"]

@@ -13,15 +13,15 @@ from engine.ruleset import Ruleset, ruleset, variant_names
 from game.common.constants import FONT, GOLD, HEIGHT, INK, RED, WIDTH
 from game.common.i18n import _
 from game.common.navigation import show
-from game.common.settings import Settings, levels
+from game.common.settings import MAX_NAME, Settings, clean_name, levels
 from game.common.ui import BaseView, Button, typed_line_key
-from game.common.words import Words
+from game.common.words import Words, server_gone
 from game.screens import online_lobby
 
 #: what the keys type into: nothing, a table's code, or the server's address
-Typing = Literal["", "code", "server"]
+Typing = Literal["", "code", "server", "name"]
 CODE_CHARS = 6
-ROW_W, ROW_H, ROW_GAP = 720, 44, 8
+ROW_W, ROW_H, ROW_GAP = 720, 44, 6
 
 
 def _row(i: float, top: float, action: Callable[[], object], w: float = ROW_W) -> Button:
@@ -45,6 +45,8 @@ class OnlineView(BaseView):
         self.typing: Typing = ""
         self.typed = ""
         self.code = ""
+        #: what asking the player's name (the first time) goes on to: "host" or "join"
+        self.after_name: Literal["", "host", "join"] = ""
         self.title = arcade.Text(_("Play online"), WIDTH / 2, HEIGHT - 80, GOLD, 34, anchor_x="center",
                                  anchor_y="center", font_name=FONT, bold=True)
         self.help = arcade.Text("", WIDTH / 2, HEIGHT - 124, INK, 14, anchor_x="center",
@@ -81,8 +83,9 @@ class OnlineView(BaseView):
         self.b_host = _row(i, top, self.host, 420)
         self.b_join = _row(i + 1, top, self.toggle_code, 420)
         self.b_server = _row(i + 2, top, self.toggle_server)
-        self.b_back = _row(i + 3, top, self.on_back, 260)
-        self.buttons = [*rows, self.b_host, self.b_join, self.b_server, self.b_back]
+        self.b_reach = _row(i + 3, top, self.toggle_reach)
+        self.b_back = _row(i + 4, top, self.on_back, 260)
+        self.buttons = [*rows, self.b_host, self.b_join, self.b_server, self.b_reach, self.b_back]
         self.rows = rows
         self._words = words
         self._labels()
@@ -108,8 +111,20 @@ class OnlineView(BaseView):
             self.b_server.label = _("Server: {address}").format(address=s.online_server)
         else:
             self.b_server.label = _("Server: this computer")
+        if s.online_server:
+            self.b_reach.label = _("Who can join: whoever reaches that server")
+        elif s.online_lan:
+            self.b_reach.label = _("Who can join: this computer and the home network")
+        else:
+            self.b_reach.label = _("Who can join: this computer only")
+        self.b_reach.enabled = not s.online_server
         self.b_back.label = _("Back")
-        self.help.text = _("You sit South. Share the table's code with your friends.")
+        if self.typing == "name":
+            self.help.text = _("Your name at the table: {typed}_ (Enter to go on)").format(typed=self.typed)
+            self.help.color = GOLD
+        else:
+            self.help.text = _("You sit South. Share the table's code with your friends.")
+            self.help.color = INK
 
     # --- actions ----------------------------------------------------------------------
 
@@ -145,6 +160,37 @@ class OnlineView(BaseView):
         self.typing, self.typed = "server", self.settings.online_server
         self._labels()
 
+    def toggle_reach(self) -> None:
+        """The game's own server: for this computer only, or the home network too."""
+        if self.settings.online_server:
+            return
+        self.settings.online_lan = not self.settings.online_lan
+        self.settings.save()
+        self._labels()
+
+    def _named(self, then: Literal["host", "join"]) -> bool:
+        """Whether the player has a name; if not, ask for it first, then go on to
+        ``then`` ("host" or "join")."""
+        if self.settings.player_name:
+            return True
+        self.typing, self.typed, self.after_name = "name", "", then
+        self._labels()
+        return False
+
+    def _keep_name(self) -> None:
+        name = clean_name(self.typed)
+        if not name:
+            return
+        self.settings.player_name = name
+        self.settings.save()
+        self.typing, self.typed = "", self.code
+        then, self.after_name = self.after_name, ""
+        self._labels()
+        if then == "host":
+            self.host()
+        elif then == "join":
+            self._join()
+
     def _keep_server(self) -> None:
         self.settings.online_server = self.typed.strip()[:200]
         self.settings.save()
@@ -156,10 +202,13 @@ class OnlineView(BaseView):
              back=lambda: self.window.show_view(OnlineView(self.window)))
 
     def host(self) -> None:
+        if not self._named("host"):
+            return
         rules = self.rules
         deals = rules.full_game if self.settings.match else 1
         try:
-            lobby = online_lobby.host(self.settings.online_server, rules.name, deals, self.seats())
+            lobby = online_lobby.host(self.settings.online_server, rules.name, deals, self.seats(),
+                                      name=self.settings.player_name, lan=self.settings.online_lan)
         except online_lobby.OnlineError as exc:
             self._fail(exc)
             return
@@ -171,8 +220,11 @@ class OnlineView(BaseView):
         if len(code) != CODE_CHARS:
             self._labels()
             return
+        self.code = code
+        if not self._named("join"):
+            return
         try:
-            lobby = online_lobby.join(self.settings.online_server, code)
+            lobby = online_lobby.join(self.settings.online_server, code, name=self.settings.player_name)
         except online_lobby.OnlineError as exc:
             self._fail(exc)
             return
@@ -189,12 +241,16 @@ class OnlineView(BaseView):
             ok = "".join(ch for ch in text if ch.isprintable() and not ch.isspace())
             self.typed = (self.typed + ok)[:200]
             self._labels()
+        elif self.typing == "name":
+            ok = "".join(ch for ch in text if ch.isprintable())
+            self.typed = (self.typed + ok)[:MAX_NAME]
+            self._labels()
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         if self.typing:
             action, self.typed = typed_line_key(symbol, self.typed)
             if action == "enter":
-                self._join() if self.typing == "code" else self._keep_server()
+                {"code": self._join, "server": self._keep_server, "name": self._keep_name}[self.typing]()
             elif action == "cancel":
                 self.typing = ""
                 self._labels()
@@ -211,6 +267,24 @@ class OnlineView(BaseView):
         show(self.window, "menu")
 
 
+def server_lines(lobby: online_lobby.Lobby) -> tuple[str, str]:
+    """Where the table is held, and (on the home network) the address friends in
+    the house put in Play online > Server ("" otherwise)."""
+    own = lobby.own
+    if own is None:
+        return _("Server: {address}").format(address=lobby.url), ""
+    if own.port != own.wanted and own.wanted:
+        where = _("port {port}: port {wanted} is taken by another program").format(
+            port=own.port, wanted=own.wanted)
+    else:
+        where = _("port {port}").format(port=own.port)
+    if not own.lan:
+        return _("Server: this computer only, {where}").format(where=where), ""
+    return (_("Server: this computer and the home network, {where}").format(where=where),
+            _("Friends in the house: Play online > Server: {address}").format(
+                address=own.friends_address()))
+
+
 class LobbyView(BaseView):
     """The seats filling: the code to share, who sits where, and (the host) start."""
 
@@ -225,18 +299,21 @@ class LobbyView(BaseView):
         self.title = arcade.Text(_("Table {code}").format(code=lobby.code), WIDTH / 2, HEIGHT - 80,
                                  GOLD, 40, anchor_x="center", anchor_y="center", font_name=FONT,
                                  bold=True)
-        self.help = arcade.Text("", WIDTH / 2, HEIGHT - 128, INK, 15, anchor_x="center",
+        self.help = arcade.Text("", WIDTH / 2, HEIGHT - 122, INK, 15, anchor_x="center",
                                 anchor_y="center", font_name=FONT)
-        self.server = arcade.Text(_("Server: {address}").format(address=lobby.url), WIDTH / 2,
-                                  HEIGHT - 156, INK, 12, anchor_x="center", anchor_y="center",
-                                  font_name=FONT)
+        lines = server_lines(lobby)
+        self.server = arcade.Text(lines[0], WIDTH / 2, HEIGHT - 148, INK, 12, anchor_x="center",
+                                  anchor_y="center", font_name=FONT)
+        # on the home network: the address friends in the house type in Play online > Server
+        self.friends = arcade.Text(lines[1], WIDTH / 2, HEIGHT - 170, GOLD, 13, anchor_x="center",
+                                   anchor_y="center", font_name=FONT)
         # friends without the game open the table's link in a browser (online/web)
         self.link = arcade.Text(_("Link for a browser: {link}").format(link=lobby.link), WIDTH / 2,
-                                HEIGHT - 184, GOLD, 13, anchor_x="center", anchor_y="center",
-                                font_name=FONT)
+                                HEIGHT - (192 if lines[1] else 170), GOLD, 13, anchor_x="center",
+                                anchor_y="center", font_name=FONT)
         self.status = arcade.Text("", WIDTH / 2, 64, INK, 14, anchor_x="center", anchor_y="center",
                                   font_name=FONT)
-        top = HEIGHT - 220
+        top = HEIGHT - 232
         self.seat_rows = [_row(s, top, partial(self.cycle, s)) for s in range(rules.n_seats)]
         n = rules.n_seats
         self.b_start = _row(n + 0.4, top, self.start, 360)
@@ -276,6 +353,9 @@ class LobbyView(BaseView):
         self.b_copy.label = _("Copy the link")
         if lb.error == "opened_elsewhere":
             self.status.text = _("Opened elsewhere: this seat is now played from another window")
+        elif lb.gone:
+            self.status.text = server_gone(lb.error)
+            self.status.color = RED
         else:
             self.status.text = _("Connection lost: reconnecting…") if lb.error else ""
 
@@ -330,6 +410,8 @@ class LobbyView(BaseView):
         self.title.draw()
         self.help.draw()
         self.server.draw()
+        if self.friends.text:
+            self.friends.draw()
         self.link.draw()
         if self.status.text:
             self.status.draw()

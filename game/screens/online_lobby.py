@@ -1,11 +1,11 @@
 """Play online, without arcade: host a table or join one by its code, and the
 lobby in which the seats fill (the view, :mod:`game.screens.online`, only draws).
 
-Hosting uses the server address in Settings, or, with none, a Tarocchi server
-started in the background of this program (``online.server.start_background``,
-on 127.0.0.1: friends elsewhere need a server they can reach, ``tarocchi serve
---host 0.0.0.0`` on a machine of yours, whose address goes in Settings).  The
-host creates the table (the game, its length, who sits where: a friend or an AI
+Hosting uses the server address in Settings, or, with none, the game's own
+server (:mod:`game.screens.home_server`: on this computer only, or on the home
+network too when the host chooses it; friends elsewhere need a server they can
+reach, ``tarocchi serve --host 0.0.0.0`` on a machine of yours, whose address
+goes in Settings).  The host creates the table (the game, its length, who sits where: a friend or an AI
 level) and takes South; the code is shared by word of mouth; a friend joins by
 it and takes the first free friend's seat.  In the lobby the host may give an
 empty seat to the AI and starts the game once every friend's seat is taken;
@@ -14,14 +14,14 @@ then every table gets a :class:`game.table.remote_session.RemoteSession`.
 
 from __future__ import annotations
 
-import getpass
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.ruleset import Ruleset, ruleset
 from game.common import paths
+from game.common.settings import clean_name
+from game.screens.home_server import DEFAULT_PORT, OwnServer, ServerError, own_server
 
 if TYPE_CHECKING:  # loaded when a table is hosted or joined
     import ssl
@@ -29,60 +29,36 @@ if TYPE_CHECKING:  # loaded when a table is hosted or joined
     from game.table.remote_session import RemoteSession
     from online.client import ThreadedClient
 
-#: the port of the server this program starts to host a table
-DEFAULT_PORT = 8765
 FRIEND = "human"
+#: tries to reach the server again after the connection drops (the wait between
+#: two doubles up to 2 s: about a minute) before the table says it is gone
+RECONNECT_ATTEMPTS = 30
 #: a friend whose connection is gone for two minutes is played by the AI (medium)
 #: until they come back; no turn clock (friends wait for each other)
 TABLE_SETTINGS = {"ai_takeover_seconds": 120, "turn_seconds": 0, "fallback_level": "medium"}
-_server_lock = threading.Lock()
-_server: Any = None
 
 
 class OnlineError(Exception):
     """Hosting or joining failed; ``str()`` is one line saying why."""
 
 
-def player_name() -> str:
-    try:
-        name = getpass.getuser()
-    except Exception:  # noqa: BLE001 - no user name here: a plain one
-        name = ""
-    return (name or "Player")[:32]
+def player_name(name: str) -> str:
+    """The name sent to the table: the one in Settings, else "Player"."""
+    return clean_name(name) or "Player"
 
 
-@dataclass
-class _Elsewhere:
-    """The server of another Tarocchi on this computer (it has port 8765)."""
-
-    url: str
-
-
-def local_server() -> Any:
-    """The Tarocchi server of this computer: started by this program on first use
-    (127.0.0.1, port 8765, its store in the data folder's ``server/``), unless
-    another Tarocchi here has that port already, whose server is then used: two
-    windows on one computer sit at the same tables."""
-    global _server
-    from online.server import start_background
-
-    with _server_lock:
-        if _server is None:
-            try:
-                _server = start_background(paths.home() / "server", port=DEFAULT_PORT)
-            except OSError:
-                _server = _Elsewhere(f"ws://127.0.0.1:{DEFAULT_PORT}")
-        return _server
-
-
-def server_url(address: str) -> str:
-    """The server's websocket URL: the address in Settings, or this computer's."""
+def server_url(address: str, lan: bool | None = None) -> tuple[str, OwnServer | None]:
+    """The server's websocket URL: the address named in Settings; with none, the
+    game's own server (listening on the home network too if ``lan``; ``None``:
+    wherever it already listens), returned too."""
     address = address.strip()
-    if not address:
-        return str(local_server().url)
-    if "://" not in address:
-        address = "ws://" + address
-    return address
+    if address:
+        return (address if "://" in address else "ws://" + address), None
+    try:
+        own = own_server(lan)
+    except (ServerError, OSError, paths.DataFolderError) as exc:
+        raise OnlineError(str(exc)) from None
+    return own.url, own
 
 
 def table_link(url: str, code: str) -> str:
@@ -104,19 +80,31 @@ class Lobby:
     code: str
     seat: int
     variant: str
+    #: the game's own server, when the table is on it (None: a server named in Settings)
+    own: OwnServer | None = None
     info: dict[str, Any] = field(default_factory=dict)  # the server's last ``lobby``
     backlog: list[dict[str, Any]] = field(default_factory=list)
     started: bool = False
     error: str = ""
+    #: the connection was given up (``error`` says why): the server is gone
+    gone: bool = False
 
     @property
     def rules(self) -> Ruleset:
         return ruleset(self.variant)
 
     @property
+    def share_url(self) -> str:
+        """The server's address for friends: on the home network, this computer's
+        address there; else the one this window uses."""
+        if self.own is not None and self.own.lan:
+            return f"ws://{self.own.friends_address()}"
+        return self.url
+
+    @property
     def link(self) -> str:
         """The link friends open in a browser to sit at this table."""
-        return table_link(self.url, self.code)
+        return table_link(self.share_url, self.code)
 
     def seats(self) -> list[dict[str, Any]]:
         return list(self.info.get("seats", []))
@@ -130,6 +118,7 @@ class Lobby:
                 self.started = self.started or bool(m.get("started"))
             elif kind == "connection" and m.get("state") in ("lost", "closed"):
                 self.error = str(m.get("reason") or "lost")
+                self.gone = m.get("state") == "closed"
             elif kind == "connection":
                 self.error = ""
             self.backlog.append(m)  # the table's session reads them again, in order
@@ -194,16 +183,16 @@ def _tls_context(url: str) -> ssl.SSLContext | None:
     return client_context(trusted_files(certificates_dir()))
 
 
-def _connect(address: str) -> tuple[ThreadedClient, str]:
+def _connect(address: str, name: str, lan: bool | None = None) -> tuple[ThreadedClient, str, OwnServer | None]:
     from online.client import ThreadedClient
 
-    url = server_url(address)
+    url, own = server_url(address, lan)
     try:
-        client = ThreadedClient(tls=_tls_context(url))
+        client = ThreadedClient(tls=_tls_context(url), max_attempts=RECONNECT_ATTEMPTS)
     except OSError as exc:  # a certificate file of certificates/ that is not one
         raise OnlineError(str(exc)) from None
     try:
-        client.connect(url, player_name(), timeout=5.0)
+        client.connect(url, player_name(name), timeout=5.0)
     except Exception as exc:  # noqa: BLE001 - unreachable, refused, not a Tarocchi server
         client.close()
         text = f"cannot reach the server at {url}: {exc}"
@@ -215,26 +204,28 @@ def _connect(address: str) -> tuple[ThreadedClient, str]:
                              "file (.pem or .crt) into {folder} and try again.").format(
                 folder=certificates_dir())
         raise OnlineError(text) from None
-    return client, url
+    return client, url, own
 
 
-def host(address: str, variant: str, deals: int, others: list[str]) -> Lobby:
+def host(address: str, variant: str, deals: int, others: list[str], *, name: str = "",
+         lan: bool = False) -> Lobby:
     """Create a table (South is the host; ``others``: the other seats, ``human``
-    for a friend or an AI level) and sit at it."""
-    client, url = _connect(address)
+    for a friend or an AI level) and sit at it as ``name``; with no server
+    named, on the game's own, listening on the home network too if ``lan``."""
+    client, url, own = _connect(address, name, lan)
     try:
         code, _token = client.create(variant, deals, [FRIEND, *others], dict(TABLE_SETTINGS))
         reply = client.join(code, 0)
     except Exception as exc:  # noqa: BLE001
         client.close()
         raise OnlineError(str(exc)) from None
-    return Lobby(client, reply, url, True, code, 0, variant)
+    return Lobby(client, reply, url, True, code, 0, variant, own)
 
 
-def join(address: str, code: str) -> Lobby:
-    """Join the table of ``code`` at its first free friend's seat."""
+def join(address: str, code: str, *, name: str = "") -> Lobby:
+    """Join the table of ``code`` at its first free friend's seat, as ``name``."""
     code = code.strip().upper()
-    client, url = _connect(address)
+    client, url, own = _connect(address, name)
     last = "no free seat"
     for seat in range(4):
         try:
@@ -245,10 +236,10 @@ def join(address: str, code: str) -> Lobby:
                 continue
             break
         variant = reply["seat_view"].rules.name
-        return Lobby(client, reply, url, False, code, seat, variant)
+        return Lobby(client, reply, url, False, code, seat, variant, own)
     client.close()
     raise OnlineError(f"cannot join table {code}: {last}")
 
 
-__all__ = ["Lobby", "OnlineError", "host", "join", "local_server", "server_url", "table_link",
-           "DEFAULT_PORT"]
+__all__ = ["Lobby", "OnlineError", "clean_name", "host", "join", "player_name", "server_url",
+           "table_link", "DEFAULT_PORT"]

@@ -1,5 +1,6 @@
 """Settings: language, sound and volume, animation speed, pace after a trick,
-AI levels, fullscreen; saved on every change."""
+AI levels, fullscreen, and the name friends see at an online table (typed on
+its line: Enter keeps it, Esc leaves it as it was); saved on every change."""
 
 from __future__ import annotations
 
@@ -13,15 +14,16 @@ from game.common import i18n
 from game.common.constants import FONT, GOLD, HEIGHT, INK, SPEEDS, WIDTH
 from game.common.i18n import _
 from game.common.navigation import show
-from game.common.settings import LANGUAGES, Settings, levels
-from game.common.ui import BaseView, Button
+from game.common.settings import LANGUAGES, MAX_NAME, Settings, clean_name, levels
+from game.common.ui import BaseView, Button, typed_line_key
 
 LANGUAGE_NAMES = {"en": "English", "fr": "Français", "it": "Italiano"}
 VOLUMES = tuple(round(v / 10, 1) for v in range(0, 11))
 #: the lines of the screen, one setting each, in their order
-Row = Literal["language", "sound", "volume", "speed", "auto_advance", "partner", "opponents", "fullscreen"]
+Row = Literal["language", "sound", "volume", "speed", "auto_advance", "partner", "opponents", "fullscreen",
+              "name"]
 ROWS: tuple[Row, ...] = ("language", "sound", "volume", "speed", "auto_advance", "partner", "opponents",
-                         "fullscreen")
+                         "fullscreen", "name")
 T = TypeVar("T")
 
 
@@ -31,6 +33,8 @@ class SettingsView(BaseView):
     def __init__(self, window: arcade.Window) -> None:
         super().__init__(window)
         self.s: Settings = window.settings
+        self.typing = False  # the name is being typed on its line
+        self.typed = ""
         self._build()
 
     def _build(self) -> None:
@@ -40,9 +44,9 @@ class SettingsView(BaseView):
                                 WIDTH / 2, HEIGHT - 125, INK, 13, anchor_x="center",
                                 anchor_y="center", font_name=FONT)
         self.rows = ROWS
-        self.buttons = [Button("", (WIDTH / 2, 540 - i * 52, 560, 44), partial(self.change, r, 1), font_size=15)
+        self.buttons = [Button("", (WIDTH / 2, 548 - i * 50, 560, 44), partial(self.change, r, 1), font_size=15)
                         for i, r in enumerate(ROWS)]
-        self.buttons.append(Button(_("Back"), (WIDTH / 2, 540 - len(ROWS) * 52 - 16, 200, 44), self.on_back))
+        self.buttons.append(Button(_("Back"), (WIDTH / 2, 548 - len(ROWS) * 50 - 12, 200, 44), self.on_back))
         self.focus = max(self.focus, 0)
         self._labels()
 
@@ -59,6 +63,8 @@ class SettingsView(BaseView):
             "partner": _("Partner's level: {v}").format(v=_(s.partner)),
             "opponents": _("Opponents' level: {v}").format(v=_(s.opponents)),
             "fullscreen": _("Fullscreen (F11): {v}").format(v=on_off[s.fullscreen]),
+            "name": _("Your name: {typed}_ (Enter to keep)").format(typed=self.typed) if self.typing
+            else _("Your name at online tables: {v}").format(v=s.player_name or _("not chosen yet")),
         }
         for r, b in zip(self.rows, self.buttons, strict=False):
             b.label = texts[r]
@@ -86,6 +92,10 @@ class SettingsView(BaseView):
         elif row == "fullscreen":
             s.fullscreen = not s.fullscreen
             self.window.set_fullscreen(s.fullscreen)
+        elif row == "name":
+            self.typing, self.typed = True, s.player_name
+            self._labels()
+            return
         snd = getattr(self.window, "sound", None)
         if snd is not None:
             snd.enabled, snd.volume = s.sound, s.volume
@@ -97,8 +107,23 @@ class SettingsView(BaseView):
         else:
             self._labels()
 
+    def on_text(self, text: str) -> None:
+        if self.typing:
+            ok = "".join(ch for ch in text if ch.isprintable())
+            self.typed = (self.typed + ok)[:MAX_NAME]
+            self._labels()
+
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         k = arcade.key
+        if self.typing:
+            action, self.typed = typed_line_key(symbol, self.typed)
+            if action == "enter":
+                self.s.player_name = clean_name(self.typed) or self.s.player_name
+                self.s.save()
+            if action in ("enter", "cancel"):
+                self.typing = False
+            self._labels()
+            return True
         if symbol in (k.LEFT, k.RIGHT) and 0 <= self.focus < len(self.rows):
             self.change(self.rows[self.focus], 1 if symbol == k.RIGHT else -1)
             return True

@@ -69,8 +69,11 @@ class DealEnd:
         """What the end of a deal offers, the first the default (Enter): the next
         deal, or once the game is over another game; the other pages of the deal
         (its score, its tricks, your pile and discard); its review where it has a
-        file; the menu.  Nothing while no sheet waits for a choice."""
+        file; the menu.  Nothing while no sheet waits for a choice.  An online table
+        that stopped (its seat opened elsewhere, its server gone): the menu."""
         ctl = self.ctl
+        if ctl.stopped:
+            return ("menu",)
         if ctl.waiting != "scoring" or self.sheet is None:
             return ()
         if not ctl.finished:

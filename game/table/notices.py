@@ -47,12 +47,14 @@ class Notices:
 
     def _connection(self, connected: bool, reason: str) -> None:
         """The link to the server went (for good where the seat was opened in another
-        window), or came back (then the prompt is asked again)."""
+        window, or where the client gave up: the server is gone), or came back
+        (then the prompt is asked again)."""
         ctl = self.ctl
-        if not connected and reason == "opened_elsewhere":
+        if not connected and reason in ("opened_elsewhere", "unreachable", "other_program"):
             self.elsewhere = True
             ctl.clear_prompt()
-            ctl.say(msg("opened_elsewhere"), "error")
+            ctl.say(msg("opened_elsewhere") if reason == "opened_elsewhere"
+                    else msg("server_gone", why=reason), "error")
             return
         if not connected:
             ctl.say(msg("connection_lost"), "error")

@@ -130,8 +130,10 @@ class TableButtons:
             extra.append(b)
         elif ctl.waiting == "scoring" and panel_button_y is not None:
             extra.extend(self._end_row(panel_button_y))
-        elif not ctl.waiting and ctl.end_choices:  # a lesson done: the next one
+        elif not ctl.waiting and ctl.end_choices and texts.coach.text:  # a lesson done: the next one
             extra.extend(self._end_column(texts.coach_bounds()))
+        elif not ctl.waiting and ctl.end_choices:  # an online table stopped: the menu
+            extra.extend(self._end_row(layout.STATUS_POS[1] + 46))
         self.extra = extra
 
     def end_button(self, c: Choice) -> Button:

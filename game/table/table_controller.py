@@ -201,6 +201,12 @@ class TableController:
         return self.viewer if self.viewer in self.human_seats else None
 
     @property
+    def stopped(self) -> bool:
+        """An online table stopped for good: its seat opened in another window, or
+        its server gone (:class:`~game.table.notices.Notices`)."""
+        return self.notices.elsewhere
+
+    @property
     def shown(self) -> int:
         """The events the display has shown (:class:`~game.table.steps.StepFeed`)."""
         return self.feed.shown

@@ -61,7 +61,7 @@ class TableTexts:
         score_pos = seating.score_pos
         self.standing.x = min(x for x, _y in score_pos)
         top = max(y for _x, y in score_pos)
-        # over the two lines of a four-seat table (under them it met West's hand);
+        # over the two lines of a four-seat table (under them it met the left hand);
         # under the three lines of a three-seat one, where the top is theirs
         self.standing.y = top + 24 if top + 24 < HEIGHT - 70 else min(y for _x, y in score_pos) - 26
 

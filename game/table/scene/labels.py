@@ -123,7 +123,7 @@ class TableLabels:
             ty: float
             if y > HEIGHT / 2 and x > WIDTH / 2:
                 tx, ty, anchor = x - ph / 2 - 18, y, "right"
-                room = tx - 1000  # as far as North's plate (it ends at 996)
+                room = tx - 1000  # as far as the top seat's plate (it ends at 996)
             else:
                 tx, ty, anchor, room = x, y + ph / 2 + 12, "center", 2 * min(x, WIDTH - x) - 12
             self.pile_titles.append(arcade.Text("", tx, ty, self.side_colour(t), 11, anchor_x=anchor,

@@ -18,7 +18,7 @@ from game.common.constants import CARD_W
 from game.common.position import Position
 from game.table.scene.sprites import OFFSCREEN, CardSprite, lerp
 
-SHADOW_BASE = (96, 178)  # shadows and glows are made for South's cards and scaled to others
+SHADOW_BASE = (96, 178)  # shadows and glows are made for the bottom hand's cards and scaled to others
 SHADOW_MARGIN = 12
 SHADOW_REST = (2.0, -3.0)  # a card at rest: offset of its shadow (scaled with the card)
 SHADOW_LIFT = (7.0, -11.0)  # at the top of its flight
