@@ -179,3 +179,21 @@ def test_the_live_tables_hidden_side_hands_are_unchanged() -> None:
             want = [layout.Place(x, y0 - step * i, angle, SMALL_SCALE, False, 100 + i) for i in range(full)]
             assert layout.hand_places(where, full, False, full=full) == want
             assert layout.hand_places(where, 5, False, full=full) == want[:5]
+
+
+@pytest.mark.parametrize(("n_seats", "full", "dealer"), [(4, 15, 17), (3, 25, 28)])
+def test_a_dealers_long_hidden_hand_closes_up_clear_of_its_plate(n_seats: int, full: int, dealer: int) -> None:
+    """Before its discard the dealer holds more cards than were dealt to the others:
+    its hidden hand keeps to the length of a dealt one, clear of its name plate."""
+    wheres = (layout.RIGHT, layout.LEFT) + ((layout.TOP,) if n_seats == 4 else ())
+    for where in wheres:
+        dealt = layout.hand_places(where, full, False, full=full)
+        long = layout.hand_places(where, dealer, False, full=full)
+        assert long[0] == dealt[0] and (long[-1].x, long[-1].y) == (dealt[-1].x, dealt[-1].y)
+        plate = layout.plate_rect(n_seats, where)
+        for p in long:
+            w, h = layout.card_size(p.scale)
+            if p.angle % 180:
+                w, h = h, w  # lying sideways
+            card = (p.x - w / 2, p.y - h / 2, p.x + w / 2, p.y + h / 2)
+            assert not _meet(card, plate), (where, p)

@@ -117,7 +117,7 @@ SIDE_Y = 398  # the middle of the side hands' columns
 CENTRE = (WIDTH // 2, 426)
 #: the player's hand keeps within this span (centres of its first and last card)
 #: once it is longer than 17 cards: clear of the labels on the left and the pile
-SOUTH_SPAN = 940 - 96
+SOUTH_SPAN = 940 - 104
 
 
 def _bottom_places(n: int, face_up: bool, raised: frozenset[int]) -> list[Place]:
@@ -142,7 +142,7 @@ def _bottom_places(n: int, face_up: bool, raised: frozenset[int]) -> list[Place]
 #: Where an open side hand (the theatre, watch mode) lies, in table coordinates:
 #: left, bottom, right, top of the left seat's block; the right one's is its mirror image.
 #: Left and right: from the table's edge to short of the theatre's tricks panel
-#: (its left edge, 212 on the screen, is table x 175 through the theatre's 0.92
+#: (its left edge, 216 on the screen, is table x 179 through the theatre's 0.92
 #: zoom); bottom: over the seat's plate (top 223); top: under Scarto's left pile
 #: and its outline (bottom 558), Piedicavallo's team points and the right note of the
 #: trumps discarded (567).
@@ -214,24 +214,29 @@ def hand_places(where: int, n: int, face_up: bool, raised: frozenset[int] = froz
     if where == BOTTOM:
         return _bottom_places(n, face_up, raised)
     scale = SMALL_SCALE if not face_up else OPEN_SCALE
-    step = hidden_step(full) if not face_up else 26
+    step: float = hidden_step(full) if not face_up else 26
     if where == TOP and face_up and n > 15:
         step = 24  # the dealer's 17 close up, clear of the theatre's buttons
     # A hidden hand is anchored where a full hand would start, so a card played
-    # from it leaves the others where they are (and the hand stays one fan image).
+    # from it leaves the others where they are (and the hand stays one fan image);
+    # the dealer's longer hand before its discard closes up within that length,
+    # clear of its own name plate
     m = n if face_up else full
+    reach = step * (m - 1)  # from the first card's centre to the last one's
+    if not face_up and n > full > 1:
+        step = reach / (n - 1)
     if where == TOP:
-        x0 = round(WIDTH / 2 - step * (m - 1) / 2)
+        x0 = round(WIDTH / 2 - reach / 2)
         out = []
         for i in range(n):
-            out.append(Place(x0 + step * i, NORTH_Y, 180.0 if not face_up else 0.0, scale, face_up, 100 + i))
+            out.append(Place(round(x0 + step * i), NORTH_Y, 180.0 if not face_up else 0.0, scale, face_up, 100 + i))
         return out
     if face_up:
         return _open_side_places(where, n)
     x = WIDTH - SIDE_X if where == RIGHT else SIDE_X
-    y0 = round(SIDE_Y + step * (m - 1) / 2)
+    y0 = round(SIDE_Y + reach / 2)
     angle = 90.0 if where == RIGHT else -90.0
-    return [Place(x, y0 - step * i, angle, scale, False, 100 + i) for i in range(n)]
+    return [Place(x, round(y0 - step * i), angle, scale, False, 100 + i) for i in range(n)]
 
 
 # Where a seat's card lies in the trick: off the centre toward the seat; the bottom
@@ -301,7 +306,7 @@ GEOMETRY = {
         label_pos=_PLATES,
         dealer_mark_pos=_tokens(_PLATES),
         # the discard's trump count, right-aligned under (or over) the discard
-        trump_note_pos=((WIDTH - 10, 34), (WIDTH - 10, HEIGHT - 146)),
+        trump_note_pos=((WIDTH - 10, 34), (WIDTH - 10, HEIGHT - 142)),
     ),
     # Each for themselves: each seat's pile beside it (the viewer's bottom right,
     # the right seat's top right, the left seat's top left under the buttons); the points of each
@@ -312,7 +317,7 @@ GEOMETRY = {
                    (WIDTH // 2 - 130, HEIGHT - 74)),
         label_pos=_PLATES,
         dealer_mark_pos=_tokens(_PLATES),
-        trump_note_pos=((WIDTH - 10, 34), (WIDTH - 10, HEIGHT - 146), (10, HEIGHT - 200)),
+        trump_note_pos=((WIDTH - 10, 34), (WIDTH - 10, HEIGHT - 142), (10, HEIGHT - 200)),
     ),
 }
 

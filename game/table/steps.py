@@ -95,6 +95,8 @@ class StepFeed:
         if isinstance(event, DealScored):
             ctl.open_scoring(i, event)
             return
+        if isinstance(event, CardPlayed) and ctl.banner is not None and ctl.banner.key == "discarded":
+            ctl.banner = None  # the discard was announced until the play began
         if isinstance(event, CardPlayed) and event.card == self.rules.pack.matto:
             ctl.announce(msg("matto"), 1.2)
         if after.phase == PLAY and self.scene != "play" and not isinstance(event, Dealt):

@@ -95,6 +95,7 @@ class Table(Protocol):
     generation: int
     prompt_for: int
     status: Msg | None
+    banner: Msg | None  # the announcement over the trick (None: none)
     finished: bool
     replay_path: Path | None
 

@@ -18,8 +18,8 @@ from game.theatre.review_model import ReviewModel
 from game.theatre.review_style import AI_COLOUR, DIM_INK, LABEL_COLOURS, TRACK, label_name
 
 # logical 1280x720, left, bottom, width, height: beside the trick, clear of the
-# hands (a lifted Scarto hand reaches y 262) and of the seat labels
-PANEL_BOX = (212, 268, 218, 304)
+# hands (a lifted Scarto hand reaches y 262) and of the seat labels (West's ends at 213)
+PANEL_BOX = (216, 268, 218, 304)
 BUTTON_Y = 268 + 24  # the Previous and Next buttons' centre, at the panel's foot
 ROWS_Y = 186  # the summary rows: the first one's middle, down from the panel's top
 ROW_COUNT_X = 120  # the summary rows: the count's right edge (from the panel's inner left)

@@ -38,7 +38,7 @@ from game.common.layout import button_rects
 from game.common.navigation import Back, back_tip, show
 from game.common.position import seen_by, seen_event
 from game.common.textures import Sizes
-from game.common.ui import BaseView, Button, draw_panel
+from game.common.ui import BaseView, Button, draw_panel, fit_font
 from game.common.words import Words, game_name
 from game.table.live_game import LiveGame
 from game.table.scene.table_scene import TableScene
@@ -52,7 +52,10 @@ BAR = (140, 16, 1000, 12)  # seek bar: left, centre y, width, height (logical)
 TRICK_LINES = 11  # the last 11 tricks of the deal (Scarto has 25), each card drawn by its corner
 STRIP = 56  # the table is drawn slightly smaller, above a strip for the bar and status
 TABLE_ZOOM = 0.92
-TRICKS_PANEL = (212, 250, 190, 336)  # its right edge clear of the pack at the first event  # the tricks list: left, bottom, width, height (logical)
+#: the tricks list: left, bottom, width, height (logical): its left edge clear of West's
+#: plate (its right edge, 176 on the table, is 213 on the screen through the table's zoom),
+#: its right edge clear of the pack at the first event
+TRICKS_PANEL = (216, 250, 190, 336)
 TRICK_ROW = 27  # a line of the list: the corners of its cards (TILE_H) and a gap
 TILE_W, TILE_H = 19, 25  # a card's corner (its index) cut from its face 68 px wide
 TILE_X, TILE_STEP = 58, 22  # the first corner from the panel's left, and from one to the next
@@ -266,6 +269,7 @@ class ViewerView(BaseView):
             live = "  ·  " + self.live.error
         self.status.text = (_("event {p} of {n}").format(p=self.pos, n=self.timeline.n)
                             + f"  ·  {SPEEDS[self.speed_i]:g}x" + live)
+        self._fit_info()
         codes = self.rules.pack.codes
         winners = trick_winners(st)  # the engine's: who took each trick
         first = max(0, len(st.tricks) - len(self.trick_lines))  # the latest tricks of a long deal
@@ -306,6 +310,17 @@ class ViewerView(BaseView):
             score = (_("Totals: {sides}") if st.n_deals > 1 else _("Result: {sides}")).format(sides=sides)
         if self.score_text.text != score:
             self.score_text.text = score
+
+    def _fit_info(self) -> None:
+        """The game's line left of the status over the seek bar, smaller (and its
+        title cut short) where both would meet."""
+        room = BAR[2] - self.status.content_width - 24
+        fit_font(self.info, room, 12, 9)
+        while (wide := self.info.content_width) > room and "  ·  " in self.info.text:
+            title, rest = self.info.text.split("  ·  ", 1)
+            cut = 2 + int((wide - room) * len(self.info.text) / wide)  # about the characters too many
+            keep = title.rstrip("…")[:-cut]
+            self.info.text = f"{keep}…  ·  {rest}" if keep else rest
 
     def _draw_bar(self) -> None:
         left, cy, w, h = BAR

@@ -75,7 +75,9 @@ class TableLabels:
         self.dealer_marker = arcade.Sprite(chip, (2 * layout.TOKEN_R + 4) / chip.width)
         self.dealer_marker.visible = False
         self.markers.append(self.dealer_marker)
-        self.winner_text = arcade.Text("", *layout.TOP_SLOT, GOLD, 15, anchor_x="center",
+        # who takes the trick: over it, or under it where the top hand lies open down to it
+        slot = layout.STATUS_POS if open_hands else layout.TOP_SLOT
+        self.winner_text = arcade.Text("", *slot, GOLD, 15, anchor_x="center",
                                        anchor_y="center", font_name=FONT, bold=True)
         self._winner_pill = Pill(layout.SLOT_H, "status")
         self.turn = -1  # the seat to play, whose plate glows
@@ -114,14 +116,15 @@ class TableLabels:
                                       font_name=FONT, batch=self.batch)
         # whose tricks each pile holds, and how many: over a pile low on the screen or
         # on the left (clear of the stack as it grows and of the discard lying across
-        # it), left of the pile at the top right (under it lies the discard's trump note)
+        # it), left of the pile at the top right (under it lies the discard's trump note),
+        # unless the top seat's plate stands there (beside its open hand): then over it
         _pw, ph = layout.card_size(PILE_SCALE)
         self.pile_titles: list[arcade.Text] = []
         self._pile_title_room: list[float] = []
         for t, (x, y) in enumerate(seating.pile_pos):
             tx: float
             ty: float
-            if y > HEIGHT / 2 and x > WIDTH / 2:
+            if y > HEIGHT / 2 and x > WIDTH / 2 and not self.open_hands:
                 tx, ty, anchor = x - ph / 2 - 18, y, "right"
                 room = tx - 1000  # as far as the top seat's plate (it ends at 996)
             else:
