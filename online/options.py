@@ -18,11 +18,20 @@ already chosen: set arithmetic on the data, no rule.
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from engine.ruleset import Outcome
-from engine.state import DISCARD, PLAY, Discard, DiscardList, Play
-from engine.view import SeatView
+from engine.state import DISCARD, PLAY, Discard, DiscardList, Play, State
+from engine.view import SeatView, seat_view
+
+from .protocol import encode
+
+
+class _Conn(Protocol):
+    seat: int
+
+    def send(self, text: str) -> None: ...
 
 
 def seat_options(view: SeatView) -> dict[str, Any] | None:
@@ -77,10 +86,22 @@ def options_message(view: SeatView, seq: int) -> dict[str, Any] | None:
     return {"type": "options", "seq": seq, "seat": view.seat, **body}
 
 
+def send_options(state: State, seq: int, conns: Iterable[_Conn]) -> None:
+    """Send ``options`` to the connections of the seat on turn in ``state`` (at
+    ``seq``); nothing when no seat is to play or discard."""
+    seat = state.turn
+    mine = [c for c in conns if c.seat == seat]
+    msg = options_message(seat_view(state, seat), seq) if mine and seat >= 0 else None
+    if msg is not None:
+        text = encode(msg)
+        for c in mine:
+            c.send(text)
+
+
 def outcome_json(outcome: Outcome) -> dict[str, list[int]]:
     """The engine's verdict on a deal or a game (sides that won, sides that lost;
     both empty for a draw), so that no client decides who won."""
     return {"winners": list(outcome.winners), "losers": list(outcome.losers)}
 
 
-__all__ = ["seat_options", "options_commands", "options_message", "outcome_json"]
+__all__ = ["seat_options", "options_commands", "options_message", "outcome_json", "send_options"]

@@ -634,7 +634,7 @@ def write_stats(srv: TarocchiServer, path: Path) -> None:
     if ai:
         out.update({"ai_decisions": srv.hub.ai.decisions, "ai_ms_p50": pct(ai, 0.5),
                     "ai_ms_p95": pct(ai, 0.95)})
-    groups: Ring | None = getattr(store, "timings", None)  # the SQLite store's (PostgreSQL: none)
+    groups: Ring | None = getattr(store, "timings", None)  # each store's group commits
     wakes: Ring | None = getattr(store, "wakeups", None)
     g = groups.rows() if groups is not None else []
     w = wakes.column() if wakes is not None else []

@@ -58,7 +58,7 @@ from engine.state import (
 from engine.view import SPECTATOR, SeatView, seat_event, seat_view
 
 from .limits import LOBBY_EXPIRY
-from .options import options_message, outcome_json
+from .options import outcome_json, send_options
 from .protocol import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -251,15 +251,8 @@ class Table:
 
     def _offer(self, conns: list[Conn] | set[Conn]) -> None:
         """Tell the seat on turn, if a person plays it, what it may do (``options``)."""
-        seat = self.state.turn
-        if seat < 0 or self.rec.status != "playing" or self.seat_level(seat):
-            return
-        mine = [c for c in conns if c.seat == seat]
-        msg = options_message(seat_view(self.state, seat), self.seq) if mine else None
-        if msg is not None:
-            text = encode(msg)
-            for c in mine:
-                c.send(text)
+        if self.rec.status == "playing" and self.state.turn >= 0 and not self.seat_level(self.state.turn):
+            send_options(self.state, self.seq, conns)
 
     # --- joining -------------------------------------------------------------------
 

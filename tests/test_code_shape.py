@@ -26,7 +26,9 @@ SCOPE: tuple[str, ...] = ("engine", "online", "art", "sounds", "game", "tests")
 
 #: (file, class): the classes still over MAX_CLASS_LINES while they are being split
 #: into rooms of their own.  Each is taken off the list once it fits (a test says so).
-STILL_TO_SPLIT: tuple[tuple[str, str], ...] = ()
+STILL_TO_SPLIT: tuple[tuple[str, str], ...] = (
+    ("online/tables.py", "Table"),
+)
 
 
 def class_lengths(packages: tuple[str, ...], root: Path = ROOT) -> list[tuple[str, str, int, int]]:
@@ -71,7 +73,7 @@ def test_every_class_reads_in_one_sitting() -> None:
 def test_each_class_still_to_split_exists_and_is_still_long() -> None:
     """A class that fits now (split, renamed, removed) is taken off the list, so
     the list stays the truth."""
-    lengths = {(rel, name): n for rel, name, _line, n in class_lengths(("game",))}
+    lengths = {(rel, name): n for rel, name, _line, n in class_lengths(SCOPE)}
     for rel, name in STILL_TO_SPLIT:
         assert (rel, name) in lengths, f"{rel}: no class {name} (take it off STILL_TO_SPLIT)"
         assert lengths[rel, name] > MAX_CLASS_LINES, f"{rel}: {name} fits now (take it off STILL_TO_SPLIT)"

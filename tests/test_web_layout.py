@@ -119,9 +119,16 @@ def _play_to_every_screen(seat: Seat, lang: str, found: dict[str, Any]) -> set[s
     """Play (lit cards only) until the discard, a trick and the score sheet have
     each been measured; returns the screens measured."""
     done: set[str] = set()
-    end = time.monotonic() + 480  # a whole Scarto deal on a loaded machine
+    end = time.monotonic() + float(os.environ.get("TAROCCHI_WEB_PLAY_SECONDS", 480))
+    s: dict[str, Any] = {}
     while done != {"discard", "trick", "sheet"}:
-        assert time.monotonic() < end, f"never reached {({'discard', 'trick', 'sheet'} - done)}"
+        if time.monotonic() > end:
+            shots = _shots()
+            if shots is not None:
+                seat.page.screenshot(path=str(shots / f"{lang}-stuck.png"))
+            raise AssertionError(f"never reached {({'discard', 'trick', 'sheet'} - done)}; last: "
+                                 f"{ {k: s.get(k) for k in ('seq', 'lit', 'confirm', 'chosen', 'sheet', 'trick')} } "
+                                 f"turn {s.get('view', {}).get('turn')} phase {s.get('view', {}).get('phase')}")
         s = seat.snap()
         screen = None
         if s["sheet"] and not s["final"]:
