@@ -1,9 +1,12 @@
 """A layout test that one language cannot fool: every scene of
-both games and the screens round them, in English, French and Italian, at
-1280x720 and at the smallest window (640x360), drawn by the real views; the
-boxes are read from the draw calls themselves (``tests/support/layout_probe.py``): no
-text meets another text or a card's index corner, and nothing drawn later hides
-a text or an index.
+both games and the screens round them (the table with the dealer at every
+seat, the replay, the review and a live AI game watched), in English, French
+and Italian, at 1280x720 and at the smallest window (640x360), drawn by the
+real views; the boxes are read from the draw calls themselves
+(``tests/support/layout_probe.py``): no text meets another text or a card's index
+corner, nothing drawn later hides a text or an index, and no text, card, pile
+or panel lies over a seat's name plate that is not its own.  The games seen
+again are files named as the game names them.
 
 ``TAROCCHI_LAYOUT_SHOTS=folder`` also saves each scene as a PNG, to look at."""
 
@@ -100,6 +103,45 @@ def _table(window, variant: str, shoot: Shooter, seat: int = 0) -> None:
     view.close()
 
 
+def _side_dealer(window, variant: str, dealer: int, shoot: Shooter) -> None:
+    """A practice deal seen from South while another seat deals: its long hand
+    before the discard, the discard announced, the first card of the play."""
+    from game.table.table_view import TableView
+
+    rules = ruleset(variant)
+    seed = next(s for s in range(1, 500) if first_dealer(s, rules) == dealer)
+    players = ["human"] + ["random"] * (rules.n_seats - 1)
+    game = session.new_game(partner="random", opponents="random", match=False, practice=True, seed=seed,
+                            variant=variant, players=players)
+    settings = Settings(speed=8.0, auto_advance=False, sound=False)
+    view = TableView(window, game, session.ai_players(game), human_seats={0}, face_up_seats={0},
+                     practice=True, settings=settings, sound=window.sound, executor=InlineExecutor())
+    window.show_view(view)
+    g = f"{variant[:5]}-dealer-{rules.seat_names[dealer].lower()}"
+    ctl = view.ctl
+
+    def still(n_shown: int) -> bool:
+        return ctl.shown == n_shown and not view.table.busy and not ctl.feed.queued
+
+    _until(view, lambda: still(1))
+    assert ctl.position(1).hand_sizes[dealer] == rules.dealer_cards()
+    shoot(f"{g}-dealt", view)  # the dealer's long hand, before its discard
+    _until(view, lambda: still(2))
+    shoot(f"{g}-discarded", view)  # its discard announced
+    played = None
+    while played is None:
+        if ctl.can_act():
+            play_human_turn(view)
+        view.on_update(1 / 60)
+        played = next((i + 1 for i in range(2, ctl.shown) if type(view.game.events[i]).__name__ == "CardPlayed"),
+                      None)
+    _until(view, lambda: not view.table.busy)
+    shoot(f"{g}-first-card", view)  # the play begun
+    if ctl.banner is not None and ctl.banner.key == "discarded" and view.texts.banner.text:
+        shoot.problems.append(f"{shoot.lang} {g}-first-card: the discard still announced once play has begun")
+    view.close()
+
+
 def _shoot_deal_and_discard(view, g: str, shoot: Shooter) -> None:
     frames(view, 40, draw_every=0)
     shoot(f"{g}-deal", view)
@@ -178,27 +220,49 @@ def _shoot_score_pages(view, g: str, shoot: Shooter) -> None:
     view.choose("score")
 
 
-def _scarto_file(dest: Path) -> Path:
+def _scarto_file(dest: Path, deals: int = 1) -> Path:
+    """A Scarto game of ``deals`` (South deals first: a discard of three)."""
     from engine.players import make_player
     from engine.replay import write_replay
     from engine.simulate import play_game
 
     rules = ruleset("scarto")
-    seed = next(s for s in range(1, 500) if first_dealer(s, rules) == 0)  # South deals: a discard of three
-    g = play_game(seed, [make_player(x) for x in ("easy", "random", "random")], 1, rules=rules)
+    seed = next(s for s in range(1, 500) if first_dealer(s, rules) == 0)
+    g = play_game(seed, [make_player(x) for x in ("easy", "random", "random")], deals, rules=rules)
     write_replay(dest, g.header, g.events)
     return dest
 
 
-def _theatre(window, shoot: Shooter, path: Path, g: str) -> None:
-    from game.theatre.theatre import ViewerView
+def _games_seen_again(folder: Path) -> list[tuple[Path, Path, str]]:
+    """The files of the replay and the review, named as the game names them (a
+    long name, the date and the kind of game and its seed): (the replay, the
+    review, the game's short name)."""
+    import shutil
 
-    view = ViewerView(window, read_replay(path), title=path.name, face_up=True, speed=8.0)
-    window.show_view(view)
+    folder.mkdir(parents=True, exist_ok=True)
+    big = 4611686018427387904  # an online table's seed: 63 random bits
+    match = shutil.copy(GOLDEN / "match-seed-7.jsonl", folder / f"20251207-120812-online-match-{big}.jsonl")
+    single = shutil.copy(GOLDEN / "single-seed-42.jsonl", folder / f"20251207-121544-online-deal-{big}.jsonl")
+    scarto = _scarto_file(folder / f"20251207-130102-online-scarto-match-{big}.jsonl", deals=3)
+    scarto_deal = _scarto_file(folder / f"20251207-131518-online-scarto-deal-{big}.jsonl")
+    return [(Path(match), Path(single), "piedi"), (scarto, scarto_deal, "scart")]
+
+
+def _theatre(window, shoot: Shooter, path: Path, g: str) -> None:
+    """The replay: its first position, each deal just dealt (the dealer at every
+    seat, its long hand open), a trick under way and the end."""
+    from game.theatre.theatre import open_replay
+
+    open_replay(window, path)
+    view = window.current_view
     tl = view.timeline
     view.seek(0)
     view.on_update(1 / 60)
     shoot(f"{g}-theatre-start", view)
+    for n, mark in enumerate(m for m in tl.marks if m.kind == "deal"):
+        view.seek(mark.position)
+        frames(view, 3, draw_every=0)
+        shoot(f"{g}-theatre-deal-{n + 1}", view)
     mid = tl.next_card(tl.next_trick(tl.next_trick(tl.next_trick(0))))
     view.seek(mid)
     frames(view, 30, draw_every=0)
@@ -206,6 +270,49 @@ def _theatre(window, shoot: Shooter, path: Path, g: str) -> None:
     view.seek(tl.n)
     frames(view, 30, draw_every=0)
     shoot(f"{g}-theatre-end", view)
+
+
+def _watch(window, shoot: Shooter, variant: str, folder: Path) -> None:
+    """A live AI game watched: its first trick under way, then the deal scored."""
+    from game.table.live_game import LiveGame
+    from game.theatre.theatre import WatchSetupView
+
+    setup = WatchSetupView(window)
+    setup.variant = variant
+    setup._fit_levels()
+    setup.levels = ["random"] * ruleset(variant).n_seats
+    made: list[LiveGame] = []
+    real = LiveGame.__init__
+
+    def remember(self, *a, **k) -> None:
+        real(self, *a, **k)
+        made.append(self)
+
+    LiveGame.__init__ = remember
+    try:
+        setup.start()
+    finally:
+        LiveGame.__init__ = real
+    view, live = window.current_view, made[0]
+    try:
+        g = f"{variant[:5]}-watch"
+        end = time.monotonic() + 120
+        while not any(type(e).__name__ == "TrickTaken" for e in live.game.events[:view.pos]):
+            assert time.monotonic() < end, "the AI game never reached its first trick"
+            view.on_update(1 / 30)
+            time.sleep(0.002)
+        frames(view, 10, draw_every=0)
+        view.playing = False
+        shoot(f"{g}-trick", view)
+        while not live.done or view.pos < view.timeline.n:
+            assert time.monotonic() < end, "the AI game never ended"
+            view.playing = True
+            view.on_update(1 / 30)
+            time.sleep(0.002)
+        frames(view, 30, draw_every=0)
+        shoot(f"{g}-end", view)
+    finally:
+        live.stop()
 
 
 REVIEWS: dict = {}  # path -> the review, worked out once for the three languages
@@ -231,7 +338,8 @@ def _review(window, shoot: Shooter, path: Path, g: str) -> None:
             view.on_update(1 / 30)
             time.sleep(0.01)
         view.on_update(0.0)
-        for k, name in ((0, "review-first"), (len(view.model) - 1, "review-last")):
+        n = len(view.model)
+        for k, name in ((0, "review-first"), (n // 2, "review-middle"), (n - 1, "review-last")):
             view.goto_step(k)
             view.on_update(0.0)
             shoot(f"{g}-{name}", view)
@@ -289,14 +397,17 @@ def test_no_text_meets_a_text_or_an_index_in_any_scene(window, home, lang, tmp_p
             _table(window, variant, shoot)
         variant, seat = OTHER_SEAT[lang]
         _table(window, variant, shoot, seat)  # a guest's table: its own seat at the bottom
-        scarto = _scarto_file(tmp_path / "scarto-5.jsonl")
-        for path, g in ((GOLDEN / "match-seed-7.jsonl", "piedi"), (scarto, "scart")):
-            _theatre(window, shoot, path, g)
-        for path, g in ((GOLDEN / "single-seed-42.jsonl", "piedi"), (scarto, "scart")):
-            _review(window, shoot, path, g)
+        for variant in ("piedicavallo", "scarto"):
+            for dealer in range(1, ruleset(variant).n_seats):
+                _side_dealer(window, variant, dealer, shoot)
+        for replay, single, g in _games_seen_again(tmp_path / "games"):
+            _theatre(window, shoot, replay, g)
+            _review(window, shoot, single, g)
+        for variant in ("piedicavallo", "scarto"):
+            _watch(window, shoot, variant, tmp_path)
         _menus(window, shoot, home)
     finally:
         i18n.set_language("en")
         window.settings = Settings()
-    assert len(shoot.scenes) >= 40
+    assert len(shoot.scenes) >= 80
     assert not shoot.problems, f"{len(shoot.problems)} collisions:\n" + "\n".join(shoot.problems)

@@ -1,10 +1,13 @@
 """What a view really draws, in draw order, read from the draw calls themselves:
 every text's box (``arcade.Text``: its position, ``content_width`` and height),
-every card face's index corner, and every opaque picture laid over the screen
-(cards, backs, panels, pills, buttons), mapped through the camera each was drawn
-with into logical 1280x720 coordinates.  :func:`collisions` then lists the texts
-that meet another text or a card's index corner, and whatever a later picture
-hides of them.  Used by ``tests/test_layout_scenes.py``."""
+every card face's index corner, every opaque picture laid over the screen
+(cards, backs, panels, pills, buttons), and the seats' name plates of a table
+(painted in the view's backdrop, so logged where the table is drawn), mapped
+through the camera each was drawn with into logical 1280x720 coordinates.
+:func:`collisions` then lists the texts that meet another text or a card's
+index corner, whatever a later picture hides of them, and every text, card or
+panel laid over a name plate that is not its own.  Used by
+``tests/test_layout_scenes.py``."""
 
 from __future__ import annotations
 
@@ -28,12 +31,13 @@ except ImportError:  # pragma: no cover - the art package is part of the project
 
 @dataclass
 class Drawn:
-    kind: str  # "text", "face" (a card face: its index corner), "cover" (an opaque picture)
-    rect: Rect  # the text's box, the face's whole rect or the cover's
+    kind: str  # "text", "face" (a card face: its index corner), "cover" (an opaque picture), "plate"
+    rect: Rect  # the text's box, the face's whole rect, the cover's or the plate's
     what: str  # the text, the card, the picture
     order: int
     corner: Rect | None = None  # a face's index corner
     ident: int = 0
+    own: frozenset[int] = frozenset()  # a plate's own texts (its name, its second line, its letter)
 
 
 _texts: weakref.WeakSet = weakref.WeakSet()
@@ -105,6 +109,24 @@ def _hook_panels() -> None:
     arcade.draw_lbwh_rectangle_filled, arcade.draw_lrbt_rectangle_filled = f_lbwh, f_lrbt
 
 
+def _hook_plates() -> None:
+    """A table drawn logs its seats' name plates first (they lie in the backdrop,
+    under everything the table draws), unless a sheet has put them away."""
+    from game.table.scene.table_scene import TableScene
+
+    draw = TableScene.draw
+
+    def t_draw(self, *a, **k):
+        if _log is not None and not self.cleared:
+            lb = self.labels
+            for seat, rect in enumerate(lb.plates):
+                own = frozenset(id(t) for t in (lb.name_texts[seat], lb.counts[seat], lb.letters[seat]))
+                _add(Drawn("plate", _map(*rect), f"the plate of {lb.rules.seat_names[seat]}", 0, own=own))
+        return draw(self, *a, **k)
+
+    TableScene.draw = t_draw
+
+
 def install() -> None:
     """Hook the draw calls (once a session); nothing is recorded outside :func:`record`."""
     global _installed
@@ -112,6 +134,7 @@ def install() -> None:
         return
     _installed = True
     _hook_panels()
+    _hook_plates()
     _hook_texts()
     t_rect = _hook_pictures()
     import game.common.ui
@@ -212,6 +235,7 @@ def _hidden(card: Drawn, text: Drawn, log: list[Drawn]) -> bool:
 
 
 _CARDS = ("card:", "strip:", "fan:")  # the pictures of cards (faces, backs, hidden hands)
+_SOFT = ("soft:", "table:")  # soft-edged marks (a glow, the dealer's chip): never logged as covers
 
 
 def _texts_meeting(texts: list[Drawn], faces: list[Drawn]) -> list[str]:
@@ -259,15 +283,34 @@ def _card_layers(d: Drawn, log: list[Drawn]) -> list[str]:
     return out
 
 
+def _over_plates(plate: Drawn, log: list[Drawn]) -> list[str]:
+    """What is drawn over a seat's name plate and is not its own: another text, a
+    card or a pile, a panel (where no panel drawn between hides the plate)."""
+    out: list[str] = []
+    for d in log[plate.order + 1:]:
+        if d.kind == "plate" or d.ident in plate.own or not _meet(d.rect, plate.rect, 1.0):
+            continue
+        if d.kind == "cover" and d.what.startswith(_SOFT):
+            continue
+        if _hidden(plate, d, log):
+            continue
+        what = f"text {d.what!r}" if d.kind == "text" else d.what
+        out.append(f"{what} is over {plate.what}")
+    return out
+
+
 def collisions(log: list[Drawn]) -> list[str]:
-    """Every text that meets another text or a card's index corner, and every text
-    or index corner that a picture drawn later (a card, a panel, a button) hides."""
+    """Every text that meets another text or a card's index corner, every text
+    or index corner that a picture drawn later (a card, a panel, a button) hides,
+    and whatever lies over a seat's name plate that is not its own."""
     texts = [d for d in log if d.kind == "text"]
     faces = [d for d in log if d.kind == "face"]
     out = _texts_meeting(texts, faces)
     for d in log:
         if d.kind == "text":
             out += _text_layers(d, log)
+        elif d.kind == "plate":
+            out += _over_plates(d, log)
         out += _card_layers(d, log)
     return out
 
