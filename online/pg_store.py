@@ -58,7 +58,7 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from .ring import Ring
-from .store import SeqConflict, TableRecord
+from .store import CodeTaken, SeqConflict, TableRecord
 
 SCHEMA_VERSION = 1
 
@@ -396,6 +396,12 @@ class PgStore:
     # --- the Store interface ----------------------------------------------------------
 
     async def create_table(self, rec: TableRecord) -> int:
+        try:
+            return await self._create_table(rec)
+        except pg_errors.UniqueViolation:
+            raise CodeTaken(rec.code) from None
+
+    async def _create_table(self, rec: TableRecord) -> int:
         async with self._conn() as conn, conn.transaction():
             cur = await conn.execute(
                 "INSERT INTO tables (code, variant, deals, seed, seats, settings, host_hash,"

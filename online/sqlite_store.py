@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .ring import Ring
-from .store import SeqConflict, TableRecord
+from .store import CodeTaken, SeqConflict, TableRecord
 
 GROUP_MAX = 512
 
@@ -247,12 +247,15 @@ class SqliteStore:
 
     async def create_table(self, rec: TableRecord) -> int:
         def op(db: sqlite3.Connection) -> int:
-            cur = db.execute(
-                "INSERT INTO tables (code, variant, deals, seed, seats, settings, host_hash, status)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (rec.code, rec.variant, rec.deals, str(rec.seed), json.dumps(rec.seats),
-                 json.dumps(rec.settings), rec.host_hash, rec.status),
-            )
+            try:
+                cur = db.execute(
+                    "INSERT INTO tables (code, variant, deals, seed, seats, settings, host_hash,"
+                    " status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (rec.code, rec.variant, rec.deals, str(rec.seed), json.dumps(rec.seats),
+                     json.dumps(rec.settings), rec.host_hash, rec.status),
+                )
+            except sqlite3.IntegrityError:
+                raise CodeTaken(rec.code) from None
             return int(cur.lastrowid or 0)
 
         rec.id = int(await self._run(op))

@@ -19,6 +19,11 @@ class SeqConflict(Exception):
     """An append whose sequence numbers are already in the log (nothing written)."""
 
 
+class CodeTaken(Exception):
+    """A new table's code is already a table's, a finished or expired one included
+    (nothing written): the hub draws another."""
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -44,7 +49,7 @@ class TableRecord:
 
 class Store(Protocol):
     async def create_table(self, rec: TableRecord) -> int:
-        """Store a new table; returns its id."""
+        """Store a new table; returns its id (:class:`CodeTaken` if its code is a table's)."""
         ...
 
     async def update_table(

@@ -70,11 +70,13 @@ from .protocol import (
     view_to_json,
 )
 from .ring import Ring
-from .store import Store, TableRecord, token_hash
+from .store import CodeTaken, Store, TableRecord, token_hash
 
 log = logging.getLogger("tarocchi.online")
 
 MAX_SPECTATORS = 16
+#: codes drawn for a new table before giving up (31^6 codes: a clash is rare, two unheard of)
+CODE_TRIES = 16
 
 
 class Conn(Protocol):
@@ -724,16 +726,21 @@ class Hub:
         specs = [seat_spec(s) for s in seats]
         host_token = new_token()
         async with self._create_lock:
-            code = new_code()
-            while code in self.tables:
+            for _ in range(CODE_TRIES):
                 code = new_code()
-            rec = TableRecord(code=code, variant=variant, deals=deals,
-                              seed=secrets.randbits(63), seats=specs, settings=dict(settings),
-                              host_hash=token_hash(host_token))
-            await self.store.create_table(rec)
-            t = Table(self, rec)
-            self.tables[code] = t
-        return t, host_token
+                if code in self.tables:
+                    continue
+                rec = TableRecord(code=code, variant=variant, deals=deals,
+                                  seed=secrets.randbits(63), seats=specs, settings=dict(settings),
+                                  host_hash=token_hash(host_token))
+                try:  # the store knows every code ever given, the finished tables' too
+                    await self.store.create_table(rec)
+                except CodeTaken:
+                    continue
+                t = Table(self, rec)
+                self.tables[code] = t
+                return t, host_token
+        raise ProtocolError("server_full", "no free table code was found: try again")
 
     async def finish(self, table: Table, name: str) -> None:
         """A game ended: its replay written, the table out of the count (kept in

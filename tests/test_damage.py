@@ -267,6 +267,7 @@ def test_practice_table_pieces_equal_the_whole_picture_through_every_control(win
 # --- covered cards --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_gathered_pack_draws_one_card_in_four_and_uncovers_as_it_is_dealt(window):
     game = session.new_game(partner="random", opponents="random", match=False, seed=4, human=False,
                             players=["random"] * 4)

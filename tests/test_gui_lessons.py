@@ -144,6 +144,7 @@ def test_a_newcomer_follows_the_first_course_by_the_lit_cards_alone(window, home
     assert set(lessons.COURSES["piedicavallo"][:4]) <= set(lessons.load_progress()["done"])
 
 
+@pytest.mark.slow
 def test_every_coach_panel_fits_and_its_heading_breaks_between_phrases(window, home):
     """Every lesson in every language, at each of the player's moves: the coach's
     panel clear of the status line, and its heading two lines (where the lesson

@@ -24,6 +24,7 @@ def test_a_table_s_link_is_on_the_server_that_holds_it() -> None:
     assert link("ws://[::1]:9000", "XYZ789") == "http://[::1]:9000/t/XYZ789"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "fr", "it"])
 def test_the_lobby_shows_the_link_and_copies_it(window, home, lang: str, tmp_path: Path) -> None:
     import arcade

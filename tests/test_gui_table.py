@@ -131,6 +131,7 @@ def test_undo_in_practice_restores_hand_and_table(window, home):
     assert rp.header.extra.get("practice") is True
 
 
+@pytest.mark.slow
 def test_resume_after_a_kill(window, home):
     view = make_table(window, seed=21)
     for _ in range(3):

@@ -177,3 +177,35 @@ def test_the_bench_figures_take_their_memory_once() -> None:
     assert sys.getsizeof(r._data) == size
     with pytest.raises(ValueError):
         r.append(1.0)
+
+
+def test_a_new_table_never_takes_the_code_of_a_finished_one(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finished game leaves memory, not the store: a new code that clashes with
+    its code is drawn again, and the old game is still the one found by it."""
+    import online.tables as tables_mod
+
+    h = start_background(tmp_path / "server")
+
+    async def main() -> None:
+        old, c = await _game(h.url)
+        await c.close()
+        await wait_until(lambda: old not in _hub(h).tables and old not in _hub(h).done, 10,
+                         "the finished table out of memory")
+        draws = iter([old, old, "NEWAAA"])
+        monkeypatch.setattr(tables_mod, "new_code", lambda: next(draws))
+        host = SeatClient(h.url, "next")
+        await host.connect()
+        code, _ = await host.create("scarto", 1, ["human", "random", "random"])
+        assert code == "NEWAAA"
+        watcher = SeatClient(h.url, "w")
+        await watcher.connect()
+        seen = await watcher.join(old, None)
+        assert seen["snapshot"]["seq"] == c.last_seq  # the old game, whole
+        for x in (host, watcher):
+            await x.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        h.stop()

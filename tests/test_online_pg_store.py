@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from online.sqlite_store import SqliteStore
-from online.store import SeqConflict, Store, TableRecord, token_hash
+from online.store import CodeTaken, SeqConflict, Store, TableRecord, token_hash
 
 Opener = Callable[[], Awaitable[Any]]
 
@@ -249,5 +249,25 @@ def test_pg_appends_of_many_tables_commit_together_each_fenced(pg_dsn: str) -> N
         assert a.commits - commits == 1
         for s in (a, b):
             await s.close()
+
+    run(go())
+
+
+def test_a_code_already_given_is_refused_as_taken_and_nothing_is_written(opener: Opener) -> None:
+    """Codes stay a table's for ever (a finished game is found by its code): a new
+    table with a taken code is refused with CodeTaken, the first untouched."""
+    async def go() -> None:
+        s: Store = await opener()
+        first = _record("CLASH2")
+        tid = await s.create_table(first)
+        await s.append(tid, 1, ["a1"], status="over")
+        with pytest.raises(CodeTaken):
+            await s.create_table(_record("CLASH2"))
+        other = await s.create_table(_record("CLASH3"))  # the store goes on
+        await s.close()
+        s = await opener()
+        got = await s.load_code("CLASH2")
+        await s.close()
+        assert got is not None and got.id == tid and got.events == ["a1"] and other > tid
 
     run(go())

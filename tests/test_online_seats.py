@@ -182,6 +182,7 @@ def test_a_spectator_and_the_bot_send_their_seat(server: ServerHandle) -> None:
     asyncio.run(main())
 
 
+@pytest.mark.slow
 @needs_chromium
 def test_a_browser_seat_opened_elsewhere_says_so_and_does_not_reconnect(
         server: ServerHandle) -> None:

@@ -13,6 +13,7 @@ from game.cli import main
 from online.soak import run_soak, verdict
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc and binds 127.0.1.x")
 def test_a_small_soak_leaves_no_table_in_memory() -> None:
     out = run_soak(24, 24, variant="scarto", at_once=6, expiry=0.3, every=0.5, addresses=4)

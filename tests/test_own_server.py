@@ -105,6 +105,7 @@ sys.stdin.readline()
 """
 
 
+@pytest.mark.slow
 def test_a_second_window_on_the_same_data_folder_sits_at_the_same_server(fresh, home) -> None:
     env = {**os.environ, "TAROCCHI_HOME": str(home), "PYTHONPATH": str(ROOT)}
     first = subprocess.Popen([sys.executable, "-c", SECOND_WINDOW], env=env, cwd=ROOT,

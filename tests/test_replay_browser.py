@@ -383,6 +383,7 @@ def test_a_fifo_or_a_huge_file_is_listed_with_the_readers_error(home, english):
     assert rl.result_lines(rows["pipe.jsonl"])[0] == "Cannot be read"
 
 
+@pytest.mark.slow
 def test_r_reviews_the_highlighted_finished_game(window, dozen, monkeypatch):
     from game import router
     from game.theatre import review_view

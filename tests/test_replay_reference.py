@@ -116,6 +116,7 @@ def test_files_cut_inside_a_line(ref: ModuleType) -> None:
     assert n > 80
 
 
+@pytest.mark.slow
 def test_the_command_line_check_agrees(ref: ModuleType, tmp_path: Path) -> None:
     rnd = random.Random(5)
     files, wants = [], []

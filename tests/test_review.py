@@ -55,6 +55,7 @@ def test_every_decision_of_the_seat_is_graded_and_the_review_repeats() -> None:
     assert 0 <= js["accuracy"] <= 100
 
 
+@pytest.mark.slow
 def test_a_random_seat_loses_more_than_twice_what_a_searching_seat_loses() -> None:
     loss = {"medium": 0.0, "random": 0.0}
     for seed in (1, 2):
@@ -74,6 +75,7 @@ def test_scarto_review_grades_the_dealers_discard_among_its_candidates() -> None
     assert len(d.played.split()) == 3 and len(d.best.split()) == 3 and d.options > 1000
 
 
+@pytest.mark.slow
 def test_review_command_prints_json_last(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     g = play_game(9, [make_player("random") for _ in range(4)], rules=PIEDICAVALLO)
     f = tmp_path / "deal.jsonl"
@@ -118,6 +120,7 @@ def test_a_gap_within_the_search_s_noise_is_no_loss() -> None:
     assert beyond_noise(0.2, 0.0, REVIEW) == 0.0  # a fifth of a point: within the margin
 
 
+@pytest.mark.slow
 def test_random_play_and_hard_play_of_the_same_deals_stand_clearly_apart() -> None:
     """South random, then South hard, on the same five deals beside three hard
     seats (light work: the README's figures are 20 deals at the review's own)."""

@@ -76,6 +76,7 @@ def _keyboard_move(seat: Seat) -> bool:
     return True
 
 
+@pytest.mark.slow
 @needs_chromium
 def test_a_whole_deal_by_keyboard_alone_and_axe_finds_nothing_serious(server: ServerHandle) -> None:
     with chromium() as browser:
@@ -126,6 +127,7 @@ def _seat_name_shown(seat: Seat) -> bool:
     return MARKUP in seat.page.inner_text("body")
 
 
+@pytest.mark.slow
 @needs_chromium
 def test_markup_in_a_name_is_text_refusals_are_words_and_presence_is_told(server: ServerHandle) -> None:
     with chromium() as browser:

@@ -146,6 +146,7 @@ def _play_to_every_screen(seat: Seat, lang: str, found: dict[str, Any]) -> set[s
     return done
 
 
+@pytest.mark.slow
 @needs_chromium
 @pytest.mark.parametrize("lang,variant", CASES, ids=[f"{la}-{v}" for la, v in CASES])
 def test_nothing_overlaps_nor_is_cut_at_any_size(server: ServerHandle, lang: str, variant: str) -> None:

@@ -284,7 +284,7 @@ class TableView(BaseView):
     def _cursor_card(self) -> int | None:
         """The card under the keyboard cursor while the viewer is asked to choose."""
         ctl = self.ctl
-        if ctl.prompt_for != ctl.session.cursor:
+        if ctl.keys.index < 0 or ctl.prompt_for != ctl.session.cursor:
             return None
         return ctl.keys.card(ctl.hand_order())
 
