@@ -183,7 +183,7 @@ def test_the_end_of_a_deal_its_buttons_and_its_review(window, home, monkeypatch)
     frames(view, 300)
     view.on_draw()
     labels = [b.label for b in view.toolbar.extra]
-    assert labels == ["Play again", "The tricks", "Our pile", "Review this deal", "Back to the menu"]
+    assert labels == ["Play again (N)", "The tricks", "Our pile", "Review this deal", "Back to the menu"]
     # the row lies inside the score panel, the buttons apart
     left, bottom, right, top = view.score_panel.bounds()
     for a, b in zip(view.toolbar.extra, view.toolbar.extra[1:], strict=False):
@@ -202,7 +202,7 @@ def test_the_end_of_a_deal_its_buttons_and_its_review(window, home, monkeypatch)
     texts = [t.text for t in panel.texts]
     assert len(texts) == 16 and texts[0].startswith("1 · ") and texts[14].startswith("15 · ")
     assert len(panel.sprites) == 60  # every card of the 15 tricks
-    assert [b.label for b in view.toolbar.extra] == ["Play again", "The score", "Our pile", "Review this deal",
+    assert [b.label for b in view.toolbar.extra] == ["Play again (N)", "The score", "Our pile", "Review this deal",
                                               "Back to the menu"]
     same_picture(window, view, "the tricks")
     for b in view.toolbar.extra:  # hovering each button of the row
@@ -221,8 +221,41 @@ def test_the_end_of_a_deal_its_buttons_and_its_review(window, home, monkeypatch)
     assert win is window and Path(path).is_file() and kw["seat"] == view.ctl.you
     kw["back"]()
     assert window.current_view is view
-    view.on_key_press(arcade.key.ENTER, 0)
+    view.on_key_press(arcade.key.ENTER, 0)  # the key that goes on after a trick: never a choice here
+    assert again == []
+    view.on_key_press(arcade.key.N, 0)  # the key the default button names
     assert again == [1]
+
+
+@pytest.mark.slow
+def test_the_end_of_a_deal_waits_for_a_choice_never_for_the_continue_key(window, home) -> None:
+    """Space, Enter or a click (what goes on after a trick) count the score up at once
+    and go no further; N held down repeating from before is no choice either; a fresh
+    press of N, the key the default button names, deals the next deal."""
+    view = table(window, "piedicavallo", seed_where("piedicavallo", 0), match=True)
+    view.on_key_press(arcade.key.N, 0)  # pressed during play (it means nothing there), and held
+    while view.ctl.waiting != "scoring":
+        if view.ctl.can_act():
+            play_human_turn(view)
+        view.on_update(1 / 60)
+    assert not view.score_panel.done and view.ctl.end_choices[0] == "next"
+    assert view.toolbar.end_button("next").label == "Next deal (N)"
+    view.on_key_press(arcade.key.N, 0)  # N repeating as it is held: the count shown whole, no more
+    assert view.score_panel.done and view.ctl.waiting == "scoring"
+    for _i in range(5):
+        view.on_key_press(arcade.key.N, 0)  # still held: key repeat
+        view.on_key_press(arcade.key.SPACE, 0)
+        view.on_key_press(arcade.key.ENTER, 0)
+        click(view, 640, 60)
+        frames(view, 3)
+        assert view.ctl.waiting == "scoring" and view.score_panel is not None
+    assert view.ctl.end.sheet.deal == 1
+    view.on_key_release(arcade.key.N, 0)
+    view.on_key_press(arcade.key.N, 0)  # let go and pressed again: the next deal
+    frames(view, 3)
+    assert view.ctl.waiting != "scoring" and view.score_panel is None
+    assert view.ctl.position(view.ctl.shown).deal_no == 2
+    view.close()
 
 
 def test_the_match_line_is_drawn_and_follows_the_deals(window, home) -> None:

@@ -66,7 +66,7 @@ class DealEnd:
 
     @property
     def choices(self) -> tuple[Choice, ...]:
-        """What the end of a deal offers, the first the default (Enter): the next
+        """What the end of a deal offers, the first the default (its key N): the next
         deal, or once the game is over another game; the other pages of the deal
         (its score, its tricks, your pile and discard); its review where it has a
         file; the menu.  Nothing while no sheet waits for a choice.  An online table

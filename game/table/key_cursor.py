@@ -47,8 +47,9 @@ class KeyCursor:
         ctl = self.ctl
         if ctl.retry_save():
             return True
-        if ctl.waiting:
-            ctl.continue_()
+        if ctl.waiting:  # a trick goes on; the end of a deal waits for its choice (never this key)
+            if ctl.waiting == "trick":
+                ctl.continue_()
             return True
         ready = self.discard.ready
         if ready and ctl.can_act():

@@ -30,7 +30,7 @@ from game.table.table_texts import TableTexts
 
 #: the end of a deal's buttons
 END_LABELS: dict[Choice, str] = {
-    "next": N_("Next deal"), "again": N_("Play again"), "score": N_("The score"), "tricks": N_("The tricks"),
+    "next": N_("Next deal (N)"), "again": N_("Play again (N)"), "score": N_("The score"), "tricks": N_("The tricks"),
     "piles": N_("Your pile"), "review": N_("Review this deal"), "menu": N_("Back to the menu"),
     "next_lesson": N_("Next lesson")}
 END_GAP = 14  # between two buttons of the end of a deal

@@ -101,6 +101,7 @@ class TableView(BaseView):
         self.buttons = self.toolbar.toolbar
         self.tips = TableTips(self.ctl, self.words, self.table, self.texts, self.tooltip, self._tooltip_width)
         self._mouse = (-1.0, -1.0)
+        self._keys_down: dict[int, float] = {}  # the keys held, since when (the controller's clock)
         self.frames = 0
 
     @property
@@ -222,16 +223,32 @@ class TableView(BaseView):
             self.table.last_trick_overlay = self.ctl.last_trick()
 
     def continue_(self) -> None:
-        """A click or Space: the trick shown goes on; the score counted up at once,
-        then the next deal (at the end of the game only a button leaves)."""
+        """A click or Space: the trick shown goes on.  At the end of a deal the score
+        is counted up at once, and then stays until a deliberate choice (a button, or
+        the key the default one names: :meth:`next_key`); only autoplay goes on by itself."""
         ctl = self.ctl
-        if ctl.waiting == "scoring" and self.score_panel and not self.score_panel.done:
-            self.score_panel.finish()
-            return
-        if ctl.waiting == "scoring" and ctl.finished and not self.auto_continue:
-            return
+        if ctl.waiting == "scoring":
+            if self.score_panel and not self.score_panel.done:
+                self.score_panel.finish()
+                return
+            if not self.auto_continue:
+                return
         ctl.continue_()
         self._sync_panel()
+
+    def next_key(self, repeat: bool) -> bool:
+        """N at the end of a deal: the score counted up at once, else its default choice
+        (the next deal, or another game).  A key repeating as it is held is never a choice."""
+        ctl = self.ctl
+        if ctl.waiting != "scoring" or self.auto_continue:
+            return False
+        if self.score_panel and not self.score_panel.done:
+            self.score_panel.finish()
+            return True
+        first = ctl.end_choices[0] if ctl.end_choices else None
+        if not repeat and first in ("next", "again"):
+            self.choose(first)
+        return True
 
     def choose(self, choice: Choice) -> None:
         """A button at the end of a deal (:attr:`~game.table.deal_end.DealEnd.choices`)."""
@@ -352,8 +369,23 @@ class TableView(BaseView):
         if card is not None and self.ctl.viewer in self.ctl.human_seats:
             self.ctl.click_card(card)
 
+    def _pressed(self, symbol: int) -> bool:
+        """Note a key going down; whether it is a repeat of one held (pressed again
+        without being let go, within a second: a lost release does not stick)."""
+        now = self.ctl.clock
+        last = self._keys_down.get(symbol)
+        self._keys_down[symbol] = now
+        return last is not None and now - last < 1.0
+
+    def on_key_release(self, symbol: int, modifiers: int) -> bool | None:
+        self._keys_down.pop(symbol, None)
+        return None
+
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         k = arcade.key
+        repeat = self._pressed(symbol)
+        if symbol == k.N and self.next_key(repeat):
+            return True
         ctrl = modifiers & (k.MOD_CTRL | k.MOD_COMMAND)
         if ctrl and symbol in (k.Z, k.Y):
             (self.undo if symbol == k.Z else self.redo)()
@@ -374,16 +406,12 @@ class TableView(BaseView):
         return super().on_key_press(symbol, modifiers)
 
     def _enter(self) -> bool:
-        """Enter or Space: the score counted up at once, the default choice of the end
-        of a deal, the table goes on, or the keyboard's card (:class:`KeyCursor`)."""
+        """Enter or Space, the keys that go on after a trick: the score counted up at
+        once (never more: the end of a deal waits for a choice), the table goes on,
+        or the keyboard's card (:class:`KeyCursor`)."""
         ctl = self.ctl
-        if ctl.waiting == "scoring" and self.score_panel and not self.score_panel.done:
-            self.score_panel.finish()
-            return True
-        if ctl.waiting == "scoring" and ctl.end_choices and not self.auto_continue:
-            first = ctl.end_choices[0]
-            if first in ("next", "again"):
-                self.choose(first)
+        if ctl.waiting == "scoring":
+            self.continue_()
             return True
         if ctl.waiting:
             self.continue_()
