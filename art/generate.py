@@ -713,6 +713,84 @@ def menu_icon() -> Image.Image:
     return icon_done(im)
 
 
+# The replay's and the review's transport: the same discs as the table's buttons, the
+# signs of a player of recordings (a bar marks a step to the start of a card or a trick).
+
+def _bar_and_heads(p: Pen, heads: int) -> None:
+    """A bar then ``heads`` triangles pointing left from it (a step back; mirrored, on)."""
+    p.rect(-84, -56, -62, 56, INK, INK, 2)
+    width = 118 / heads
+    for i in range(heads):
+        x0 = -54 + i * width
+        p.poly([(x0, 0), (x0 + width, -56), (x0 + width, 56)], INK, INK, 2)
+
+
+def step_icon(heads: int, forward: bool) -> Image.Image:
+    """One card (one triangle) or one trick (two) back, or on (``forward``)."""
+    im, d, s = icon_canvas()
+    icon_disc(d, s)
+    _bar_and_heads(Pen(d, s / 2 + (6 if forward else -6), s / 2, 1.0, flip=forward), heads)
+    return icon_done(im)
+
+
+def back_icon() -> Image.Image:
+    """Back to where the player came from: an arrow pointing left."""
+    im, d, s = icon_canvas()
+    icon_disc(d, s)
+    p = Pen(d, s / 2, s / 2, 1.0)
+    p.line([(-20, 0), (76, 0)], INK, 30)
+    p.poly([(-86, 0), (-14, -60), (-14, 60)], INK, INK, 2)
+    return icon_done(im)
+
+
+def play_icon(playing: bool) -> Image.Image:
+    """Play (a triangle) or, while playing, pause (two bars)."""
+    im, d, s = icon_canvas()
+    icon_disc(d, s)
+    p = Pen(d, s / 2, s / 2, 1.0)
+    if playing:
+        p.rect(-50, -58, -14, 58, BLUE, INK, 8)
+        p.rect(14, -58, 50, 58, BLUE, INK, 8)
+    else:
+        p.poly([(-44, -66), (70, 0), (-44, 66)], BLUE, INK, 8)
+    return icon_done(im)
+
+
+def tempo_icon(faster: bool) -> Image.Image:
+    """Slower or faster: the speed button's chevrons, one, under a minus or a plus."""
+    im, d, s = icon_canvas()
+    icon_disc(d, s)
+    p = Pen(d, s / 2, s / 2, 1.0)
+    p.poly([(-86, -50), (-20, 0), (-86, 50)], BLUE, INK, 8)
+    p.rect(4, -13, 84, 13, INK, INK, 2)
+    if faster:
+        p.rect(31, -40, 57, 40, INK, INK, 2)
+    return icon_done(im)
+
+
+def hands_icon() -> Image.Image:
+    """The hands shown or hidden: three cards fanned, the front one face up."""
+    im, d, s = icon_canvas()
+    icon_disc(d, s)
+    for k, ang in enumerate((-0.42, 0.0, 0.42)):
+        p = Pen(d, s / 2, s / 2 + 66, 1.0, ang=ang)
+        face = k == 2
+        p.rect(-30, -136, 30, -36, CREAM if face else BLUE, INK, 8)
+        if face:
+            p.circle(0, -86, 14, RED, INK, 4)
+    return icon_done(im)
+
+
+#: the transport's icons, by their file names under art/table
+THEATRE_ICONS: dict[str, Callable[[], Image.Image]] = {
+    "back": back_icon,
+    "prev_trick": lambda: step_icon(2, False), "prev_card": lambda: step_icon(1, False),
+    "play": lambda: play_icon(False), "pause": lambda: play_icon(True),
+    "next_card": lambda: step_icon(1, True), "next_trick": lambda: step_icon(2, True),
+    "slower": lambda: tempo_icon(False), "faster": lambda: tempo_icon(True), "hands": hands_icon,
+}
+
+
 def dealer_button() -> Image.Image:
     im, d, s = icon_canvas(96)
     d.ellipse((8, 8, s - 9, s - 9), fill=OCHRE, outline=INK, width=16)
@@ -838,7 +916,7 @@ def generate(out_dir: Path | str = ART_DIR, processes: int = 2) -> list[Path]:
         "felt": felt(), "light": light(), "dealer": dealer_button(), "pile": pile_icon(back),
         "undo": arrow_icon(False), "redo": arrow_icon(True), "hint": hint_icon(),
         "speed": speed_icon(), "sound_on": sound_icon(True), "sound_off": sound_icon(False),
-        "menu": menu_icon(),
+        "menu": menu_icon(), **{name: draw() for name, draw in THEATRE_ICONS.items()},
     }
     for name, im in items.items():
         save_png(im, table / f"{name}.png")

@@ -16,6 +16,7 @@ from engine.replay import Replay, ReplayError, read_replay
 from game.common.constants import HEIGHT, WIDTH
 from game.common.i18n import _
 from game.common.navigation import show
+from game.theatre.replay_list import game_title
 from game.theatre.theatre import ViewerView, render_position
 
 
@@ -58,13 +59,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return _bench_seek(rp, path.name)
     if rp is not None and args.screenshot:
         return _screenshot(rp, args.at if args.at is not None else len(rp.events), Path(args.screenshot),
-                           path.name, not args.face_down)
+                           path, not args.face_down)
 
     def first_view(window: arcade.Window) -> None:
         if rp is None:
             show(window, "message", text=f"{path.name}\n{error}", title=_("This replay cannot be shown"))
             return
-        v = ViewerView(window, rp, title=path.name, face_up=not args.face_down)
+        v = ViewerView(window, rp, title=game_title(path), face_up=not args.face_down)
         if args.at is not None:
             v.seek(args.at)
         window.show_view(v)
@@ -92,12 +93,14 @@ def _run(first_view: Callable[[arcade.Window], None]) -> int:
 
 
 
-def _screenshot(rp: Replay, at: int, out: Path, title: str, face_up: bool) -> int:
+def _screenshot(rp: Replay, at: int, out: Path, path: Path, face_up: bool) -> int:
+    """The table after ``at`` events of the replay in ``path`` as a picture in ``out``."""
     from game.common import i18n
     from game.common.settings import Settings
 
     settings = Settings.load()
     i18n.set_language(settings.language)
+    title = game_title(path)  # in the player's language
     window = arcade.Window(WIDTH, HEIGHT, "Tarocchi", visible=False, antialiasing=False, vsync=False)
     window.settings = settings
     image = render_position(window, rp, at, title, face_up)

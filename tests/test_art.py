@@ -44,7 +44,8 @@ STRIPPED = ["S1", "S2", "S3", "S4", "B1", "B2", "B3", "B4",
             "C7", "C8", "C9", "C10", "D7", "D8", "D9", "D10"]
 FULL_CODES = EXPECTED_CODES + STRIPPED
 TABLE_NAMES = ("felt", "light", "dealer", "pile", "undo", "redo", "hint", "speed", "sound_on",
-               "sound_off", "menu")
+               "sound_off", "menu", "back", "prev_trick", "prev_card", "play", "pause", "next_card",
+               "next_trick", "slower", "faster", "hands")
 OVERRIDES = ("T20", "T21", "M")
 # every face file: 78 shared faces, the back, Scarto's three
 ALL_FACE_FILES = ([CARDS_DIR / f"{c}.png" for c in [*FULL_CODES, "back"]]

@@ -475,7 +475,7 @@ def test_practice_set_up_replays_a_deal_by_its_number(window, home) -> None:
     setup.on_text("42")
     setup.on_key_press(arcade.key.ENTER, 0)
     assert setup.deal_number == 442 and not setup.typing
-    assert setup.b_deal.label == "Deal number 442: this deal again" and not setup.b_dealer.enabled
+    assert setup.b_deal.label == "Seed 442: these cards again" and not setup.b_dealer.enabled
     click(setup, *setup.b_start.rect[:2])
     view = window.current_view
     assert isinstance(view, TableView) and view.game.header.seed == 442 and view.ctl.practice

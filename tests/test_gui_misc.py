@@ -15,9 +15,10 @@ from engine.state import DISCARD, PLAY
 from game.common import i18n, layout, paths
 from game.common.position import seen_by
 from game.common.settings import Settings
+from game.common.words import card_label
 from game.i18n_tools import source_msgids, source_plurals
 from game.table import session
-from tests.test_gui_helpers import click, frames, settle
+from tests.test_gui_helpers import card_point, click, frames, settle
 
 # --- pure geometry ------------------------------------------------------------------
 
@@ -205,6 +206,16 @@ def test_hint_shows_expected_points_for_each_legal_card(window, home):
         cards = {cmd.card for cmd in legal}
     assert set(view.ctl.hints.values) == cards
     assert len(view.marks.hint_texts) == len(cards)
+    # a card's tooltip says what it is worth in words: the best, almost as good, or its loss
+    values = view.ctl.hints.values
+    best = max(values.values())
+    for card in cards:
+        x, y = card_point(view, card)
+        view.on_mouse_motion(x, y, 0, 0)
+        tip = view._place_tooltip()[0]
+        loss = best - values[card]
+        want = "the best" if loss < 0.05 else "almost as good" if loss < 1 else "loses about"
+        assert tip.startswith(card_label(view.ctl.rules.pack, card)) and tip.split(" · ")[-1].startswith(want), tip
     view.close()
 
 

@@ -129,7 +129,10 @@ def test_each_row_says_date_game_players_and_result_not_the_file(dozen):
         assert not any(path.name in t or path.stem in t for t in shown), (name, shown)
         assert path.name in rl.file_text(r)  # only as a detail
     r = row_of(rows, dozen["p-single"])
-    assert rl.when_text(r).startswith("2025-03-01")
+    assert rl.when_text(r).startswith("1 Mar 2025, ")  # the day as people say it
+    assert rl.title_text(r).startswith("Game with the AI, 1 Mar 2025, ")
+    assert rl.title_text(row_of(rows, dozen["p-practice"])).startswith("Practice game, 4 Mar 2025, ")
+    assert rl.title_text(row_of(rows, dozen["p-watched"])).startswith("Watched AI game, 5 Mar 2025, ")
     assert rl.game_text(r) == "Piedicavallo, single deal"
     assert rl.players_text(r) == "You (South)  ·  East: hard  ·  Partner: medium  ·  West: hard"
     assert rl.game_text(row_of(rows, dozen["p-match"])) == "Piedicavallo, match of 4 deals"
@@ -417,3 +420,31 @@ def test_r_reviews_the_highlighted_finished_game(window, dozen, monkeypatch):
     assert not back.b_review.enabled
     press(window, arcade.key.R, "r")  # an unfinished game is not reviewed
     assert len(calls) == 1
+
+
+def test_an_online_game_is_named_for_the_people_at_it_and_seen_from_your_own_seat(home, english) -> None:
+    """An online game's file keeps your seat and the people's names: its row, the
+    replay's heading and the review's say "Online game with Anna", and "you" are the
+    seat you took (East here), not the first friend's."""
+    from datetime import UTC, datetime
+
+    from engine.players import RandomPlayer
+    from engine.simulate import play_game
+    from engine.variants import PIEDICAVALLO
+    from game.theatre import replay_list as rl
+    from tests.support.replay_files import _write
+
+    g = play_game(21, [RandomPlayer()] * 4, 1, rules=PIEDICAVALLO)
+    path = _write(home / "replays" / "20251207-120812-online-deal-21.jsonl", g,
+                  ["human", "human", "medium", "medium"], created="2025-12-07T12:08:00Z",
+                  online=True, seat=1, names=["Anna", "Bruno", "", ""])
+    r = rl.describe(path)
+    assert r.online and r.viewer == 1 and rl.people(r) == ["Anna"]
+    when = rl.date_text(datetime(2025, 12, 7, 12, 8, tzinfo=UTC))
+    assert rl.title_text(r) == f"Online game with Anna, {when}"
+    assert rl.game_title(path) == rl.title_text(r) and path.name not in rl.game_title(path)
+    assert rl.game_text(r) == "Piedicavallo, single deal  ·  online with Anna"
+    assert rl.players_text(r).startswith("You (East)  ·  ")
+    assert "South: Anna" in rl.players_text(r)  # the seat's own name, then who sat there
+    same_year = rl.date_text(datetime(2025, 12, 7, 12, 8, tzinfo=UTC), now=datetime(2025, 12, 9, tzinfo=UTC))
+    assert same_year.startswith("7 Dec, ") and "2025" not in same_year

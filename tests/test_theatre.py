@@ -317,7 +317,8 @@ def test_open_side_hands_stay_clear_of_the_theatres_panels(window, tmp_path: Pat
     from engine.replay import read_replay
     from game.common import layout
     from game.theatre.review_panel import PANEL_BOX
-    from game.theatre.theatre import STRIP, TRICKS_PANEL, ViewerView
+    from game.theatre.theatre import STRIP, ViewerView
+    from game.theatre.trick_list import TRICKS_PANEL
 
     rp = (read_replay(GOLDEN / "match-seed-7.jsonl") if game == "piedicavallo"
           else _scarto_replay(tmp_path, {"scarto-east": 1, "scarto-west": 2}[game]))
@@ -359,7 +360,8 @@ def test_the_tricks_list_says_no_tricks_yet_until_the_first_trick(window, lang: 
     from engine.replay import read_replay
     from engine.state import Dealt, TrickTaken
     from game.common import i18n
-    from game.theatre.theatre import TILE_X, TRICK_ROW, TRICKS_PANEL, ViewerView, render_position
+    from game.theatre.theatre import ViewerView, render_position
+    from game.theatre.trick_list import TILE_X, TRICK_ROW, TRICKS_PANEL
 
     rp = read_replay(GOLDEN / "match-seed-7.jsonl")
     kinds = [type(e) for e in rp.events]
@@ -380,14 +382,14 @@ def test_the_tricks_list_says_no_tricks_yet_until_the_first_trick(window, lang: 
         for p in (0, 1, 2, first - 1, second_deal):
             view.seek(p)
             view.on_draw()
-            assert view.no_tricks.text == want, p
-            assert not any(t.text for t in view.trick_lines), p
+            assert view.tricks.no_tricks.text == want, p
+            assert not any(t.text for t in view.tricks.trick_lines), p
         view.seek(first)
         view.on_draw()
-        assert view.no_tricks.text == "" and view.trick_lines[0].text.startswith(" 1. ")
+        assert view.tricks.no_tricks.text == "" and view.tricks.trick_lines[0].text.startswith(" 1. ")
         # the trick's cards are drawn (by their corners), never written as codes
-        assert sum(sp.visible for sp in view._tile_sprites[0]) == rp.rules.n_seats
-        assert not any(code in view.trick_lines[0].text + view.trick_wins[0].text
+        assert sum(sp.visible for sp in view.tricks.tile_sprites[0]) == rp.rules.n_seats
+        assert not any(code in view.tricks.trick_lines[0].text + view.tricks.trick_wins[0].text
                        for code in rp.rules.pack.codes if len(code) > 1)
         # on the screen: the placeholder's line is drawn, in the panel, where the first trick goes
         start, after = render_position(window, rp, 2, "", True), render_position(window, rp, first, "", True)

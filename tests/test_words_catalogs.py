@@ -75,10 +75,12 @@ def _count_texts(words: Words) -> Texts:
         out.append((f"your_discard {n}", words.say(msg("your_discard", n=n))))
         out.append((f"confirm_label {n}", words.say(msg("confirm_label", n=n))))
         out.append((f"cards_held {n}", words.cards_held(n)))
+        out.append((f"hint_words {n}", words.hint_words(n + 0.6)))
         out.append((f"trumps_discarded {n}", words.trumps_discarded(n)))
         out.append((f"game_kind {n}", words.game_kind(n)))
         for side in range(rules.n_sides):
             out.append((f"pile_line {side} {n}", words.pile_line(side, 2 * n, n)))
+    out += [("hint_words best", words.hint_words(0.0)), ("hint_words close", words.hint_words(0.4))]
     for key in ("your_turn", "click_to_continue", "matto", "thinking_hint", "hints", "nothing_to_undo",
                 "nothing_to_redo", "connection_lost", "connection_back", "opened_elsewhere"):
         out.append((key, words.say(msg(key))))

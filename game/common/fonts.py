@@ -8,7 +8,7 @@ from game.common.constants import FONT
 
 CHARSET = (
     "".join(chr(c) for c in range(32, 127))
-    + "àâäçéèêëîïôöùûüÿœÀÂÇÉÈÊÎÔÙÛŒ·…’«»–—×−"
+    + "àâäçéèêëîïôöùûüÿœÀÂÇÉÈÊÎÔÙÛŒ·…’«»–—×−★≈"
 )
 #: (size, bold) pairs the views use.
 SIZES = ((9, False), (9, True), (10, False), (10, True), (11, False), (11, True), (12, False), (12, True),

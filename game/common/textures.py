@@ -36,7 +36,9 @@ if TYPE_CHECKING:  # arcade and PIL load when the textures are made, not when th
 #: a card's picture at each width drawn: {width: texture}
 Sizes = dict[int, "arcade.Texture"]
 
-TABLE_IMAGES = ("felt", "light", "dealer", "pile", "undo", "redo", "hint", "speed", "sound_on", "sound_off", "menu")
+TABLE_IMAGES = ("felt", "light", "dealer", "pile", "undo", "redo", "hint", "speed", "sound_on", "sound_off", "menu",
+                "back", "prev_trick", "prev_card", "play", "pause", "next_card", "next_trick", "slower", "faster",
+                "hands")
 VERSION = "v1"
 
 

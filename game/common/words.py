@@ -388,13 +388,30 @@ _REASONS: dict[str, _ReasonWords] = {
 
 
 def _hints(w: Words, m: Msg) -> str:
+    """The hint's line: the best card's reason, or what the marks over the cards say."""
     r = m.get("reason")
     if r is not None:
         why = w.reason(r)
-        return _("Best in gold: {reason}").format(reason=why)
+        return _("★ The best: {reason}").format(reason=why)
     if w.rules.n_sides < w.rules.n_seats:
-        return _("Expected points for our team after each card; best in gold")
-    return _("Expected points for you after each card; best in gold")
+        return _("★ the best, ≈ almost as good, −3: loses about 3 points for our team")
+    return _("★ the best, ≈ almost as good, −3: loses about 3 points for you")
+
+
+#: a hint's loss (points below the best card's) up to which a card is "almost as good"
+ALMOST = 1.0
+#: and up to which it is the best itself (the search's own noise)
+SAME = 0.05
+
+
+def hint_figure(loss: float) -> str:
+    """The mark over a card of a hint: ★ the best, ≈ almost as good, else the
+    points it loses against the best, whole ("−3")."""
+    if loss < SAME:
+        return "★"
+    if loss < ALMOST:
+        return "≈"
+    return f"−{max(1, round(loss))}"
 
 
 # --- lessons (game.table.lessons) -------------------------------------------------------------------
@@ -568,6 +585,16 @@ class Words:
 
     # --- the table's labels ---------------------------------------------------------
 
+    def hint_words(self, loss: float) -> str:
+        """A hint's value in words, from the points a card loses against the best:
+        "the best", "almost as good", "loses about 3 points"."""
+        if loss < SAME:
+            return _("the best")
+        if loss < ALMOST:
+            return _("almost as good")
+        n = max(1, round(loss))
+        return ngettext("loses about {n} point", "loses about {n} points", n).format(n=n)
+
     def cards_held(self, n: int) -> str:
         return ngettext("{n} card", "{n} cards", n).format(n=n)
 
@@ -695,4 +722,4 @@ def game_name(rules: Ruleset) -> str:
 
 
 __all__ = ["Msg", "msg", "Words", "card_name", "card_list", "card_label", "card_index", "cards_from_codes",
-           "suit_name", "game_name", "signed_figure", "server_gone"]
+           "suit_name", "game_name", "signed_figure", "server_gone", "hint_figure"]

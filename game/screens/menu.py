@@ -163,7 +163,7 @@ class NewGameView(BaseView):
         self.b_kind = Button("", (WIDTH / 2, 440, 720, 48), self.toggle_kind)
         self.b_partner = Button("", (WIDTH / 2, 380, 720, 48), lambda: self.cycle("partner"))
         self.b_opp = Button("", (WIDTH / 2, 320, 720, 48), lambda: self.cycle("opponents"))
-        # practice: who deals (to practise the discard or the exchange) and a deal number
+        # practice: who deals (to practise the discard or the exchange) and a seed (the same cards again)
         self.b_dealer = Button("", (WIDTH / 2, 260, 720, 48), self.cycle_dealer)
         self.b_deal = Button("", (WIDTH / 2, 200, 720, 48), self.toggle_typing)
         self.deal_number: int | None = None  # a deal to play again (the game's seed)
@@ -214,7 +214,7 @@ class NewGameView(BaseView):
         rules = self.rules
         if self.deal_number is not None:
             dealer = words.name(first_dealer(self.deal_number, rules))
-            self.b_dealer.label = _("Dealer: {name} (given by the deal number)").format(name=dealer)
+            self.b_dealer.label = _("Dealer: {name} (given by the seed)").format(name=dealer)
             self.b_dealer.enabled = False
         else:
             d = self.dealer
@@ -222,11 +222,11 @@ class NewGameView(BaseView):
                 name=_("drawn at random") if d is None else words.name(d))
             self.b_dealer.enabled = True
         if self.typing:
-            self.b_deal.label = _("Deal number: {digits}_ (Enter to confirm)").format(digits=self.typed)
+            self.b_deal.label = _("Seed: {digits}_ (Enter to confirm)").format(digits=self.typed)
         elif self.deal_number is not None:
-            self.b_deal.label = _("Deal number {n}: this deal again").format(n=self.deal_number)
+            self.b_deal.label = _("Seed {n}: these cards again").format(n=self.deal_number)
         else:
-            self.b_deal.label = _("Deal: a new one (click to type a deal number)")
+            self.b_deal.label = _("Deal: a new one (click to type a seed)")
 
     @property
     def dealer(self) -> int | None:
@@ -243,7 +243,7 @@ class NewGameView(BaseView):
         self.settings.save()
 
     def toggle_typing(self) -> None:
-        """Type a deal number in (digits, Enter), or back to a new deal."""
+        """Type a seed in (digits, Enter), or back to a new deal."""
         if self.typing:
             self._confirm_typed()
             return

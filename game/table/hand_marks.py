@@ -1,8 +1,10 @@
 """What the play table draws over the viewer's hand: the hint figures and the
 keyboard cursor's outline.
 
-A hint figure stands over the strip of each card its right neighbour leaves in
-view, just above the card's top edge, on a dark pill, gold for the best card;
+A hint's mark stands over the strip of each card its right neighbour leaves in
+view, just above the card's top edge, on a dark pill: ★ for the best card (in
+gold), ≈ for one almost as good, else the points it loses ("−3"; the card's
+tooltip says it in words);
 where the cards lie close (a 25-card hand) the figures are smaller and every
 other one a row higher (:func:`game.common.layout.hint_place`).  The keyboard
 cursor is a gold outline round the card's place (not its sprite: a resting card
@@ -20,6 +22,7 @@ from game.common import damage, layout
 from game.common.constants import FONT, GOLD, INK
 from game.common.layout import Place
 from game.common.ui import panel_picture
+from game.common.words import hint_figure
 from game.table.scene.table_scene import TableScene
 
 Box = tuple[float, float, float, float]
@@ -54,10 +57,10 @@ class HandMarks:
             w, _h = layout.card_size(p.scale)
             step = min(places[i + 1].x - p.x if i + 1 < len(places) else w, w)
             x, y, close = layout.hint_place(p.x - w / 2, self._figure_top(places, p, step), step, i)
-            v = hints[c]
-            colour = GOLD if v >= best - 1e-9 else INK
-            self.hint_texts.append(arcade.Text(f"{v:.1f}", x, y, colour, 11 if close else 13, anchor_x="center",
-                                               anchor_y="center", font_name=FONT, bold=True))
+            loss = best - hints[c]
+            colour = GOLD if loss < 1e-9 else INK
+            self.hint_texts.append(arcade.Text(hint_figure(loss), x, y, colour, 11 if close else 13,
+                                               anchor_x="center", anchor_y="center", font_name=FONT, bold=True))
             bw = min(34 if close else 40, round(step) - 4)  # within its own strip
             bh = layout.HINT_ROW - 1
             self.hint_badges.append(arcade.Sprite(panel_picture(bw, bh, "status", radius=bh / 2), 1.0, x, y))

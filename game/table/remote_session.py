@@ -19,6 +19,7 @@ and files it under ``replays/`` like a local game.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,8 @@ class RemoteSession:
         n = self.rules.n_seats
         self._players = tuple(players) or tuple("human" for _ in range(n))
         given = names or ("",) * n
+        self._given = tuple(given)  # every person's name, yours too (the game's file keeps them)
+        self._created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())  # when this seat sat down
         self._names = tuple("" if s == view.seat else given[s] for s in range(n))  # yours: "You"
         self.first = first  # events before this one are not known here
         self._views: dict[int, SeatView] = {self.first: view}
@@ -179,7 +182,8 @@ class RemoteSession:
         last = self._views[self._cursor]
         names = players or list(self._players)
         g = Game(seed, last.n_deals, names, rules=self.rules,
-                 extra={"online": True, "seat": self.seat})
+                 extra={"online": True, "seat": self.seat, "names": list(self._given),
+                        "created": self._created})
         plays = [e for i, e in sorted(self._events.items()) if isinstance(e, (CardPlayed, Dealt))]
         pending: list[CardPlayed] = []
         for e in [*plays, None]:
@@ -204,8 +208,6 @@ class RemoteSession:
     def archive(self) -> Path | None:
         """File the finished game under ``replays/`` (as a local game is) and note
         it in the record."""
-        import time
-
         from engine.files import atomic_write
         from engine.replay import format_replay
         from game.common import paths, record

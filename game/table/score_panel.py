@@ -46,8 +46,8 @@ class ScorePanel:
         title = _("Deal {n} of {total}").format(n=sheet.deal, total=sheet.n_deals) if multi \
             else _("The deal is over")
         self._text(title, WIDTH / 2, top - 28, GOLD, 22)
-        if sheet.number is not None:  # to deal the same cards again in practice
-            self._text(_("Deal number {n}").format(n=sheet.number), WIDTH / 2 + self.W / 2 - 16, top - 18,
+        if sheet.number is not None:  # the game's seed: typed in the practice set-up, the same cards again
+            self._text(_("Seed {n}").format(n=sheet.number), WIDTH / 2 + self.W / 2 - 16, top - 18,
                        (200, 200, 190), 11, anchor="right")
         y, label_x, cols = self._deal_rows(top)
         y -= 12

@@ -6,10 +6,10 @@ each deal's score, the running totals and who wins or loses from the ruleset
 (``deal_scores``, ``totals``, ``deal_outcome``, ``game_outcome``).  This module
 only chooses the rows a player of each game wants to read, from what the game
 has: Piedicavallo's tricks, Matto, discard and sweep (R10, R11); Scarto's
-count in threes (S6): the card points of the tricks, minus 2 a group of three,
-the group of two of the Matto's trick (plus 1, minus 2), the Matto counted
-alone, the dealer's discard as a group of its own, the count, and the deal
-score (count - 26).
+count in threes (S6): the card points of the tricks, 2 off every three cards,
+1 off the two other cards of the Matto's trick, the Matto counted on its own,
+the dealer's discard as a group of its own, the count, and the deal score
+(count - 26), each row worded as a player says it.
 
 Labels are msgids with their arguments (the view translates them), so the
 sheet is the same in every language and can be tested without a window.
@@ -76,7 +76,7 @@ class ScoreSheet:
     dealer: int = -1
     #: the deal's tricks in order (every card of them is public once played)
     tricks: tuple[TrickLine, ...] = ()
-    #: the game's deal number (its seed), once the game is over: typed in the
+    #: the game's seed, once the game is over: typed in the
     #: practice set-up, it deals the same cards again (None while a game goes on)
     number: int | None = None
 
@@ -125,16 +125,16 @@ def _rows(rules: Ruleset, parts: Sequence[SideScore]) -> list[Row]:
         row(N_("Tricks won"), (p.tricks_won for p in parts), counted=False),
         row(N_("Card points in tricks"), (p.tricks for p in parts)),
     ]
-    if rules.trick_adjust:  # counting in threes (S6)
-        rows.append(row(N_("Groups of three: −{n} each"),
+    if rules.trick_adjust:  # counting in threes (S6), said in plain words
+        rows.append(row(N_("Counted in threes: {n} off every three cards"),
                         (_adjust(p.groups, (TRICK, DISCARD)) for p in parts), signed=True,
                         args={"n": -rules.trick_adjust}))
         if rules.matto_trick_adjust:
-            rows.append(row(N_("The Matto's trick, a group of two: +{a} −{b}"),
+            rows.append(row(N_("The Matto's trick: {n} off its other two cards"),
                             (_adjust(p.groups, (MATTO_TRICK,)) for p in parts), signed=True,
-                            args={"a": rules.matto_trick_adjust, "b": -rules.trick_adjust}))
-        rows.append(row(N_("The Matto, counted alone"), (p.matto for p in parts)))
-        rows.append(row(N_("The discard (the dealer's)"), (p.discard for p in parts)))
+                            args={"n": -(rules.trick_adjust + rules.matto_trick_adjust)}))
+        rows.append(row(N_("The Matto, counted on its own"), (p.matto for p in parts)))
+        rows.append(row(N_("The dealer's discard"), (p.discard for p in parts)))
     else:
         rows.append(row(N_("Matto"), (p.matto for p in parts)))
         rows.append(row(N_("Discard"), (p.discard for p in parts)))
@@ -142,7 +142,7 @@ def _rows(rules: Ruleset, parts: Sequence[SideScore]) -> list[Row]:
         rows.append(row(N_("Sweep (R11)"), (p.sweep for p in parts), signed=True))
     rows.append(row(N_("Count") if rules.par else N_("Points"), (p.total for p in parts), strong=True))
     if rules.par:
-        rows.append(row(N_("Deal score: count − {par}"), (p.deal_score for p in parts), signed=True,
+        rows.append(row(N_("Deal score: the count less {par}"), (p.deal_score for p in parts), signed=True,
                         strong=True, args={"par": rules.par}))
     return rows
 

@@ -1,7 +1,8 @@
 """The play table's tooltips over the felt (the buttons' own are the base view's).
 
 Over a refusal in the status line, the rule it applies ("Rule R7 (see Rules)");
-over a card lying face up, its name and points ("Knight of Coins (C), 3 points"),
+over a card lying face up, its name and points ("Knight of Coins (C), 3 points",
+and with a hint shown what it is worth in words: "· loses about 3 points"),
 just over the card, or over the bottom hand between it and the status line.
 None while a sheet lies over the table.
 """
@@ -15,6 +16,7 @@ import arcade
 from engine.errors import Refusal
 from game.common import layout
 from game.common.constants import HEIGHT, WIDTH
+from game.common.i18n import _
 from game.common.ui import TIP_H
 from game.common.words import Words, card_label
 from game.table.scene.table_scene import TableScene
@@ -55,6 +57,10 @@ class TableTips:
         if s is None:
             return None
         text = card_label(self.ctl.rules.pack, s.key[1])
+        values = self.ctl.hints.values
+        if s.key[1] in values:  # a hint shown: what this card is worth, in words
+            loss = max(values.values()) - values[s.key[1]]
+            text = _("{card} · {worth}").format(card=text, worth=self.words.hint_words(loss))
         if self.tooltip.text != text:
             self.tooltip.text = text
         _w, h = layout.card_size(s.place.scale)

@@ -1,7 +1,8 @@
 """Games seen again: the replay list and its browser (``replay_list``,
 ``replay_browser``, with its page of rows ``replay_rows`` and its delete question
 ``replay_question``), the viewer of a replay or of an AI game as it is played
-(``theatre``, ``theatre_model``: the timeline), and the review of a deal
+(``theatre``, ``theatre_model``: the timeline, ``trick_list``: the deal's tricks
+beside the trick), and the review of a deal
 (``review_model``, ``review_view``: the viewer in review mode, with its panel
 ``review_panel``, its chart ``review_chart``, its framed cards ``review_marks`` and
 their colours ``review_style``).

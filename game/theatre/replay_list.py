@@ -71,6 +71,8 @@ class Row:
     players: tuple[str, ...] = ()
     viewer: int | None = None  # the human's seat; None for a watched AI game
     practice: bool = False
+    online: bool = False  # played at a server's table (its file written from the server's events)
+    names: tuple[str, ...] = ()  # by seat, the people's names an online game knew ("" for the AI)
     autosave: bool = False  # the game in progress, offered for resume by the menu
     status: Status = BROKEN
     totals: tuple[int, ...] = ()  # the engine's totals over the finished deals, by side
@@ -135,6 +137,15 @@ def _status(rp: Replay, side: int) -> Status:
     return WON if side in outcome.winners else LOST
 
 
+def _viewer(players: tuple[str, ...], extra: dict[str, object], n_seats: int) -> int | None:
+    """The seat that was "you": an online game's own seat (every friend is a
+    "human" there), else the human's seat; None for a game the AI played alone."""
+    seat = extra.get("seat")
+    if extra.get("online") and isinstance(seat, int) and 0 <= seat < n_seats:
+        return seat
+    return players.index(HUMAN) if HUMAN in players else None
+
+
 def describe(path: Path, where: Where = "replays") -> Row:
     """One row: the facts of a readable file, or its error (never raises).  Rows
     are kept by path, modification time and size, so a list is read once."""
@@ -150,13 +161,17 @@ def describe(path: Path, where: Where = "replays") -> Row:
     else:
         rules = rp.rules
         players = tuple(rp.header.players)
-        viewer = players.index(HUMAN) if HUMAN in players else None
+        extra = rp.header.extra
+        online = bool(extra.get("online"))
+        viewer = _viewer(players, extra, rules.n_seats)
+        names = extra.get("names")
+        names = tuple(str(n) for n in names)[:rules.n_seats] if isinstance(names, list) else ()
         side = rules.side[viewer if viewer is not None else 0]
         s = rp.final
         row = Row(path, _created(rp, when), where, variant=rules.name, n_deals=s.n_deals, players=players,
-                  viewer=viewer, practice=bool(rp.header.extra.get("practice")), autosave=autosave,
-                  status=_status(rp, side), totals=s.totals, deals_done=len(s.scores), deal_no=s.deal_no,
-                  phase=s.phase, tricks_done=s.trick_no)
+                  viewer=viewer, practice=bool(extra.get("practice")), online=online, names=names,
+                  autosave=autosave, status=_status(rp, side), totals=s.totals, deals_done=len(s.scores),
+                  deal_no=s.deal_no, phase=s.phase, tricks_done=s.trick_no)
     if len(_CACHE) > 2000:
         _CACHE.clear()
     _CACHE[key] = row
@@ -253,8 +268,68 @@ def trash(path: Path) -> Path:
 # --- words -------------------------------------------------------------------------------
 
 
+_MONTHS = (N_("Jan"), N_("Feb"), N_("Mar"), N_("Apr"), N_("May"), N_("Jun"), N_("Jul"), N_("Aug"),
+           N_("Sep"), N_("Oct"), N_("Nov"), N_("Dec"))
+
+
+def date_text(when: datetime, now: datetime | None = None) -> str:
+    """A day and a time as people say them: "7 Dec, 12:08" ("7 Dec 2024, 12:08" in
+    another year), in the player's language and time zone."""
+    local = when.astimezone()
+    now = (now or datetime.now(UTC)).astimezone()
+    month, clock = _(_MONTHS[local.month - 1]), local.strftime("%H:%M")
+    if local.year == now.year:
+        return _("{day} {month}, {time}").format(day=local.day, month=month, time=clock)
+    return _("{day} {month} {year}, {time}").format(day=local.day, month=month, year=local.year, time=clock)
+
+
 def when_text(row: Row) -> str:
-    return row.when.astimezone().strftime("%Y-%m-%d %H:%M")
+    return date_text(row.when)
+
+
+def people(row: Row) -> list[str]:
+    """The other people's names at an online game ("" seats, the AI's, left out)."""
+    return [n for s, n in enumerate(row.names) if n and s != row.viewer]
+
+
+def _names_list(names: Sequence[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
+
+
+def title_text(row: Row) -> str:
+    """A game named for the people who played it and when: "Online game with Anna,
+    7 Dec, 12:08", "Practice game, 7 Dec, 12:08", "Watched AI game, ..."."""
+    if not row.ok:
+        return _("Unreadable replay")
+    if row.autosave:
+        kind = _("The interrupted game")
+    elif row.online:
+        kind = _("Online game with {names}").format(names=_names_list(people(row))) if people(row) \
+            else _("Online game")
+    elif row.watched:
+        kind = _("Autoplay") if row.where == "autoplay" else _("Watched AI game")
+    elif row.practice:
+        kind = _("Practice game")
+    else:
+        kind = _("Game with the AI")
+    return _("{game}, {when}").format(game=kind, when=when_text(row))
+
+
+def game_title(path: Path) -> str:
+    """The game in a file named for people (:func:`title_text`), for the replay's and
+    the review's heading; the file's name where it cannot be read."""
+    where: Where = "opened"
+    try:
+        home, folder = paths.home().resolve(), path.resolve().parent
+    except (OSError, paths.DataFolderError):
+        home = folder = Path()
+    for sub, w in FOLDERS:
+        if home != Path() and folder == (home / sub if sub else home):
+            where = w
+    row = describe(path, where)
+    return title_text(row) if row.ok else path.name
 
 
 def game_text(row: Row) -> str:
@@ -265,7 +340,10 @@ def game_text(row: Row) -> str:
     parts = [f"{game_name(rules)}, {Words(rules, None).game_kind(row.n_deals)}"]
     if row.autosave:
         parts.append(_("the interrupted game"))
-    if row.practice:
+    if row.online:
+        parts.append(_("online with {names}").format(names=_names_list(people(row))) if people(row)
+                     else _("online"))
+    elif row.practice:
         parts.append(_("practice"))
     if row.watched:
         parts.append(_("watched AI game") if row.where != "autoplay" else _("autoplay"))
@@ -273,13 +351,16 @@ def game_text(row: Row) -> str:
 
 
 def seat_label(row: Row, seat: int) -> str:
-    """One seat: "You", or where it sits and its level ("East hard", "Partner medium")."""
+    """One seat: "You", or where it sits and who played it: its level ("East: hard",
+    "Partner: medium"), a person's name at an online game ("West: Anna")."""
     rules = row.rules
     level = row.players[seat] if seat < len(row.players) else "?"
     if row.viewer is not None and seat == row.viewer:
         return _("You ({seat})").format(seat=_(rules.seat_names[seat]))
     name = Words(rules, row.viewer).name(seat)
-    return _("{seat}: {level}").format(seat=name, level=_(level) if level != "?" else "?")
+    person = row.names[seat] if seat < len(row.names) else ""
+    who = person or (_(level) if level != "?" else "?")
+    return _("{seat}: {level}").format(seat=name, level=who)
 
 
 def players_text(row: Row) -> str:
@@ -394,11 +475,12 @@ def file_text(row: Row) -> str:
 
 
 def search_text(row: Row) -> str:
-    parts = [when_text(row), file_text(row), row.error]
+    parts = [when_text(row), row.when.astimezone().strftime("%Y-%m-%d %H:%M"), file_text(row), row.error]
     if row.ok:  # the words shown, and the levels as the file writes them ("hard" in any language)
-        parts += [game_text(row), players_text(row), result_text(row), *row.players]
+        parts += [title_text(row), game_text(row), players_text(row), result_text(row), *row.players]
     return "  ".join(parts).casefold()
 
 
 __all__ = ["Row", "describe", "load", "select", "matches", "sort_rows", "trash", "TrashError", "trash_dir",
-           "game_text", "players_text", "result_lines", "result_text", "when_text", "file_text", "search_text"]
+           "game_text", "players_text", "result_lines", "result_text", "when_text", "date_text", "title_text", "game_title",
+           "file_text", "search_text"]

@@ -46,6 +46,7 @@ from game.common.i18n import _
 from game.common.navigation import Back, show
 from game.common.ui import Button
 from game.table import ai_service
+from game.theatre.replay_list import game_title
 from game.theatre.review_chart import ReviewChart
 from game.theatre.review_marks import CardMarks
 from game.theatre.review_model import ReviewModel, deals_in, pick_deal, review_deal
@@ -91,7 +92,7 @@ class ReviewView(ViewerView):
         self._poll_wait = 0.0
         self._review_key: tuple[object, ...] = ()
         self._build_parts()
-        super().__init__(window, replay, title=_("Review: {name}").format(name=self.path.name), face_up=False,
+        super().__init__(window, replay, title=_("Review: {name}").format(name=game_title(self.path)), face_up=False,
                          back=back)
         self.face_up = {seat}
         self.playing = False

@@ -30,50 +30,26 @@ from arcade.types import RGBA255
 from engine.players import level_names
 from engine.replay import Replay, ReplayError, read_replay
 from engine.ruleset import Ruleset, ruleset, variant_names
-from engine.state import trick_winners
 from game.common import damage, fonts, paths
 from game.common.constants import FONT, GOLD, HEIGHT, INK, RED, SPEEDS, WIDTH
-from game.common.i18n import N_, _
+from game.common.i18n import _
 from game.common.layout import button_rects
 from game.common.navigation import Back, back_tip, show
 from game.common.position import seen_by, seen_event
-from game.common.textures import Sizes
-from game.common.ui import BaseView, Button, draw_panel, fit_font
+from game.common.ui import BaseView, Button, fit_font
 from game.common.words import Words, game_name
 from game.table.live_game import LiveGame
 from game.table.scene.table_scene import TableScene
 from game.theatre.theatre_model import MarkKind, Timeline
+from game.theatre.trick_list import TrickList
 
 if TYPE_CHECKING:
     from PIL import Image
 
 SEAT_KEYS = (arcade.key.KEY_1, arcade.key.KEY_2, arcade.key.KEY_3, arcade.key.KEY_4)
 BAR = (140, 16, 1000, 12)  # seek bar: left, centre y, width, height (logical)
-TRICK_LINES = 11  # the last 11 tricks of the deal (Scarto has 25), each card drawn by its corner
 STRIP = 56  # the table is drawn slightly smaller, above a strip for the bar and status
 TABLE_ZOOM = 0.92
-#: the tricks list: left, bottom, width, height (logical): its left edge clear of West's
-#: plate (its right edge, 176 on the table, is 213 on the screen through the table's zoom),
-#: its right edge clear of the pack at the first event
-TRICKS_PANEL = (216, 250, 190, 336)
-TRICK_ROW = 27  # a line of the list: the corners of its cards (TILE_H) and a gap
-TILE_W, TILE_H = 19, 25  # a card's corner (its index) cut from its face 68 px wide
-TILE_X, TILE_STEP = 58, 22  # the first corner from the panel's left, and from one to the next
-_TILES: dict[tuple[str, str], arcade.Texture] = {}
-
-
-def card_tile(faces: Sizes, code: str, key: str) -> arcade.Texture:
-    """A card's corner (its rank and sign, as the table shows it) as a small picture:
-    the tricks list draws the cards rather than writing their codes."""
-    tex = _TILES.get((key, code))
-    if tex is None:
-        from game.common.textures import Textures
-
-        face = Textures.nearest(faces, 68)
-        img = face.image.crop((0, 0, TILE_W, TILE_H))
-        tex = _TILES[(key, code)] = arcade.Texture(img, hash=f"tile:{key}:{code}")
-    return tex
-PLACEHOLDER_INK = (190, 196, 182)  # the tricks list's "No tricks yet": quieter than a trick's line
 MARK_COLOURS: dict[MarkKind, RGBA255] = {"deal": (*GOLD, 255), "discard": (120, 190, 255, 255),
                                          "trick": (230, 230, 230, 255), "score": (*RED, 255)}
 PAUSE_AFTER = 0.25  # seconds between events at speed 1 (after the event's animation)
@@ -134,31 +110,12 @@ class ViewerView(BaseView):
         self.seek(0)
 
     def _build_texts(self) -> None:
-        """The bar's info and status, and the tricks list: a line a trick, its cards' corners."""
+        """The bar's info and status, and the tricks list (:class:`TrickList`)."""
         self.info = arcade.Text("", BAR[0], BAR[1] + 20, GOLD, 12, anchor_y="center",
                                 font_name=FONT, bold=True)
         self.status = arcade.Text("", BAR[0] + BAR[2], BAR[1] + 20, INK, 12, anchor_x="right",
                                   anchor_y="center", font_name=FONT)
-        left, bottom, pw, ph = TRICKS_PANEL
-        self.score_text = arcade.Text("", left + 10, bottom + ph - 14, GOLD, 10, font_name=FONT,
-                                      anchor_y="center", bold=True)
-        # One single-line Text per trick: a seek re-lays only the lines that change
-        # (a multiline Text is laid out whole, several ms on llvmpipe).
-        self.trick_lines = [arcade.Text("", left + 10, bottom + ph - 40 - TRICK_ROW * i, INK, 10,
-                                        font_name=FONT, anchor_y="center") for i in range(TRICK_LINES)]
-        # ... the cards of each trick drawn by their corners after it, then who took it
-        self.trick_wins = [arcade.Text("", left + TILE_X + self.rules.n_seats * TILE_STEP + 4, line.y, INK, 10, font_name=FONT,
-                                       anchor_y="center") for line in self.trick_lines]
-        self.tiles: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
-        self._tile_sprites = [[arcade.Sprite(self.table.tex.back) for _c in range(self.rules.n_seats)]
-                              for _line in self.trick_lines]
-        for row in self._tile_sprites:
-            for sp in row:
-                sp.visible = False
-                self.tiles.append(sp)
-        # Until the first trick is taken the list says so (an empty panel looks broken).
-        self.no_tricks = arcade.Text("", left + 10, bottom + ph - 40, PLACEHOLDER_INK, 10, font_name=FONT,
-                                     anchor_y="center")
+        self.tricks = TrickList(self.rules, self.table)
 
     def _warm_up(self) -> None:
         """Draw a few typical positions once, unseen, before the viewer is shown:
@@ -176,22 +133,32 @@ class ViewerView(BaseView):
     # --- controls ---------------------------------------------------------------
 
     def _build_buttons(self) -> None:
+        """The transport along the top left, drawn as icons (art/table) as the table's
+        toolbar is, each named by its tooltip with its key."""
         specs = [
-            ("<", back_tip(self.back), self.on_back),
-            ("|<<", _("Previous trick (Shift+Left)"), lambda: self.seek(self.timeline.prev_trick(self.pos))),
-            ("<|", _("Previous card (Left)"), lambda: self.seek(self.timeline.prev_card(self.pos))),
-            (">", _("Play / pause (Space)"), self.toggle_play),
-            ("|>", _("Next card (Right)"), lambda: self.seek(self.timeline.next_card(self.pos))),
-            (">>|", _("Next trick (Shift+Right)"), lambda: self.seek(self.timeline.next_trick(self.pos))),
-            ("-", _("Slower (-)"), lambda: self.change_speed(-1)),
-            ("+", _("Faster (+)"), lambda: self.change_speed(1)),
-            ("H", _("Hands face up or down (H; 1-{n} one seat)").format(n=self.rules.n_seats),
+            ("back", back_tip(self.back), self.on_back),
+            ("prev_trick", _("Previous trick (Shift+Left)"), lambda: self.seek(self.timeline.prev_trick(self.pos))),
+            ("prev_card", _("Previous card (Left)"), lambda: self.seek(self.timeline.prev_card(self.pos))),
+            ("play", _("Play / pause (Space)"), self.toggle_play),
+            ("next_card", _("Next card (Right)"), lambda: self.seek(self.timeline.next_card(self.pos))),
+            ("next_trick", _("Next trick (Shift+Right)"), lambda: self.seek(self.timeline.next_trick(self.pos))),
+            ("slower", _("Slower (-)"), lambda: self.change_speed(-1)),
+            ("faster", _("Faster (+)"), lambda: self.change_speed(1)),
+            ("hands", _("Hands face up or down (H; 1-{n} one seat)").format(n=self.rules.n_seats),
              self.toggle_hands),
         ]
+        icons = self.table.tex.table
         rects = button_rects(len(specs), size=38, gap=5)  # clear of North's open hand
-        self.buttons = [Button(label, rect, action, tooltip=tip, font_size=14)
-                        for (label, tip, action), rect in zip(specs, rects, strict=True)]
+        self.buttons = [Button("", rect, action, icon=icons[name], tooltip=tip)
+                        for (name, tip, action), rect in zip(specs, rects, strict=True)]
         self.play_button = self.buttons[3]
+
+    def _show_playing(self) -> None:
+        """The play button shows pause while the game plays."""
+        tex = self.table.tex.table["pause" if self.playing else "play"]
+        for s in self.play_button._icon_list or []:
+            if s.texture is not tex:
+                s.texture = tex
 
     def toggle_play(self) -> None:
         if not self.playing and self.pos >= self.timeline.n and (self.live is None or self.live.done):
@@ -258,7 +225,7 @@ class ViewerView(BaseView):
         if key == self._texts_key:
             return
         self._texts_key = key
-        self.play_button.label = "||" if self.playing else ">"
+        self._show_playing()
         kind = f"{game_name(self.rules)}, {self.words.game_kind(st.n_deals)}"
         deal = _("deal {n} of {total}").format(n=max(st.deal_no, 1), total=st.n_deals)
         self.info.text = f"{self.title}  ·  {kind}, {deal}" if self.title else f"{kind}, {deal}"
@@ -270,46 +237,7 @@ class ViewerView(BaseView):
         self.status.text = (_("event {p} of {n}").format(p=self.pos, n=self.timeline.n)
                             + f"  ·  {SPEEDS[self.speed_i]:g}x" + live)
         self._fit_info()
-        codes = self.rules.pack.codes
-        winners = trick_winners(st)  # the engine's: who took each trick
-        first = max(0, len(st.tricks) - len(self.trick_lines))  # the latest tricks of a long deal
-        left = TRICKS_PANEL[0]
-        for i, (line, win) in enumerate(zip(self.trick_lines, self.trick_wins, strict=True)):
-            text = won = ""
-            k = first + i
-            cards: tuple[int, ...] = ()
-            if k < len(st.tricks):
-                leader, cards = st.tricks[k]
-                text = f"{k + 1:>2}. {seat_letter(self.rules, leader)}:"
-                won = f"→ {seat_letter(self.rules, winners[k])}"
-            if line.text != text:
-                line.text = text
-            if win.text != won:
-                win.text = won
-            for j, sp in enumerate(self._tile_sprites[i]):
-                if j < len(cards):
-                    tex = card_tile(self.table.faces[cards[j]], codes[cards[j]], self.rules.pack.name)
-                    if sp.texture is not tex:
-                        sp.texture = tex
-                    pos = (left + TILE_X + TILE_STEP * j + TILE_W / 2, line.y)
-                    if sp.position != pos:
-                        sp.position = pos
-                    sp.visible = True
-                elif sp.visible:
-                    sp.visible = False
-        placeholder = "" if st.tricks else _("No tricks yet")
-        if self.no_tricks.text != placeholder:
-            self.no_tricks.text = placeholder
-        score = _("Tricks this deal")
-        if st.scores:
-            rules = self.rules
-            sides = " · ".join(
-                "-".join(seat_letter(rules, x) for x in range(rules.n_seats) if rules.side[x] == side)
-                + " " + str(v).replace("-", "−")
-                for side, v in enumerate(st.totals))
-            score = (_("Totals: {sides}") if st.n_deals > 1 else _("Result: {sides}")).format(sides=sides)
-        if self.score_text.text != score:
-            self.score_text.text = score
+        self.tricks.show(st)
 
     def _fit_info(self) -> None:
         """The game's line left of the status over the seek bar, smaller (and its
@@ -368,11 +296,6 @@ class ViewerView(BaseView):
         self.table.prepare()
         self._refresh_texts()
 
-    def _panel_box(self) -> tuple[float, float, float, float]:
-        """The tricks list's panel: its whole height always (a panel that grew with the
-        list would need a picture for each height)."""
-        return TRICKS_PANEL
-
     def damage_items(self) -> list[damage.Item]:
         items = damage.mapped(self.table.damage_items(), self._to_screen)
         items.extend(self.side_items())
@@ -386,21 +309,11 @@ class ViewerView(BaseView):
 
     def side_items(self) -> list[damage.Item]:
         """The damage items of what :meth:`draw_side` draws (the tricks list here)."""
-        x, y, w, h = self._panel_box()
-        items = [damage.rect_item("tricks-panel", h, (x - 1, y - 1, x + w + 1, y + h + 1))]
-        items.extend(damage.text_item(t) for t in (self.score_text, self.no_tricks, *self.trick_lines,
-                                                    *self.trick_wins))
-        items.extend(damage.sprite_items(self.tiles))
-        return items
+        return self.tricks.damage_items()
 
     def draw_side(self) -> None:
         """What is drawn over the table beside the trick: the tricks of the deal."""
-        draw_panel(self._panel_box(), "status", radius=8)
-        self.score_text.draw()
-        for line in (self.no_tricks, *self.trick_lines, *self.trick_wins):
-            if line.text:
-                line.draw()
-        self.tiles.draw(pixelated=True)
+        self.tricks.draw()
 
     def picture_key(self) -> tuple[Hashable, ...]:
         return tuple(self.table_camera.position), self.table_camera.zoom
@@ -491,13 +404,6 @@ class ViewerView(BaseView):
         show(self.window, "menu")
 
 
-_LETTERS = {"South": N_("S"), "East": N_("E"), "North": N_("N"), "West": N_("W")}
-
-
-def seat_letter(rules: Ruleset, seat: int) -> str:
-    return _(_LETTERS[rules.seat_names[seat]])
-
-
 def open_replay(window: arcade.Window, path: Path, back: Back | None = None) -> None:
     """Show the viewer on ``path``, or the engine's message if the file is bad."""
     try:
@@ -505,7 +411,9 @@ def open_replay(window: arcade.Window, path: Path, back: Back | None = None) -> 
     except ReplayError as exc:
         show(window, "message", text=f"{path.name}\n{exc}", title=_("This replay cannot be shown"), back=back)
         return
-    window.show_view(ViewerView(window, rp, title=path.name, back=back))
+    from game.theatre.replay_list import game_title
+
+    window.show_view(ViewerView(window, rp, title=game_title(path), back=back))
 
 
 # --- Watch AI game ---------------------------------------------------------------
