@@ -60,7 +60,7 @@ def test_host_a_table_a_friend_joins_and_the_table_opens(window, home, lang) -> 
         _until(lambda: lobby.can_start, lobby_view, friend)
         lobby_view.on_draw()
         assert lobby_view.b_start.enabled
-        assert all(b.label_fits() for b in lobby_view.buttons), [b.label for b in lobby_view.buttons]
+        _the_ai_for_a_friend_away_is_said(lobby_view, lang)
         lobby_view.start()
         _until(lambda: window.current_view is not lobby_view, lobby_view, friend)
         table = window.current_view
@@ -85,6 +85,20 @@ def test_host_a_table_a_friend_joins_and_the_table_opens(window, home, lang) -> 
         fs.close()
     finally:
         i18n.set_language("en")
+
+
+def _the_ai_for_a_friend_away_is_said(lobby_view, lang: str) -> None:
+    """The lobby's labels fit; a friend's seat the AI plays while they are away says
+    for whom (the lobby's takeover)."""
+    assert all(b.label_fits() for b in lobby_view.buttons), [b.label for b in lobby_view.buttons]
+    seats = lobby_view.lobby.info["seats"]
+    seats[1] = {**seats[1], "takeover": "medium"}
+    lobby_view._labels()
+    ai_for = {"en": "AI for Bruno", "fr": "IA pour Bruno", "it": "IA per Bruno"}[lang]
+    assert lobby_view.seat_rows[1].label.endswith(ai_for), lobby_view.seat_rows[1].label
+    seats[1] = {k: v for k, v in seats[1].items() if k != "takeover"}
+    lobby_view._labels()
+    assert lobby_view.seat_rows[1].label.endswith("Bruno")
 
 
 def test_a_wrong_code_is_refused_in_one_line(home) -> None:

@@ -287,3 +287,30 @@ def test_resting_hand_strips_draw_the_same_picture(window, home):
         raise AssertionError("no seed with South dealing")
     changed, used = _strips_vs_whole(view)
     assert used >= 14 and changed == 0, (used, changed)
+
+
+@pytest.mark.parametrize("lang,want", [("en", "AI for Bruno"), ("fr", "IA pour Bruno"), ("it", "IA per Bruno")])
+def test_a_seat_the_ai_plays_for_its_friend_says_so_on_its_plate(window, home, lang, want):
+    """The session says the AI now plays a friend's seat (the server's takeover): the
+    plate keeps the seat's name and its second line says for whom, in place of the
+    friend's name, even where the cards held no longer fit beside it; back to the
+    name once the friend is back."""
+    from game.common import i18n
+    from game.table.table_session import Notice
+
+    i18n.set_language(lang)
+    try:
+        view = make_table(window, seed=11)
+        view._plates = (view._plates[0], ["", "Bruno", "medium", "medium"], ("", "Bruno", "", ""))
+        frames(view, 30)
+        seat_name = view.table.labels.name_texts[1].text
+        view.ctl.notices.hear(Notice("stand_ins", data={"seats": [1]}))
+        view.on_draw()
+        assert view.table.labels.name_texts[1].text == seat_name
+        assert view.table.labels.counts[1].text.startswith(want)
+        view.ctl.notices.hear(Notice("stand_ins", data={"seats": []}))
+        view.on_draw()
+        assert view.table.labels.counts[1].text.startswith("Bruno")
+        view.close()
+    finally:
+        i18n.set_language("en")

@@ -140,3 +140,45 @@ def test_a_friend_who_drops_is_shown_reconnecting_then_back(server, home) -> Non
     finally:
         host.close()
         friend.close()
+
+
+@pytest.mark.slow
+def test_the_ai_playing_for_a_dropped_friend_is_said_until_the_friend_is_back(server, home) -> None:
+    """The host gives a dropped friend's seat to the AI: the host's table knows the
+    AI plays for that seat (its plate says "AI for Bruno"), and forgets it once the
+    friend resumes the seat with its token."""
+    host = ThreadedClient()
+    host.connect(server.url, "Anna")
+    code, _ = host.create("piedicavallo", 1, ["human", "human", "easy", "easy"], {})
+    reply = host.join(code, 0)
+    friend = ThreadedClient()
+    friend.connect(server.url, "Bruno")
+    friend.join(code, 1)
+    token = friend.token
+    host.start()
+    back = ThreadedClient()
+    open_clients = [host, friend, back]
+    try:
+        ctl = TableController(RemoteSession(host, reply), {}, Recorder(), executor=InlineExecutor())
+        ctl.speed = 1000.0
+
+        def run(cond, seconds: float = 30) -> None:
+            end = time.monotonic() + seconds
+            while not cond():
+                assert time.monotonic() < end
+                ctl.update(1 / 60)
+                time.sleep(0.002)
+
+        run(lambda: ctl.session.cursor >= 1)
+        assert ctl.notices.ai_for == frozenset()
+        open_clients.remove(friend)
+        friend.close()
+        run(lambda: 1 in ctl.notices.away)
+        host.takeover(1)
+        run(lambda: ctl.notices.ai_for == {1})
+        back.connect(server.url, "Bruno")
+        back.resume(code, token)
+        run(lambda: ctl.notices.ai_for == frozenset())
+    finally:
+        for c in open_clients:
+            c.close()

@@ -335,7 +335,9 @@ class LobbyView(BaseView):
                 who = _("AI: {level}").format(level=_(seat.get("level") or ""))
             elif seat.get("taken"):
                 who = seat.get("name") or _("a friend")
-                if not seat.get("connected"):
+                if seat.get("takeover"):  # away too long: the AI plays for them until they are back
+                    who = _("AI for {name}").format(name=who)
+                elif not seat.get("connected"):
                     who = _("{name} (away)").format(name=who)
             else:
                 who = _("waiting for a friend")

@@ -4,7 +4,8 @@ The session's :class:`~game.table.table_session.Notice` objects: a snapshot (the
 table is laid out at once), a refusal of the viewer's last command (the prompt
 comes back under the reason), a person gone or back, the link to the server
 lost or back (or closed for good: the seat was opened in another window), an AI
-taking a seat over.  :class:`Notices` also keeps which
+taking a seat over, and which seats the AI plays for their person (``ai_for``: the
+plates say "AI for Anna" until the person is back).  :class:`Notices` also keeps which
 seats' people are away, so that the table says "reconnecting" for them.
 """
 
@@ -21,6 +22,8 @@ class Notices:
     def __init__(self, ctl: Table) -> None:
         self.ctl = ctl
         self.away: set[int] = set()  # seats whose person lost the connection
+        #: seats the AI plays for their person (away for too long): their plates say so
+        self.ai_for: frozenset[int] = frozenset()
         #: this seat was opened in another window (with its token): the table stops
         #: where it is, saying so, and does not reconnect
         self.elsewhere = False
@@ -41,6 +44,8 @@ class Notices:
                 ctl.announce(msg("reconnecting", seat=notice.seat), 2.0)
         elif kind == "connection":
             self._connection(notice.connected, notice.text)
+        elif kind == "stand_ins":
+            self.ai_for = frozenset(int(s) for s in notice.data.get("seats", ()))
         elif kind in ("takeover", "timeout") and notice.seat >= 0:
             self.away.discard(notice.seat)
             ctl.announce(msg(kind, seat=notice.seat), 2.0)

@@ -99,6 +99,7 @@ class RemoteSession:
         self._events: dict[int, Event] = {}  # as the server numbered and sent them, from 0
         self._cursor = self.first
         self._backlog = list(backlog or [])
+        self._stand_ins: frozenset[int] | None = None  # the seats the AI plays for their person
         self.over: dict[str, Any] | None = None
         self._filed: Path | str | None = None  # the replay written at the end ("": none)
 
@@ -153,7 +154,21 @@ class RemoteSession:
                 out.append(Notice(kind, seat=int(m.get("seat", -1)), data=dict(m)))
             elif kind == "game_over":
                 self.over = m
+            elif kind == "lobby":
+                out.extend(self._hear_lobby(m))
         return out
+
+    def _hear_lobby(self, m: dict[str, Any]) -> list[Notice]:
+        """The seats the AI plays for a person who is away (the lobby's ``takeover``),
+        said when they change: the plates say "AI for Anna" until the person is back."""
+        seats = m.get("seats")
+        if not isinstance(seats, list):
+            return []
+        now = frozenset(s for s, seat in enumerate(seats) if isinstance(seat, dict) and seat.get("takeover"))
+        if now == self._stand_ins:
+            return []
+        self._stand_ins = now
+        return [Notice("stand_ins", data={"seats": sorted(now)})]
 
     def submit(self, command: Command) -> None:
         self.client.send_command(command)  # the answer comes through poll

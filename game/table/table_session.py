@@ -34,7 +34,7 @@ from engine.state import Command, Event
 from engine.view import SeatView, seat_event, seat_view
 
 #: what a notice tells (see :class:`Notice`)
-NoticeKind = Literal["resync", "refused", "error", "presence", "connection", "takeover", "timeout"]
+NoticeKind = Literal["resync", "refused", "error", "presence", "connection", "takeover", "timeout", "stand_ins"]
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,8 @@ class Notice:
     gave none), ``error`` (``text``), ``presence`` (``seat``, ``connected``: a
     person's link went or came back), ``connection`` (``connected``: this seat's
     link to the server went or came back), ``takeover`` (``seat``: an AI took a
-    seat over) or ``timeout`` (``seat``: a seat's time ran out, its move made for it)."""
+    seat over), ``timeout`` (``seat``: a seat's time ran out, its move made for it) or
+    ``stand_ins`` (``data["seats"]``: every seat the AI plays now for its person, away)."""
 
     kind: NoticeKind
     text: str = ""

@@ -84,6 +84,10 @@ class TableView(BaseView):
         self.words = Words(rules, viewer if viewer in human_seats else None)
         subs = [name or (_(p) if p != "human" else "") for p, name in zip(game.players, game.names,
                                                                        strict=True)]
+        #: the plates' names and second lines as the game began, the people's names, and the
+        #: seats shown played by the AI for their person ("AI for Anna" on the plate)
+        self._plates = (self.words.names(), subs, game.names)
+        self._ai_for_shown: frozenset[int] = frozenset()
         self.table = TableScene(rules, self.words.names(), sound, subs, words=self.words, bottom=viewer)
         self.table.speed = settings.speed if settings else 1.0
         self.texts = TableTexts(self.words, self.table.seating, self.table.labels)
@@ -289,6 +293,7 @@ class TableView(BaseView):
         self.table.pixelated = (round(vp.width), round(vp.height)) == (WIDTH, HEIGHT) and \
             self.window.get_framebuffer_size()[0] == self.window.get_size()[0]
         ctl = self.ctl
+        self._sync_plates()
         self.texts.sync(ctl.status, ctl.tone, ctl.banner, ctl.end.standing, getattr(ctl, "coach", None),
                         ctl.feed.trick_winner if ctl.waiting == "trick" else -1)
         # the end of a deal's sheet over the table: the plates and labels put away
@@ -297,6 +302,18 @@ class TableView(BaseView):
         self.toolbar.sync_toolbar()
         panel = self.review_panel or self.score_panel
         self.toolbar.place_extra(self.texts, panel.button_y if self.score_panel and panel else None)
+
+    def _sync_plates(self) -> None:
+        """A seat the AI plays for a friend who is away says so on its plate ("AI for
+        Anna"), until the friend is back."""
+        ai_for = self.ctl.notices.ai_for
+        if ai_for == self._ai_for_shown:
+            return
+        self._ai_for_shown = ai_for
+        names, subs, people = self._plates
+        self.table.set_names(names, [
+            _("AI for {name}").format(name=people[s] or names[s]) if s in ai_for else sub
+            for s, sub in enumerate(subs)], urgent=ai_for)
 
     def _cursor_card(self) -> int | None:
         """The card under the keyboard cursor while the viewer is asked to choose."""

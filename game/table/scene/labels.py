@@ -67,6 +67,7 @@ class TableLabels:
         self.plates: tuple[Rect, ...] = tuple(layout.plate_rect(self.n_seats, w, open_hands) for w in self.spots)
         self.names: list[str] = []
         self.subtitles: list[str] = []
+        self.urgent: frozenset[int] = frozenset()  # seats whose second line outranks their cards
         self.batch = pyglet.graphics.Batch()
         self._build_seat_labels()
         self._build_pile_texts()
@@ -177,10 +178,16 @@ class TableLabels:
         """How wide a plate's name and its second line may be."""
         return self.plates[seat][2] - 8 - self.name_texts[seat].x
 
-    def set_names(self, names: Sequence[str], subtitles: Sequence[str] | None = None) -> None:
-        """Seat names (``names[seat]``) and a second line each (e.g. the AI level)."""
+    def set_names(self, names: Sequence[str], subtitles: Sequence[str] | None = None,
+                  urgent: frozenset[int] = frozenset()) -> None:
+        """Seat names (``names[seat]``) and a second line each (e.g. the AI level);
+        ``urgent``: seats whose second line is kept over the cards they hold where
+        both do not fit ("AI for Anna")."""
         self.names = list(names)
         self.subtitles = list(subtitles or [""] * self.n_seats)
+        self.urgent = urgent
+        for t in self.counts:
+            t.text = ""  # laid out again at the next show
         for seat, (t, n) in enumerate(zip(self.name_texts, self.names, strict=False)):
             t.text = n
             fit_font(t, self._text_room(seat), 13, 10)
@@ -211,7 +218,8 @@ class TableLabels:
 
     def _show_count(self, seat: int, pos: Position) -> None:
         """A plate's second line: the seat's subtitle and the cards it holds (the
-        count alone where a long level's name leaves it no room)."""
+        count alone where a long level's name leaves it no room; the subtitle
+        alone where it is urgent)."""
         cards = self.words.cards_held(pos.hand_sizes[seat]) if pos.deal_no else ""
         sub = self.subtitles[seat] if seat < len(self.subtitles) else ""
         text = " · ".join(x for x in (sub, cards) if x)
@@ -220,7 +228,7 @@ class TableLabels:
             t.text = text
             fit_font(t, self._text_room(seat), 11, 9)
             if t.content_width > self._text_room(seat):
-                t.text = cards
+                t.text = sub if seat in self.urgent else cards
                 fit_font(t, self._text_room(seat), 11, 9)
 
     def _show_dealer(self, pos: Position) -> None:

@@ -129,9 +129,13 @@ class TableScene:
     def names(self) -> list[str]:
         return self.labels.names
 
-    def set_names(self, names: Sequence[str], subtitles: Sequence[str] | None = None) -> None:
-        """Seat names (``names[seat]``) and a second line each (e.g. the AI level)."""
-        self.labels.set_names(names, subtitles)
+    def set_names(self, names: Sequence[str], subtitles: Sequence[str] | None = None,
+                  urgent: frozenset[int] = frozenset()) -> None:
+        """Seat names (``names[seat]``) and a second line each (e.g. the AI level);
+        ``urgent``: seats whose second line is kept over their card count."""
+        self.labels.set_names(names, subtitles, urgent)
+        if self._info_pos is not None:  # the second lines at once, with the cards held
+            self.labels.show(self._info_pos)
 
     def backdrop_marks(self) -> tuple[Any, ...]:
         """The table's marks that never move, for the view's backdrop (see the module);
