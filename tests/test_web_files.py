@@ -167,10 +167,11 @@ def test_the_page_s_code_uses_no_html_sink_nor_eval() -> None:
                      "new Function", "setAttribute(\"style\"", "localStorage.setItem(\"tarocchi.table",
                      "document.cookie"):
             assert sink not in text, (path.name, sink)
-    # the tab's storage holds the seat; localStorage only the language
-    sets = re.findall(r"localStorage\.setItem\(([^,]+),", "".join(
-        p.read_text(encoding="utf-8") for p in WEB_DIR.glob("*.js")))
-    assert sets == ["PREF"]
+    # the tab's storage holds the seat; localStorage only preferences (the
+    # language, sound on or off), each module's PREF
+    code = "".join(p.read_text(encoding="utf-8") for p in WEB_DIR.glob("*.js"))
+    assert set(re.findall(r"localStorage\.setItem\(([^,]+),", code)) == {"PREF"}
+    assert sorted(re.findall(r'const PREF = "([^"]+)"', code)) == ["tarocchi.language", "tarocchi.sound"]
 
 
 # --- generated files -------------------------------------------------------------------
