@@ -48,9 +48,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def positions(language: str, n_seats: int) -> dict[str, tuple[float, float]]:
+def positions(language: str, variant: str) -> dict[str, tuple[float, float]]:
     """Where the buttons are, in window pixels (top-left origin): the views built
     headless in a child process, so the clicks follow the code's layout."""
+    n_seats = {"piedicavallo": 4, "scarto": 3}[variant]
     code = f"""
 import json
 import arcade
@@ -61,7 +62,7 @@ from game.screens.menu import MenuView
 from game.screens.online import OnlineView
 i18n.set_language({language!r})
 win = install(arcade.Window({W}, {H}, "p", visible=False))
-win.settings = Settings()
+win.settings = Settings(variant={variant!r}, match=False)
 menu = MenuView(win)
 online = OnlineView(win)
 out = {{}}
@@ -285,7 +286,7 @@ def run(out: Path, language: str, port: int, variant: str = "piedicavallo") -> d
     shots: list[str] = []
     tag = f"{variant[:5]}-{language}"
     try:
-        at = positions(language, {"piedicavallo": 4, "scarto": 3}[variant])
+        at = positions(language, variant)
         time.sleep(1)  # the other program listens before the game starts
         for h in homes:
             desk.open(h, None if port == 8765 else port, out / f"{h.name}.log")
