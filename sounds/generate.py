@@ -1,7 +1,8 @@
 """Synthesise the Tarocchi sound effects as 16-bit mono 44.1 kHz WAV files.
 
-Run ``python -m sounds.generate [OUT_DIR]``. Pure standard library: seeded noise,
-simple filters, additive tones and envelopes. Every sound is faded in and out,
+Run ``python -m sounds.generate [OUT_DIR]``; into the project's own folder it
+also writes the browser seat's small copies (``sounds/web.py``). Pure standard
+library: seeded noise, simple filters, additive tones and envelopes. Every sound is faded in and out,
 normalised to the same RMS loudness and soft-limited below full scale, so the
 output is deterministic and never clips.
 """
@@ -357,6 +358,11 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args[0]) if args else SOUNDS_DIR
     files = generate(out)
     print(f"wrote {len(files)} sounds under {out}")
+    if out == SOUNDS_DIR:
+        from sounds.web import WEB_OUT, write_web_sounds
+
+        web = write_web_sounds()
+        print(f"wrote {len(web)} sounds for the browser seat under {WEB_OUT}")
     return 0
 
 

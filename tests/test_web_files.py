@@ -1,7 +1,7 @@
 """The browser seat's files: served from the package's own folder only, with
 content-hashed names and the security headers on every answer; the committed
-catalog and sprite sheets are what their generators make; the page's code uses
-no HTML sinks and type-checks."""
+catalog, sprite sheets and sounds are what their generators make; the page's
+code uses no HTML sinks and type-checks."""
 
 from __future__ import annotations
 
@@ -10,10 +10,13 @@ import gzip
 import http.client
 import io
 import json
+import math
 import os
 import re
 import shutil
 import subprocess
+import wave
+from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,6 +30,9 @@ from game.web_catalog import CATALOG, render
 from online.http import CSP
 from online.server import ServerHandle, start_background
 from online.web_routes import IMMUTABLE, WEB_DIR, WebFiles
+from sounds import SOUNDS_DIR
+from sounds.web import WEB_RATE, WEB_SOUNDS, halve, mulaw, unmulaw, web_name, web_sound
+from tests.support.mulaw_wav import read_mulaw
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = ROOT / "web-tools"
@@ -161,10 +167,11 @@ def test_the_page_s_code_uses_no_html_sink_nor_eval() -> None:
                      "new Function", "setAttribute(\"style\"", "localStorage.setItem(\"tarocchi.table",
                      "document.cookie"):
             assert sink not in text, (path.name, sink)
-    # the tab's storage holds the seat; localStorage only the language
-    sets = re.findall(r"localStorage\.setItem\(([^,]+),", "".join(
-        p.read_text(encoding="utf-8") for p in WEB_DIR.glob("*.js")))
-    assert sets == ["PREF"]
+    # the tab's storage holds the seat; localStorage only preferences (the
+    # language, sound on or off), each module's PREF
+    code = "".join(p.read_text(encoding="utf-8") for p in WEB_DIR.glob("*.js"))
+    assert set(re.findall(r"localStorage\.setItem\(([^,]+),", code)) == {"PREF"}
+    assert sorted(re.findall(r'const PREF = "([^"]+)"', code)) == ["tarocchi.language", "tarocchi.sound"]
 
 
 # --- generated files -------------------------------------------------------------------
@@ -196,6 +203,48 @@ def test_every_word_of_the_page_is_in_every_language() -> None:
         assert len(data["cards"][lang]) == 78
     assert data["words"]["fr"]["The trick"] == "Le pli"
     assert data["cards"]["it"]["DN"] == "Cavallo di Denari"
+
+
+def test_the_page_s_sounds_are_what_sounds_web_makes() -> None:
+    web = WebFiles()
+    total = 0
+    for name in WEB_SOUNDS:
+        committed = WEB_DIR / web_name(name)
+        data = committed.read_bytes()
+        assert data == web_sound(name), f"{committed.name} is stale: run python -m sounds.generate"
+        asset = web.assets[web.urls[committed.name]]
+        assert asset.content_type == "audio/wav"
+        total += len(asset.gzipped or asset.body)
+    print(f"the page's {len(WEB_SOUNDS)} sounds: {total} bytes over the wire (gzipped)")
+    assert total < 200_000
+
+
+@pytest.mark.parametrize("name", WEB_SOUNDS)
+def test_a_page_s_sound_is_its_source_at_half_the_rate_in_mu_law(name: str) -> None:
+    rate, data = read_mulaw((WEB_DIR / web_name(name)).read_bytes())
+    with wave.open(str(SOUNDS_DIR / f"{name}.wav"), "rb") as w:
+        source = array("h", w.readframes(w.getnframes()))
+    assert rate == WEB_RATE and len(data) == (len(source) + 1) // 2
+    decoded = [unmulaw(b) for b in data]
+    filtered = halve(source)
+
+    def rms(x: list[float]) -> float:
+        return math.sqrt(math.fsum(v * v for v in x) / len(x))
+
+    # as loud as the source (what the low-pass takes above 10 kHz is a little
+    # of the noisy sounds), and mu-law's error far under the sound
+    assert abs(20 * math.log10(rms(decoded) / rms([v / 32768 for v in source]))) < 1.5
+    noise = rms([a - b for a, b in zip(decoded, filtered, strict=True)])
+    assert 20 * math.log10(rms(filtered) / noise) > 30
+
+
+def test_mu_law_round_trips_within_its_step() -> None:
+    for v in range(-32768, 32768, 3):
+        x = v / 32768
+        back = unmulaw(mulaw(x))
+        # half a step of its segment: the step doubles with each of the 8 segments
+        assert abs(back - x) <= abs(x) / 32 + 5 / 32768, v
+    assert unmulaw(mulaw(0.0)) == 0.0 and mulaw(0.0) == 0xFF
 
 
 def _mean_difference(a: Image.Image, b: Image.Image) -> float:

@@ -4,8 +4,8 @@
  * and sends commands; the server decides everything (the legal cards come as
  * `options`, a refusal as data).  Token, last seq and the view are kept per tab
  * in sessionStorage, so a reload or a dropped connection resumes at the same
- * position; nothing is kept in cookies, and localStorage only holds the
- * preferred language.
+ * position; nothing is kept in cookies, and localStorage only holds
+ * preferences (the language, sound on or off).
  */
 
 import { byId } from "./dom.js";
@@ -13,6 +13,7 @@ import { chooseLanguage, game, setCatalog, setLanguage, t } from "./i18n.js";
 import { advance } from "./model.js";
 import { Connection } from "./net.js";
 import { renderLobby, renderStart } from "./screens.js";
+import { Sounds } from "./sound.js";
 import { TableScreen } from "./table.js";
 import { Names, refusal } from "./words.js";
 
@@ -62,6 +63,7 @@ export class App {
     this.tag = Math.random().toString(36).slice(2, 8);
     /** @type {TableScreen | null} */
     this.table = null;
+    this.sounds = new Sounds(this.assets);
   }
 
   async boot() {

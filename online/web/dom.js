@@ -35,6 +35,20 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 /**
+ * An SVG element (a drawing: attributes and children only).
+ * @param {string} tag
+ * @param {Record<string, string | number>} [attrs]
+ * @param {...Element} children
+ * @returns {SVGElement}
+ */
+export function svg(tag, attrs = {}, ...children) {
+  const node = /** @type {SVGElement} */ (document.createElementNS("http://www.w3.org/2000/svg", tag));
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  for (const c of children) node.appendChild(c);
+  return node;
+}
+
+/**
  * @param {Node} node
  * @param {(Child | Child[])[]} children
  */

@@ -3,7 +3,8 @@
  * The table: the other seats round it, the trick in the middle, the piles, the
  * seat's hand as buttons (the cards the server's `options` allow are lit), the
  * discard, and the score sheet after each deal.  Plays are announced in a live
- * region; cards move when played (none of it with prefers-reduced-motion).
+ * region; cards move when played (none of it with prefers-reduced-motion),
+ * and sound, when it is on, follows the play (sound.js).
  */
 
 import { el, fill, reducedMotion } from "./dom.js";
@@ -11,6 +12,7 @@ import { cardLabel, cardName, game, levelName, nt, t } from "./i18n.js";
 import { DISCARD, OVER, PLAY, pilePoints, sortHand, totals, trickSeats } from "./model.js";
 import { languageSwitch } from "./screens.js";
 import { drawSheet } from "./sheet.js";
+import { soundSwitch } from "./sound.js";
 import { discarded, pileLine, standing } from "./words.js";
 
 /**
@@ -63,6 +65,7 @@ export class TableScreen {
     this.live = el("div", { class: "sr-only", id: "live", "aria-live": "polite" });
     this.banner = el("p", { class: "banner", role: "status" });
     this.build();
+    app.sounds.attach();
   }
 
   /** The screen laid out, its labels in the page's language. */
@@ -70,7 +73,8 @@ export class TableScreen {
     this.trick.setAttribute("aria-label", t("The trick"));
     this.hand.setAttribute("aria-label", t("Your hand"));
     fill(this.root,
-      el("header", { class: "bar" }, this.title, this.standing, languageSwitch(() => { this.build(); this.update(); })),
+      el("header", { class: "bar" }, this.title, this.standing,
+        el("div", { class: "tools" }, soundSwitch(this.app.sounds), languageSwitch(() => { this.build(); this.update(); }))),
       el("main", { id: "main", class: "table-screen" },
         this.banner,
         el("section", { class: "felt", "aria-label": t("The table") }, this.seats, this.trick, this.confirm, this.status, this.refusal),
@@ -330,6 +334,7 @@ export class TableScreen {
       this.say(t("Dealer: {name}", { name: names.name(e.dealer) }));
     }
     this.update();
+    this.app.sounds.event(e, g.matto);
     if (e.type === "play" && from) this.move(e.card, from);
   }
 
@@ -365,8 +370,10 @@ export class TableScreen {
       this.say(t("{name} ran out of time: the AI played", { name: names.name(m.seat) }));
     } else if (m.type === "deal_end") {
       this.sheet = { kind: "deal", msg: m };
+      this.app.sounds.verdict(m.outcome, this.mySide(), false);
     } else if (m.type === "game_over") {
       this.sheet = { kind: "over", msg: m };
+      this.app.sounds.verdict(m.outcome, this.mySide(), true);
       document.documentElement.dataset.over = "true";
     }
     this.update();
@@ -374,6 +381,11 @@ export class TableScreen {
       const button = this.sheetBox.querySelector("button");
       if (button instanceof HTMLElement) button.focus();
     }
+  }
+
+  /** The seat's side (-1: watching). */
+  mySide() {
+    return this.app.seat >= 0 ? this.game.side[this.app.seat] : -1;
   }
 
   /**

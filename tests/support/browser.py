@@ -96,9 +96,10 @@ class Seat:
     """One browser tab playing one seat."""
 
     def __init__(self, browser: Any, base: str, *, viewport: dict[str, int] | None = None,
-                 lang: str = "en-GB", seed: int = 0) -> None:
+                 lang: str = "en-GB", seed: int = 0, touch: bool = False) -> None:
+        # touch: a phone's or a tablet's browser (a touch screen, a coarse pointer)
         self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 720},
-                                           locale=lang)
+                                           locale=lang, has_touch=touch, is_mobile=touch)
         self.page = self.context.new_page()
         self.base = base
         self.frames: list[dict[str, Any]] = []
