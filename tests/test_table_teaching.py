@@ -95,7 +95,7 @@ def test_the_hint_gives_the_reason_of_its_best_move_in_each_language(home) -> No
                     texts[lang] = w.say(ctl.status)
                     assert w.reason(ctl.hints.reason) in texts[lang] and "{" not in texts[lang]
                 i18n.set_language("en")
-                assert texts["en"].startswith("Best in gold: ")
+                assert texts["en"].startswith("★ The best: ")
                 assert len(set(texts.values())) == 3, texts
                 got.append(ctl.hints.reason.key)
             if view.phase == DISCARD:

@@ -7,10 +7,11 @@ table (the game's own server, which must take another port and say which); the
 guest names that server in **Play online > Server**, joins by the code and types
 a name; the host starts; both play the whole deal with the keyboard (Right to
 walk the hand, Enter to play the card under the cursor or to go on after a
-trick) until the deal is scored.  Screenshots of each window at each stage go to
-the output folder.
+trick) until the deal is scored; the score sheet stays until a choice (Enter only
+counts it up).  The guest sits East in either game.  Screenshots of each window
+at each stage go to the output folder.
 
-    python tests/support/xvfb_friends.py OUT --language fr [--port 8765]
+    python tests/support/xvfb_friends.py OUT --language fr [--variant scarto] [--port 8765]
 
 ``--port``: the preferred port, which a plain web server (another program) takes
 first (default: a free port; 8765 is the game's own, for a check by hand: if a
@@ -47,9 +48,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def positions(language: str) -> dict[str, tuple[float, float]]:
+def positions(language: str, variant: str) -> dict[str, tuple[float, float]]:
     """Where the buttons are, in window pixels (top-left origin): the views built
     headless in a child process, so the clicks follow the code's layout."""
+    n_seats = {"piedicavallo": 4, "scarto": 3}[variant]
     code = f"""
 import json
 import arcade
@@ -60,7 +62,7 @@ from game.screens.menu import MenuView
 from game.screens.online import OnlineView
 i18n.set_language({language!r})
 win = install(arcade.Window({W}, {H}, "p", visible=False))
-win.settings = Settings()
+win.settings = Settings(variant={variant!r}, match=False)
 menu = MenuView(win)
 online = OnlineView(win)
 out = {{}}
@@ -72,7 +74,7 @@ out["join"] = online.b_join.rect[:2]
 out["server"] = online.b_server.rect[:2]
 from game.screens.online import LobbyView, ROW_H, ROW_GAP
 top = {H} - 232
-out["start"] = ({W} / 2, top - 4.4 * (ROW_H + ROW_GAP))
+out["start"] = ({W} / 2, top - ({n_seats} + 0.4) * (ROW_H + ROW_GAP))
 print(json.dumps(out))
 """
     env = {**os.environ, "ARCADE_HEADLESS": "1", "PYTHONPATH": str(ROOT)}
@@ -184,9 +186,10 @@ class Desk:
         self.xvfb.wait(20)
 
 
-def _settings(home: Path, language: str) -> None:
+def _settings(home: Path, language: str, variant: str) -> None:
     home.mkdir(parents=True, exist_ok=True)
-    (home / "settings.json").write_text(json.dumps({"language": language, "sound": False}))
+    (home / "settings.json").write_text(json.dumps({"language": language, "sound": False, "variant": variant,
+                                                    "match": False}))
 
 
 def _wait(cond, seconds: float, what: str):  # type: ignore[no-untyped-def]
@@ -219,13 +222,13 @@ def _replay(home: Path) -> list[str]:
     return sorted(str(p) for p in folder.rglob("*.jsonl")) if folder.exists() else []
 
 
-def _host(desk: Desk, at: dict[str, tuple[float, float]], home: Path, language: str,
+def _host(desk: Desk, at: dict[str, tuple[float, float]], home: Path, tag: str,
           shots: list[str]) -> tuple[dict[str, object], str]:
     """The host: Play online, Host a table, a name the first time, the lobby;
     the server's address as written for other windows, and the table's code."""
     desk.click(HOST, at["play_online"])
     desk.click(HOST, at["host"])
-    shots.append(desk.shot(HOST, f"1-host-name-{language}"))
+    shots.append(desk.shot(HOST, f"1-host-name-{tag}"))
     desk.type(HOST, "Anna")
     desk.keys(HOST, "Return")
     info_file = home / "server" / "server.json"
@@ -233,7 +236,7 @@ def _host(desk: Desk, at: dict[str, tuple[float, float]], home: Path, language: 
                  "the host's server")
     code, _seats = _wait(lambda: _table(home), 60, "the table")
     time.sleep(1.5)
-    shots.append(desk.shot(HOST, f"2-host-lobby-{language}"))
+    shots.append(desk.shot(HOST, f"2-host-lobby-{tag}"))
     return info, code
 
 
@@ -252,7 +255,7 @@ def _guest(desk: Desk, at: dict[str, tuple[float, float]], port: int, code: str)
     time.sleep(3)
 
 
-def _play(desk: Desk, homes: tuple[Path, Path], language: str, shots: list[str]) -> int:
+def _play(desk: Desk, homes: tuple[Path, Path], tag: str, shots: list[str]) -> int:
     """Both windows play the deal with the keyboard until both filed its replay;
     the rounds of keys it took."""
     end = time.monotonic() + 1200
@@ -264,7 +267,7 @@ def _play(desk: Desk, homes: tuple[Path, Path], language: str, shots: list[str])
             desk.keys(i, "Right", "Return")
         rounds += 1
         if rounds == 12:
-            shots += [desk.shot(HOST, f"6-host-play-{language}"), desk.shot(GUEST, f"6-guest-play-{language}")]
+            shots += [desk.shot(HOST, f"6-host-play-{tag}"), desk.shot(GUEST, f"6-guest-play-{tag}")]
     time.sleep(4)
     desk.keys(HOST, "Return")  # the score panel counted up to its end
     desk.keys(GUEST, "Return")
@@ -272,31 +275,32 @@ def _play(desk: Desk, homes: tuple[Path, Path], language: str, shots: list[str])
     return rounds
 
 
-def run(out: Path, language: str, port: int) -> dict[str, object]:
+def run(out: Path, language: str, port: int, variant: str = "piedicavallo") -> dict[str, object]:
     out.mkdir(parents=True, exist_ok=True)
     squatter = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=out)
     desk = Desk(out)
     homes = (out / "host-home", out / "guest-home")
     for h in homes:
-        _settings(h, language)
+        _settings(h, language, variant)
     shots: list[str] = []
+    tag = f"{variant[:5]}-{language}"
     try:
-        at = positions(language)
+        at = positions(language, variant)
         time.sleep(1)  # the other program listens before the game starts
         for h in homes:
             desk.open(h, None if port == 8765 else port, out / f"{h.name}.log")
         desk.drawn(HOST)
         desk.drawn(GUEST)
-        info, code = _host(desk, at, homes[0], language, shots)
+        info, code = _host(desk, at, homes[0], tag, shots)
         _guest(desk, at, int(str(info["port"])), code)
-        shots += [desk.shot(GUEST, f"3-guest-lobby-{language}"), desk.shot(HOST, f"4-host-lobby-full-{language}")]
+        shots += [desk.shot(GUEST, f"3-guest-lobby-{tag}"), desk.shot(HOST, f"4-host-lobby-full-{tag}")]
         desk.click(HOST, at["start"])
         time.sleep(4)
-        shots += [desk.shot(HOST, f"5-host-table-{language}"), desk.shot(GUEST, f"5-guest-table-{language}")]
-        rounds = _play(desk, homes, language, shots)
-        shots += [desk.shot(HOST, f"7-host-score-{language}"), desk.shot(GUEST, f"7-guest-score-{language}")]
-        return {"language": language, "squatted_port": port, "server": info, "code": code,
+        shots += [desk.shot(HOST, f"5-host-table-{tag}"), desk.shot(GUEST, f"5-guest-table-{tag}")]
+        rounds = _play(desk, homes, tag, shots)
+        shots += [desk.shot(HOST, f"7-host-score-{tag}"), desk.shot(GUEST, f"7-guest-score-{tag}")]
+        return {"language": language, "variant": variant, "squatted_port": port, "server": info, "code": code,
                 "replays": _replay(homes[0]) + _replay(homes[1]), "screenshots": shots,
                 "keyboard_rounds": rounds}
     finally:
@@ -310,8 +314,9 @@ def main() -> int:
     ap.add_argument("out")
     ap.add_argument("--language", default="en")
     ap.add_argument("--port", type=int, default=None)
+    ap.add_argument("--variant", default="piedicavallo", choices=("piedicavallo", "scarto"))
     args = ap.parse_args()
-    print(json.dumps(run(Path(args.out), args.language, args.port or free_port())))
+    print(json.dumps(run(Path(args.out), args.language, args.port or free_port(), args.variant)))
     return 0
 
 
