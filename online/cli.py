@@ -151,6 +151,9 @@ def add_soak_arguments(b: argparse.ArgumentParser) -> None:
     b.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="NORMAL",
                    help="the server's SQLite durability (default NORMAL: the soak measures "
                    "memory, not the disk)")
+    b.add_argument("--timeout", type=argtypes.seconds, default=7200.0, metavar="S",
+                   help="stop the clients after S seconds and report what was done, as a "
+                   "failure (default 7200)")
 
 
 def _serve(args: argparse.Namespace) -> int:

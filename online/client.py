@@ -211,6 +211,7 @@ class SeatClient:
                 return
             self._deliver({"type": "connection", "state": "lost"})
             if not self.reconnect:
+                self.closed = True  # a player waiting on it must hear it is gone
                 self._fail_waiters("the connection was lost")
                 self._deliver({"type": "connection", "state": "closed", "reason": "lost"})
                 return

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import http.client
 import json
 import shutil
@@ -31,7 +30,6 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,6 +81,7 @@ class Soak:
     variant: str
     addresses: list[str]
     games_done: int = 0
+    games_ended: int = 0  # done or failed
     lobbies_done: int = 0
     failed: dict[str, int] = field(default_factory=dict)
     samples: list[dict[str, Any]] = field(default_factory=list)
@@ -108,35 +107,50 @@ class Soak:
         return s
 
 
-@contextlib.asynccontextmanager
-async def _client(soak: Soak, name: str, i: int) -> AsyncIterator[SeatClient]:
-    """A client connected from address ``i`` (of the soak's); a refusal or a
-    failure is counted, not raised."""
+async def _connected(soak: Soak, name: str, i: int) -> SeatClient | None:
+    """A client connected from address ``i`` (of the soak's); a refusal is
+    counted, and None returned."""
     c = SeatClient(soak.url, name, reconnect=False, local_addr=soak.address(i))
     try:
         await c.connect()
-        yield c
     except (ClientError, OSError, TimeoutError) as exc:
         soak.fail(exc)
-    finally:
         await c.close()
+        return None
+    return c
 
 
 async def one_game(soak: Soak, i: int) -> None:
-    async with _client(soak, f"g{i}", i) as c:
+    c = await _connected(soak, f"g{i}", i)
+    try:
+        if c is None:
+            return
         n = ruleset(soak.variant).n_seats
         code, _ = await c.create(soak.variant, 1, ["human"] + ["random"] * (n - 1))
         await c.join(code, 0)
         await c.host("start")
         await play(c, random_chooser(i), timeout=120)
         soak.games_done += 1
+    except (ClientError, OSError, TimeoutError) as exc:
+        soak.fail(exc)
+    finally:
+        soak.games_ended += 1
+        if c is not None:
+            await c.close()
 
 
 async def one_lobby(soak: Soak, i: int) -> None:
     """A table created and left: nobody ever starts it."""
-    async with _client(soak, f"l{i}", i) as c:
+    c = await _connected(soak, f"l{i}", i)
+    if c is None:
+        return
+    try:
         await c.create(soak.variant, 1, ["human"] * ruleset(soak.variant).n_seats)
         soak.lobbies_done += 1
+    except (ClientError, OSError, TimeoutError) as exc:
+        soak.fail(exc)
+    finally:
+        await c.close()
 
 
 async def _sampler(soak: Soak, every: float) -> None:
@@ -162,7 +176,7 @@ async def _lobbies(soak: Soak, lobbies: int, games: int) -> None:
     sem = asyncio.Semaphore(8)
     tasks = []
     for k in range(lobbies):
-        while soak.games_done * lobbies < k * games and soak.games_done < games:
+        while soak.games_ended * lobbies < k * games and soak.games_ended < games:
             await asyncio.sleep(0.01)
         await sem.acquire()
         task = asyncio.get_running_loop().create_task(one_lobby(soak, k))
@@ -172,10 +186,15 @@ async def _lobbies(soak: Soak, lobbies: int, games: int) -> None:
 
 
 async def _soak(soak: Soak, games: int, lobbies: int, at_once: int, every: float,
-                expiry: float) -> dict[str, Any]:
+                expiry: float, timeout: float) -> dict[str, Any]:
     sampler = asyncio.get_running_loop().create_task(_sampler(soak, every))
     cpu0 = cpu_ms(soak.pid)
-    await asyncio.gather(_games(soak, games, at_once), _lobbies(soak, lobbies, games))
+    work = asyncio.gather(_games(soak, games, at_once), _lobbies(soak, lobbies, games))
+    timed_out = False
+    try:
+        await asyncio.wait_for(work, timeout)
+    except TimeoutError:  # what was done is reported, and the verdict says it fell short
+        timed_out = True
     # the last lobbies expire (an expiry, and a sweep a quarter of one later), then the end
     await asyncio.sleep(expiry * 1.5 + 1.0)
     sampler.cancel()
@@ -184,6 +203,7 @@ async def _soak(soak: Soak, games: int, lobbies: int, at_once: int, every: float
     base = soak.baseline or soak.samples[0]
     return {
         "games": soak.games_done, "lobbies": soak.lobbies_done, "failed": soak.failed,
+        "timed_out": timed_out,
         "seconds": round(seconds, 1),
         "server_cpu_s": round((cpu_ms(soak.pid) - cpu0) / 1000, 1),
         "rss_mb_after_first_500": round(base["rss_kb"] / 1024, 1),
@@ -210,8 +230,9 @@ def stored(data: Path) -> dict[str, int]:
 
 def run_soak(games: int, lobbies: int, *, variant: str, at_once: int = 16,
              expiry: float = 1.0, every: float = 2.0, addresses: int = 50,
-             synchronous: str = "NORMAL") -> dict[str, Any]:
-    """Start a server, soak it, stop it; the figures as a dict."""
+             synchronous: str = "NORMAL", timeout: float = 7200.0) -> dict[str, Any]:
+    """Start a server, soak it, stop it; the figures as a dict.  Past ``timeout``
+    seconds the clients are stopped and what they did is reported."""
     raise_open_files(4 * (at_once + 16) + 256)
     data = Path(tempfile.mkdtemp(prefix="tarocchi-soak-"))
     proc = None
@@ -221,7 +242,7 @@ def run_soak(games: int, lobbies: int, *, variant: str, at_once: int = 16,
         hosts = [f"127.0.1.{1 + i}" for i in range(addresses)] if addresses else ["127.0.0.1"]
         soak = Soak(url, proc.pid, variant, hosts)
         soak.sample()
-        out = asyncio.run(_soak(soak, games, lobbies, at_once, every, expiry))
+        out = asyncio.run(_soak(soak, games, lobbies, at_once, every, expiry, timeout))
         proc.terminate()
         proc.wait(30)
         proc = None
@@ -239,6 +260,8 @@ def run_soak(games: int, lobbies: int, *, variant: str, at_once: int = 16,
 def verdict(out: dict[str, Any], games: int, lobbies: int) -> list[str]:
     """What falls short of the soak's promise (empty: none)."""
     bad = []
+    if out.get("timed_out"):
+        bad.append("the soak did not end in its time (--timeout)")
     if out["games"] < games or out["lobbies"] < lobbies:
         bad.append(f"{out['games']} games and {out['lobbies']} lobbies of {games} and {lobbies}")
     if games >= BASELINE_GAMES and abs(out["rss_growth_percent"]) > 10:
@@ -252,7 +275,8 @@ def verdict(out: dict[str, Any], games: int, lobbies: int) -> list[str]:
 def cmd_soak(args: argparse.Namespace) -> int:
     out = run_soak(args.games, args.lobbies, at_once=args.at_once, variant=args.variant,
                    expiry=args.lobby_expiry, every=args.sample_seconds,
-                   addresses=args.addresses, synchronous=args.synchronous)
+                   addresses=args.addresses, synchronous=args.synchronous,
+                   timeout=args.timeout)
     bad = verdict(out, args.games, args.lobbies)
     out["ok"] = not bad
     print(json.dumps(out))
