@@ -141,7 +141,8 @@ def _play_to_every_screen(seat: Seat, lang: str, found: dict[str, Any]) -> set[s
             _measure(seat, lang, screen, found)
             done.add(screen)
             seat.page.set_viewport_size({"width": 1280, "height": 720})
-        if not seat.step():
+            continue  # the screen looked at again before any move: measuring took time
+        if not seat.step(s):
             time.sleep(0.02)
     return done
 

@@ -171,10 +171,12 @@ class Seat:
 
     # --- playing -----------------------------------------------------------------------
 
-    def step(self) -> bool:
+    def step(self, s: dict[str, Any] | None = None) -> bool:
         """One move if the page asks for one (chosen at random among the lit
-        cards, as a person would); True when it did something."""
-        s = self.snap()
+        cards, as a person would); True when it did something.  ``s``: a snapshot
+        just taken and looked at, so that the move answers exactly that screen."""
+        if s is None:
+            s = self.snap()
         if s["sheet"] and not s["final"]:
             self.page.click(".sheet button.primary")
             return True
