@@ -9,7 +9,7 @@ import arcade
 
 from engine.ruleset import Ruleset
 from engine.state import State, trick_winners
-from game.common import damage
+from game.common import damage, textures
 from game.common.constants import FONT, GOLD, INK
 from game.common.i18n import _
 from game.common.textures import Sizes
@@ -58,7 +58,13 @@ class TrickList:
         # ... the cards of each trick drawn by their corners after it, then who took it
         self.trick_wins = [arcade.Text("", left + TILE_X + rules.n_seats * TILE_STEP + 4, line.y, INK, 10,
                                        font_name=FONT, anchor_y="center") for line in self.trick_lines]
-        self.tiles: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        # Every corner of the pack on the shared card atlas at once: one added as its
+        # card is first played could grow an atlas mid-replay, and an atlas laid out
+        # again samples the corners already on the screen a texel apart.
+        self.tiles: arcade.SpriteList[arcade.Sprite] = textures.sprite_list()
+        codes = rules.pack.codes
+        for card in range(len(codes)):
+            self.tiles.atlas.add(card_tile(table.faces[card], codes[card], rules.pack.name))
         self.tile_sprites = [[arcade.Sprite(table.tex.back) for _c in range(rules.n_seats)]
                              for _line in self.trick_lines]
         for row in self.tile_sprites:
