@@ -62,9 +62,9 @@ class TrickList:
         # card is first played could grow an atlas mid-replay, and an atlas laid out
         # again samples the corners already on the screen a texel apart.
         self.tiles: arcade.SpriteList[arcade.Sprite] = textures.sprite_list()
-        codes = rules.pack.codes
+        atlas, codes = textures.get().atlas, rules.pack.codes
         for card in range(len(codes)):
-            self.tiles.atlas.add(card_tile(table.faces[card], codes[card], rules.pack.name))
+            atlas.add(card_tile(table.faces[card], codes[card], rules.pack.name))
         self.tile_sprites = [[arcade.Sprite(table.tex.back) for _c in range(rules.n_seats)]
                              for _line in self.trick_lines]
         for row in self.tile_sprites:
