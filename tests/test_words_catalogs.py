@@ -270,3 +270,21 @@ def test_the_message_keys_type_names_every_template_and_no_other() -> None:
     from game.common.words import MsgKey
 
     assert set(get_args(MsgKey)) == set(_TEMPLATES)
+
+
+@pytest.mark.parametrize("variant", ["piedicavallo", "scarto"])
+def test_french_card_names_elide_de_before_a_vowel(variant: str) -> None:
+    from game.common.words import card_name
+
+    pack = ruleset(variant).pack
+    try:
+        i18n.set_language("fr")
+        names = [card_name(pack, c) for c in range(len(pack.codes))]
+        i18n.set_language("it")
+        italian = [card_name(pack, c) for c in range(len(pack.codes))]
+    finally:
+        i18n.set_language("en")
+    assert not [n for n in names if re.search(r"\bde [AEIOUÉaeioué]", n)], names
+    assert any(n.endswith("d'Épées") for n in names)  # the swords begin with a vowel
+    assert any(n.endswith("de Coupes") for n in names)  # the cups do not
+    assert not any("d'" in n for n in italian)

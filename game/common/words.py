@@ -22,13 +22,14 @@ branches: a new message is a new entry, read on its own.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Literal, NamedTuple
 
 from engine.cards import TRUMP_SUIT, Pack
 from engine.errors import Refusal
 from engine.ruleset import Outcome, Ruleset
-from game.common.i18n import N_, _, ngettext
+from game.common.i18n import N_, _, language, ngettext
 
 N_("South"), N_("East"), N_("North"), N_("West")
 N_("Swords"), N_("Batons"), N_("Cups"), N_("Coins"), N_("Trumps")
@@ -91,8 +92,14 @@ def card_name(pack: Pack, card: int) -> str:
         return _("trump {n}").format(n=code[1:])
     rank = code[1:]
     word = _RANK_WORDS.get(rank)
-    return _("{rank} of {suit}").format(rank=_(word) if word else rank,
+    name = _("{rank} of {suit}").format(rank=_(word) if word else rank,
                                         suit=_(_SUIT_WORDS[pack.suit[card]]))
+    if language() == "fr":  # "Cavalier d'Épées", as French says it, not "de Épées"
+        name = _FR_ELISION.sub("d'", name)
+    return name
+
+
+_FR_ELISION = re.compile(r"\bde (?=[AEIOUYÉÈÊaeiouyéèê])")
 
 
 def card_list(pack: Pack, cards: Sequence[int]) -> str:
