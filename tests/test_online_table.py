@@ -14,6 +14,7 @@ import pytest
 
 from engine.replay import read_replay
 from engine.ruleset import ruleset
+from engine.state import DISCARD, PLAY
 from engine.view import seat_view
 from game.common.position import Position
 from game.table.remote_session import RemoteSession
@@ -182,3 +183,48 @@ def test_the_ai_playing_for_a_dropped_friend_is_said_until_the_friend_is_back(se
     finally:
         for c in open_clients:
             c.close()
+
+
+def test_the_hand_stays_dark_while_the_server_has_not_answered_a_card(server, home) -> None:
+    """A card clicked at an online table goes to the server; until its event (or
+    its refusal) comes back the hand does not light up again, and a second click
+    sends nothing: before, the cards lit up again at once and a second card went
+    out, which the server refused ("not your turn")."""
+    host = ThreadedClient()
+    host.connect(server.url, "Anna")
+    code, _ = host.create("piedicavallo", 1, ["human", "easy", "easy", "easy"], {})
+    reply = host.join(code, 0)
+    host.start()
+    try:
+        ctl = TableController(RemoteSession(host, reply), {}, Recorder(), executor=InlineExecutor())
+        ctl.speed = 1000.0
+
+        def run(cond, seconds: float = 30) -> None:
+            end = time.monotonic() + seconds
+            while not cond():
+                assert time.monotonic() < end
+                ctl.update(1 / 60)
+                if ctl.can_act() and ctl.view().phase == DISCARD:
+                    act(ctl)  # the dealer's discard, answered as usual
+                time.sleep(0.002)
+
+        run(lambda: ctl.can_act() and ctl.view().phase == PLAY)
+        held: list = []
+        send = host.send_command
+        host.send_command = held.append  # type: ignore[method-assign]  # the answer held back
+        at = ctl.session.cursor
+        first, second = (c.card for c in ctl.view().legal()[:2]) if len(ctl.view().legal()) > 1 \
+            else (ctl.view().legal()[0].card, -1)
+        assert ctl.click_card(first) and len(held) == 1
+        for _ in range(30):  # half a second of frames, no answer yet
+            ctl.update(1 / 60)
+        assert ctl.session.cursor == at
+        assert not ctl.legal_cards and not ctl.can_act()
+        assert not ctl.click_card(second if second >= 0 else first)
+        assert len(held) == 1  # nothing more went out
+        host.send_command = send  # type: ignore[method-assign]
+        send(held[0])  # the server hears the card now
+        run(lambda: ctl.session.cursor > at)
+        run(lambda: ctl.can_act() or ctl.view().turn != 0)  # and the game goes on
+    finally:
+        host.close()

@@ -159,6 +159,9 @@ class TableController:
         self.clock = 0.0
         self.generation = 0  # moves on when the table is laid out afresh: older answers are dropped
         self.prompt_for = -1  # session.cursor of the decision the prompt was built for
+        #: session.cursor at which the viewer's command went to a server that has not
+        #: answered yet: nothing lights up again there until its event or its refusal
+        self.sent_for = -1
         self.legal_cards: frozenset[int] = frozenset()
         self.refused_instead: tuple[int, ...] = ()  # the cards a refusal says to play instead
         self.status: Msg | None = None
@@ -276,7 +279,7 @@ class TableController:
         self.feed.enter(self._scene_of(v.phase, "play"))
         seat = v.turn
         if seat in self.human_seats:
-            if self.prompt_for != self.session.cursor:
+            if self.prompt_for != self.session.cursor and self.sent_for != self.session.cursor:
                 self._prompt()
             return
         seats = self.session.ai_seats
@@ -316,7 +319,7 @@ class TableController:
         cursor = self.session.cursor
         return (not self.out.busy and not self.waiting and not self.feed.queued and not self.save_error
                 and not self.notices.elsewhere and self.shown == cursor and self.view().turn in self.human_seats
-                and self.prompt_for == cursor)
+                and self.prompt_for == cursor and self.sent_for != cursor)
 
     def click_card(self, card: int) -> bool:
         """The viewer chooses ``card``; an illegal choice only says which rule forbids it."""
@@ -355,6 +358,7 @@ class TableController:
         """The server refused the viewer's last command: the prompt comes back,
         under the reason (the rule's, or the server's ``text``)."""
         v = self.view()
+        self.sent_for = -1
         if v.turn in self.human_seats and v.phase in (DISCARD, PLAY):
             self._prompt()  # the cards light up again, under the reason
         self._say_refusal(refusal, text)
@@ -366,7 +370,9 @@ class TableController:
             self.say(msg("engine", text=text), "error")
 
     def submit(self, cmd: Command) -> None:
-        """Send the viewer's command (a local game: the engine decides at once)."""
+        """Send the viewer's command (a local game: the engine decides at once; a
+        server answers later, and until then the hand stays dark)."""
+        before = self.session.cursor
         try:
             self.session.submit(cmd)
         except SaveFailed as exc:
@@ -376,6 +382,7 @@ class TableController:
             self._say_refusal(exc.refusal, str(exc))
             return
         self.clear_prompt()
+        self.sent_for = before if self.session.cursor == before else -1
         self.discard.clear()
         self.say(None)
 
@@ -404,7 +411,7 @@ class TableController:
         self.end.sheet = None
         self.banner = None
         self.feed.shown = self.session.cursor
-        self.prompt_for = -1
+        self.prompt_for = self.sent_for = -1
         self.discard.clear()
         self.hints.clear()
         self.feed.scene = self._scene_of(self.view().phase, self.feed.scene)
