@@ -36,3 +36,34 @@ def test_append_reload_and_a_second_append_of_a_seq_is_refused(tmp_path: Path) -
         await st2.close()
 
     asyncio.run(main())
+
+
+def test_the_wal_is_emptied_past_its_limit_and_nothing_is_lost(tmp_path: Path) -> None:
+    """A server committing all the time: the checkpoints alone never let SQLite
+    start its WAL afresh, which grew without end (and its index in memory); past
+    ``wal_limit`` the checkpointer empties it, and every event is still there."""
+    limit = 256 * 1024
+    wal = tmp_path / "s.sqlite3-wal"
+
+    async def main() -> None:
+        st = SqliteStore(tmp_path / "s.sqlite3", synchronous="NORMAL", wal_limit=limit)
+        ids = [await st.create_table(TableRecord(f"T{t:05d}", "scarto", 1, 5,
+                                                 [{"kind": "human"}] * 3, {}, "h", "playing"))
+               for t in range(8)]
+        biggest = 0
+        for seq in range(1, 601):  # seq 1 first
+            await asyncio.gather(*(st.append(i, seq, [f'{{"n": {seq}, "pad": "{"x" * 400}"}}'])
+                                   for i in ids))
+            biggest = max(biggest, wal.stat().st_size if wal.exists() else 0)
+        assert biggest > 4 * limit  # the commits outran the checkpoints for a while
+        for _ in range(200):  # the checkpointer looks once a second: up to 20 s
+            if wal.exists() and wal.stat().st_size <= limit:
+                break
+            await asyncio.sleep(0.1)
+        assert wal.stat().st_size <= limit, wal.stat().st_size
+        back = await st.load()
+        assert sorted(len(r.events) for r in back) == [600] * 8
+        assert back[0].events[-1].startswith('{"n": 600')
+        await st.close()
+
+    asyncio.run(main())
