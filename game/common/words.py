@@ -102,12 +102,16 @@ def card_name(pack: Pack, card: int) -> str:
 _FR_ELISION = re.compile(r"\bde (?=[AEIOUYÉÈÊaeiouyéèê])")
 
 
+def and_list(items: Sequence[str]) -> str:
+    """Words one after another: "A", "A and B", "A, B and C" ("" for none)."""
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{first} and {last}").format(first=", ".join(items[:-1]), last=items[-1])
+
+
 def card_list(pack: Pack, cards: Sequence[int]) -> str:
     """Cards named one after another: "A", "A and B", "A, B and C"."""
-    names = [card_name(pack, c) for c in cards]
-    if len(names) <= 1:
-        return "".join(names)
-    return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
+    return and_list([card_name(pack, c) for c in cards])
 
 
 #: the letters the courts' corners show (Re, Donna, Cavallo, Fante), as on the cards
@@ -692,8 +696,7 @@ class Words:
         if you:
             return (_("You and {name} share the lowest total: you both lose") if whole_game
                     else _("You and {name} share the lowest count")).format(name=others[0])
-        names = _("{first} and {last}").format(first=", ".join(others[:-1]), last=others[-1]) \
-            if len(others) > 1 else others[0]
+        names = and_list(others)
         if whole_game:
             return ngettext("{names} has the lowest total and loses the game",
                             "{names} share the lowest total and lose the game", len(others)).format(names=names)
@@ -728,5 +731,5 @@ def game_name(rules: Ruleset) -> str:
     return _(GAME_NAMES.get(rules.name, rules.title))
 
 
-__all__ = ["Msg", "msg", "Words", "card_name", "card_list", "card_label", "card_index", "cards_from_codes",
+__all__ = ["Msg", "msg", "Words", "and_list", "card_name", "card_list", "card_label", "card_index", "cards_from_codes",
            "suit_name", "game_name", "signed_figure", "server_gone", "hint_figure"]

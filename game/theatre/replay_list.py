@@ -31,7 +31,7 @@ from engine.ruleset import Ruleset, ruleset, variant_names
 from engine.state import DISCARD, PLAY
 from game.common import paths
 from game.common.i18n import N_, _, ngettext
-from game.common.words import Words, game_name
+from game.common.words import Words, and_list, game_name
 
 HUMAN = "human"
 #: where a row's file lies: a folder of the data folder ("data": the data folder
@@ -292,12 +292,6 @@ def people(row: Row) -> list[str]:
     return [n for s, n in enumerate(row.names) if n and s != row.viewer]
 
 
-def _names_list(names: Sequence[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
-
-
 def title_text(row: Row) -> str:
     """A game named for the people who played it and when: "Online game with Anna,
     7 Dec, 12:08", "Practice game, 7 Dec, 12:08", "Watched AI game, ..."."""
@@ -306,7 +300,7 @@ def title_text(row: Row) -> str:
     if row.autosave:
         kind = _("The interrupted game")
     elif row.online:
-        kind = _("Online game with {names}").format(names=_names_list(people(row))) if people(row) \
+        kind = _("Online game with {names}").format(names=and_list(people(row))) if people(row) \
             else _("Online game")
     elif row.watched:
         kind = _("Autoplay") if row.where == "autoplay" else _("Watched AI game")
@@ -341,7 +335,7 @@ def game_text(row: Row) -> str:
     if row.autosave:
         parts.append(_("the interrupted game"))
     if row.online:
-        parts.append(_("online with {names}").format(names=_names_list(people(row))) if people(row)
+        parts.append(_("online with {names}").format(names=and_list(people(row))) if people(row)
                      else _("online"))
     elif row.practice:
         parts.append(_("practice"))
@@ -418,8 +412,7 @@ def _watched_result(row: Row) -> str:
         return _("{side} won {points}").format(side=who, points=f"{t[winner]}–{t[1 - winner]}")
     low = min(t)
     losers = [_(rules.seat_names[s]) for s in range(rules.n_seats) if t[rules.side[s]] == low]
-    names = losers[0] if len(losers) == 1 else _("{first} and {last}").format(
-        first=", ".join(losers[:-1]), last=losers[-1])
+    names = and_list(losers)
     return ngettext("{names} lost", "{names} lost", len(losers)).format(names=names)
 
 
