@@ -32,6 +32,25 @@ def server(tmp_path: Path):
     h.stop()
 
 
+def _table(client: ThreadedClient, reply) -> TableController:
+    """A table on a remote session of ``client``'s seat, animations at once."""
+    ctl = TableController(RemoteSession(client, reply), {}, Recorder(), executor=InlineExecutor())
+    ctl.speed = 1000.0
+    return ctl
+
+
+def _run(tables: list[TableController], cond, seconds: float = 30, each=None) -> None:
+    """Frames of every table (then ``each(table)``) until ``cond()``, at most ``seconds``."""
+    end = time.monotonic() + seconds
+    while not cond():
+        assert time.monotonic() < end
+        for ctl in tables:
+            ctl.update(1 / 60)
+            if each is not None:
+                each(ctl)
+        time.sleep(0.002)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("variant,seats", [("piedicavallo", ["human", "easy", "human", "easy"]),
                                            ("scarto", ["human", "human", "easy"])])
@@ -115,20 +134,11 @@ def test_a_friend_who_drops_is_shown_reconnecting_then_back(server, home) -> Non
     joined.append(friend.join(code, 1))
     host.start()
     try:
-        tables = []
-        for c, reply in zip((host, friend), joined, strict=True):
-            ctl = TableController(RemoteSession(c, reply), {}, Recorder(), executor=InlineExecutor())
-            ctl.speed = 1000.0
-            tables.append(ctl)
+        tables = [_table(c, reply) for c, reply in zip((host, friend), joined, strict=True)]
         host_ctl, friend_ctl = tables
 
-        def run(cond, seconds: float = 30) -> None:
-            end = time.monotonic() + seconds
-            while not cond():
-                assert time.monotonic() < end
-                for ctl in tables:
-                    ctl.update(1 / 60)
-                time.sleep(0.002)
+        def run(cond) -> None:
+            _run(tables, cond)
 
         run(lambda: host_ctl.session.cursor >= 1 and friend_ctl.session.cursor >= 1)
         asyncio.run_coroutine_threadsafe(friend.client.drop(), friend._loop).result(5)
@@ -160,15 +170,10 @@ def test_the_ai_playing_for_a_dropped_friend_is_said_until_the_friend_is_back(se
     back = ThreadedClient()
     open_clients = [host, friend, back]
     try:
-        ctl = TableController(RemoteSession(host, reply), {}, Recorder(), executor=InlineExecutor())
-        ctl.speed = 1000.0
+        ctl = _table(host, reply)
 
-        def run(cond, seconds: float = 30) -> None:
-            end = time.monotonic() + seconds
-            while not cond():
-                assert time.monotonic() < end
-                ctl.update(1 / 60)
-                time.sleep(0.002)
+        def run(cond) -> None:
+            _run([ctl], cond)
 
         run(lambda: ctl.session.cursor >= 1)
         assert ctl.notices.ai_for == frozenset()
@@ -196,17 +201,14 @@ def test_the_hand_stays_dark_while_the_server_has_not_answered_a_card(server, ho
     reply = host.join(code, 0)
     host.start()
     try:
-        ctl = TableController(RemoteSession(host, reply), {}, Recorder(), executor=InlineExecutor())
-        ctl.speed = 1000.0
+        ctl = _table(host, reply)
 
-        def run(cond, seconds: float = 30) -> None:
-            end = time.monotonic() + seconds
-            while not cond():
-                assert time.monotonic() < end
-                ctl.update(1 / 60)
-                if ctl.can_act() and ctl.view().phase == DISCARD:
-                    act(ctl)  # the dealer's discard, answered as usual
-                time.sleep(0.002)
+        def discard(ctl: TableController) -> None:
+            if ctl.can_act() and ctl.view().phase == DISCARD:
+                act(ctl)  # the dealer's discard, answered as usual
+
+        def run(cond) -> None:
+            _run([ctl], cond, each=discard)
 
         run(lambda: ctl.can_act() and ctl.view().phase == PLAY)
         held: list = []
